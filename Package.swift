@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "TouchTracker",
+    products: [
+        .executable(name: "touchtracker", targets: ["TouchTrackerCLI"]),
+        .library(name: "TouchKit", targets: ["TouchKit"]),
+    ],
+    dependencies: [
+        // The one version of swift-argument-parser this machine kind carries.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // MARK: System libraries (the only places that see C headers)
+
+        .systemLibrary(
+            name: "CX11",
+            pkgConfig: "x11 xi",
+            providers: [.apt(["libx11-dev", "libxi-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+        ),
+
+        // MARK: Pure Swift cores (no C imports, virtual time)
+
+        .target(name: "TouchKit"),
+        .target(name: "TouchTracker", dependencies: ["TouchKit"]),
+
+        // MARK: Platform edges
+
+        .target(name: "TouchTrackerRender", dependencies: ["TouchTracker", "CCairo"]),
+        .target(name: "TouchTrackerX11", dependencies: ["TouchTracker", "TouchTrackerRender", "CX11", "CCairo"]),
+
+        // MARK: The executable
+
+        .executableTarget(
+            name: "TouchTrackerCLI",
+            dependencies: [
+                "TouchTracker", "TouchTrackerRender", "TouchTrackerX11",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests
+
+        .testTarget(name: "TouchKitTests", dependencies: ["TouchKit"]),
+        .testTarget(name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchKit"]),
+        .testTarget(name: "TouchTrackerRenderTests", dependencies: ["TouchTrackerRender", "TouchTracker"]),
+        // Drives the real `touchtracker` binary under a private Xorg with inputtest devices.
+        .testTarget(name: "EndToEndTests", dependencies: ["TouchTracker"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,16 @@
+#ifndef CX11_SHIM_H
+#define CX11_SHIM_H
+
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/Xatom.h>
+#include <X11/keysym.h>
+#include <X11/XKBlib.h>
+#include <X11/extensions/XInput2.h>
+#include <poll.h>
+
+// XISetMask and XIMaskLen are function-like macros, which Swift cannot import.
+static inline int cx11_xi_mask_len(void) { return XIMaskLen(XI_LASTEVENT); }
+static inline void cx11_xi_set_mask(unsigned char *mask, int event) { XISetMask(mask, event); }
+
+#endif

@@ -1,0 +1,72 @@
+/// Where a touch is in its life.
+public enum TouchPhase: Sendable, Hashable {
+    case began, moved, stationary, ended, cancelled
+
+    /// Whether the touch has ended or been cancelled.
+    public var isFinished: Bool { self == .ended || self == .cancelled }
+}
+
+/// One finger (or the mouse's button 1) on the screen, from the moment it goes down until it lifts.
+///
+/// A `Touch` is a reference: the same object is handed out for the whole life of a contact, and no other contact
+/// ever shares it, even when the platform reuses its numeric id at once.
+public final class Touch: Hashable, CustomStringConvertible {
+    /// TouchKit's own serial number for this contact, unique for the life of the window.
+    public let identifier: UInt64
+    /// The id the platform gave the contact (an XI2 touch id, say). Platforms may reuse it.
+    public let platformID: UInt64
+    public internal(set) var phase: TouchPhase
+    /// When the touch last changed, in the window's clock.
+    public internal(set) var timestamp: TimeInterval
+    /// How many quick taps in the same place this touch completes (1 for a first tap).
+    public internal(set) var tapCount: Int
+    /// Pressure, 0...1 with 1/3 a normal press, when the device reports it.
+    public internal(set) var force: Double?
+    /// The view the touch began in. Every later event of the touch goes to it.
+    public internal(set) weak var view: View?
+    public internal(set) weak var window: Window?
+    /// The recognizers that receive this touch.
+    public internal(set) var gestureRecognizers: [GestureRecognizer] = []
+    /// Why the touch was cancelled, once it is.
+    public internal(set) var cancellationReason: TouchCancellationReason?
+
+    var windowLocation: Point
+    var previousWindowLocation: Point
+    /// Where and when the touch went down, for tap slop and multi-tap checks.
+    let initialWindowLocation: Point
+    let beganAt: TimeInterval
+
+    init(
+        identifier: UInt64, platformID: UInt64, location: Point, timestamp: TimeInterval, force: Double?,
+        tapCount: Int, window: Window?
+    ) {
+        self.identifier = identifier
+        self.platformID = platformID
+        self.phase = .began
+        self.timestamp = timestamp
+        self.tapCount = tapCount
+        self.force = force
+        self.windowLocation = location
+        self.previousWindowLocation = location
+        self.initialWindowLocation = location
+        self.beganAt = timestamp
+        self.window = window
+    }
+
+    /// The touch's location in `view`'s coordinates, or in the window's when `view` is nil.
+    public func location(in view: View?) -> Point {
+        guard let view else { return windowLocation }
+        return view.convert(windowLocation, from: nil)
+    }
+
+    /// The location before the last change, in `view`'s coordinates, or in the window's when `view` is nil.
+    public func previousLocation(in view: View?) -> Point {
+        guard let view else { return previousWindowLocation }
+        return view.convert(previousWindowLocation, from: nil)
+    }
+
+    public static func == (lhs: Touch, rhs: Touch) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    public var description: String { "Touch#\(identifier)(\(phase), \(windowLocation))" }
+}

@@ -1,0 +1,158 @@
+/// A rectangle on screen that draws nothing by itself and receives the touches that begin in it.
+///
+/// Geometry follows UIKit: `center` is in the superview's coordinates, `bounds` in the view's own, and `transform`
+/// is applied about the centre. `frame` is derived from the three.
+open class View: Responder {
+    public private(set) weak var superview: View?
+    public private(set) var subviews: [View] = []
+    public var bounds: Rect
+    public var center: Point
+    public var transform: AffineTransform = .identity
+    /// Views with interaction disabled (and their subviews) are skipped by hit testing.
+    public var isUserInteractionEnabled = true
+    /// Whether the view accepts more than one touch at a time. When false, extra fingers are not delivered to it.
+    public var isMultipleTouchEnabled = false
+    public var isHidden = false
+    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+
+    public init(frame: Rect = .zero) {
+        self.bounds = Rect(origin: .zero, size: frame.size)
+        self.center = frame.center
+        super.init()
+    }
+
+    /// The view's rectangle in its superview's coordinates (the bounding box, when transformed).
+    public var frame: Rect {
+        get {
+            let corners = [
+                Point(x: bounds.minX, y: bounds.minY), Point(x: bounds.maxX, y: bounds.minY),
+                Point(x: bounds.minX, y: bounds.maxY), Point(x: bounds.maxX, y: bounds.maxY),
+            ].map(convertToSuperview)
+            var rect = Rect.null
+            for corner in corners { rect = rect.union(Rect(origin: corner, size: .zero)) }
+            return rect
+        }
+        set {
+            bounds.size = newValue.size
+            center = newValue.center
+        }
+    }
+
+    open override var next: Responder? { superview }
+
+    override var owningWindow: Window? { window }
+
+    /// The window at the root of this view's tree.
+    public var window: Window? {
+        var view: View? = self
+        while let current = view {
+            if let window = current as? Window { return window }
+            view = current.superview
+        }
+        return nil
+    }
+
+    // MARK: Tree
+
+    public func addSubview(_ view: View) {
+        insertSubview(view, at: subviews.count)
+    }
+
+    public func insertSubview(_ view: View, at index: Int) {
+        view.removeFromSuperview()
+        subviews.insert(view, at: Swift.min(Swift.max(0, index), subviews.count))
+        view.superview = self
+    }
+
+    public func removeFromSuperview() {
+        guard let parent = superview else { return }
+        window?.viewWillLeave(self)
+        parent.subviews.removeAll { $0 === self }
+        superview = nil
+    }
+
+    /// Whether `view` is this view or one of its descendants.
+    public func isDescendant(of view: View) -> Bool {
+        var current: View? = self
+        while let candidate = current {
+            if candidate === view { return true }
+            current = candidate.superview
+        }
+        return false
+    }
+
+    // MARK: Gesture recognizers
+
+    public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
+        recognizer.view?.removeGestureRecognizer(recognizer)
+        gestureRecognizers.append(recognizer)
+        recognizer.view = self
+    }
+
+    public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
+        guard recognizer.view === self else { return }
+        window?.recognizerWillLeave(recognizer)
+        gestureRecognizers.removeAll { $0 === recognizer }
+        recognizer.view = nil
+    }
+
+    // MARK: Hit testing
+
+    /// Whether `point`, in this view's coordinates, is inside the view.
+    open func point(inside point: Point) -> Bool {
+        bounds.contains(point)
+    }
+
+    /// The deepest visible, interactive descendant (or self) containing `point`, in this view's coordinates.
+    /// Later subviews are in front, so they are asked first.
+    open func hitTest(_ point: Point) -> View? {
+        guard !isHidden, isUserInteractionEnabled, point.isFinite, self.point(inside: point) else { return nil }
+        for subview in subviews.reversed() {
+            if let hit = subview.hitTest(subview.convertFromSuperview(point)) { return hit }
+        }
+        return self
+    }
+
+    // MARK: Coordinate conversion
+
+    func convertToSuperview(_ point: Point) -> Point {
+        let local = point - bounds.center
+        return transform.apply(to: local) + center
+    }
+
+    func convertFromSuperview(_ point: Point) -> Point {
+        transform.inverted().apply(to: point - center) + bounds.center
+    }
+
+    /// Converts `point` from this view's coordinates to `view`'s (the window's when nil).
+    public func convert(_ point: Point, to view: View?) -> Point {
+        var p = point
+        var current: View = self
+        while let parent = current.superview {
+            p = current.convertToSuperview(p)
+            current = parent
+        }
+        guard let view else { return p }
+        return view.convert(p, fromRoot: current)
+    }
+
+    /// Converts `point` from `view`'s coordinates (the window's when nil) to this view's.
+    public func convert(_ point: Point, from view: View?) -> Point {
+        let inRoot = view?.convert(point, to: nil) ?? point
+        var root: View = self
+        while let parent = root.superview { root = parent }
+        return convert(inRoot, fromRoot: root)
+    }
+
+    private func convert(_ point: Point, fromRoot root: View) -> Point {
+        var chain: [View] = []
+        var current: View = self
+        while let parent = current.superview {
+            chain.append(current)
+            current = parent
+        }
+        var p = point
+        for view in chain.reversed() { p = view.convertFromSuperview(p) }
+        return p
+    }
+}
