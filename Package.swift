@@ -21,8 +21,8 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CCairo",
-            pkgConfig: "cairo pangocairo",
-            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+            pkgConfig: "cairo cairo-xlib",
+            providers: [.apt(["libcairo2-dev"])]
         ),
 
         // MARK: Pure Swift cores (no C imports, virtual time)
