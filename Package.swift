@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchKit"]),
         .testTarget(name: "TouchTrackerRenderTests", dependencies: ["TouchTrackerRender", "TouchTracker"]),
         // Drives the real `touchtracker` binary under a private Xorg with inputtest devices.
-        .testTarget(name: "EndToEndTests", dependencies: ["TouchTracker"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TouchTracker", "CX11"]),
     ],
     swiftLanguageModes: [.v6]
 )
