@@ -1,16 +1,33 @@
 import TouchKit
 
-/// What must be redrawn since the last frame: a region of the window, and whether the complete lines changed
-/// (so a cache of them is stale).
+/// What must be redrawn since the last frame: a region of the window, and the parts of the cache of complete lines
+/// that no longer match the document.
 public struct Damage: Sendable {
+    /// Window region to recompose and present.
     public var region: Rect = .null
-    public var completeLinesChanged = false
+    /// Regions of the line cache to restroke from the spatial index (an edit touched the lines there).
+    public private(set) var staleCacheRegions: [Rect] = []
+    /// The whole cache must be redrawn (document replaced, window resized).
+    public var cacheNeedsRebuild = false
 
     public init() {}
 
-    public var isEmpty: Bool { region.isNull && !completeLinesChanged }
+    public var isEmpty: Bool { region.isNull && staleCacheRegions.isEmpty && !cacheNeedsRebuild }
 
     public mutating func add(_ rect: Rect) {
         region = region.union(rect)
+    }
+
+    /// Marks `rect` of the cache stale (and of the window, since what shows there changes).
+    public mutating func invalidateCache(_ rect: Rect) {
+        guard !rect.isNull else { return }
+        add(rect)
+        // A few separate rectangles stay separate; beyond that they merge so the list stays short.
+        if staleCacheRegions.count >= 8 {
+            let merged = staleCacheRegions.reduce(rect) { $0.union($1) }
+            staleCacheRegions = [merged]
+        } else {
+            staleCacheRegions.append(rect)
+        }
     }
 }

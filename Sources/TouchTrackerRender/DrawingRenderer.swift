@@ -38,44 +38,70 @@ public final class DrawingRenderer {
         cacheIsStale = true
     }
 
-    /// Draws what changed in `view` since the last frame and clears its damage. Returns the region of `canvas` that
-    /// changed (nil when nothing did), for the platform to present.
-    public func frame(for view: DrawingView, forceFull: Bool = false) -> Rect? {
+    public var selectedColor = Color.green
+
+    /// Draws what changed in `view` (and the popup `menu`) since the last frame and clears the view's damage.
+    /// Returns the region of `canvas` that changed (nil when nothing did), for the platform to present.
+    public func frame(for view: DrawingView, menu: PopupMenu? = nil, forceFull: Bool = false) -> Rect? {
         let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         var damage = view.damage
         view.damage = Damage()
-        if damage.completeLinesChanged || cacheIsStale {
+        if damage.cacheNeedsRebuild || cacheIsStale {
             rebuildCache(view)
             damage.add(full)
+        } else {
+            for rect in damage.staleCacheRegions { refreshCache(view, in: rect.intersection(full)) }
         }
         if forceFull { damage.add(full) }
         let region = damage.region.intersection(full)
         guard !region.isEmpty else { return nil }
-        compose(view, in: region)
+        compose(view, menu: menu, in: region)
         return region
     }
 
+    /// Redraws the whole cache: every complete line but the selected one.
     private func rebuildCache(_ view: DrawingView) {
         cacheContext.save()
-        cacheContext.setColor(backgroundColor)
         cacheContext.paint(solid: backgroundColor)
         cacheContext.setColor(completeColor)
-        for line in view.drawing.lines {
-            cacheContext.stroke(line, width: view.lineWidth)
+        let selected = view.selectedLineID
+        for id in view.lines.order where id != selected {
+            cacheContext.stroke(view.lines[id]!, width: view.lineWidth)
         }
         cacheContext.restore()
         cache.flush()
         cacheIsStale = false
     }
 
-    private func compose(_ view: DrawingView, in region: Rect) {
+    /// Redraws one region of the cache from the spatial index: only the lines that cross it, in stacking order.
+    private func refreshCache(_ view: DrawingView, in region: Rect) {
+        guard !region.isEmpty else { return }
+        cacheContext.save()
+        cacheContext.clip(to: region)
+        cacheContext.paint(solid: backgroundColor)
+        cacheContext.setColor(completeColor)
+        let selected = view.selectedLineID
+        let reach = region.insetBy(dx: -view.lineWidth, dy: -view.lineWidth)
+        for item in view.lines.lines(crossing: reach) where item.id != selected {
+            cacheContext.stroke(item.line, width: view.lineWidth)
+        }
+        cacheContext.restore()
+        cache.flush()
+    }
+
+    private func compose(_ view: DrawingView, menu: PopupMenu?, in region: Rect) {
         canvasContext.save()
         canvasContext.clip(to: region)
         canvasContext.paint(cache)
+        if let selected = view.selectedLine, selected.bounds(width: view.lineWidth).intersects(region) {
+            canvasContext.setColor(selectedColor)
+            canvasContext.stroke(selected, width: view.lineWidth)
+        }
         canvasContext.setColor(inProgressColor)
         for line in view.visibleLinesInProgress where line.bounds(width: view.lineWidth).intersects(region) {
             canvasContext.stroke(line, width: view.lineWidth)
         }
+        if let menu, menu.damageFrame.intersects(region) { MenuPainter.paint(menu, in: canvasContext) }
         canvasContext.restore()
         canvas.flush()
     }

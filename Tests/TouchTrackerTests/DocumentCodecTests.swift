@@ -9,7 +9,8 @@ import TouchTracker
 
     @Test("the documented example reads as one line")
     func readsExample() throws {
-        let drawing = try decode(#"{"version": 1, "lines": [{"begin": {"x": 10, "y": 20}, "end": {"x": 300, "y": 40}}]}"#)
+        let drawing = try decode(
+            #"{"version": 1, "lines": [{"begin": {"x": 10, "y": 20}, "end": {"x": 300, "y": 40}}]}"#)
         #expect(drawing.lines == [Line(begin: Point(x: 10, y: 20), end: Point(x: 300, y: 40))])
     }
 
@@ -58,7 +59,9 @@ import TouchTracker
         #expect(throws: expected) { try decode(text) }
     }
 
-    @Test("NaN, truncated JSON and plain text are not JSON", arguments: ["{\"version\": NaN}", "{\"version\": 1, \"li", "hello"])
+    @Test(
+        "NaN, truncated JSON and plain text are not JSON",
+        arguments: ["{\"version\": NaN}", "{\"version\": 1, \"li", "hello"])
     func notJSON(text: String) {
         #expect {
             try decode(text)

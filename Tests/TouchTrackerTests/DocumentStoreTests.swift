@@ -24,7 +24,8 @@ import TouchTracker
     func permissions() throws {
         let store = DocumentStore(path: folder + "/private/drawing.json")
         try store.save(drawing)
-        let folderMode = try FileManager.default.attributesOfItem(atPath: folder + "/private")[.posixPermissions] as? Int
+        let folderMode =
+            try FileManager.default.attributesOfItem(atPath: folder + "/private")[.posixPermissions] as? Int
         let fileMode = try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? Int
         #expect(folderMode == 0o700)
         #expect(fileMode == 0o600)

@@ -1,0 +1,60 @@
+/// One undoable change to the complete lines.
+public enum Edit: Sendable {
+    /// Lines drawn (several fingers can complete lines at once).
+    case add([IdentifiedLine])
+    case delete(IdentifiedLine)
+    case clear([IdentifiedLine])
+    case move(id: LineID, from: Line, to: Line)
+
+    /// A short verb for traces and the inspector.
+    public var name: String {
+        switch self {
+        case .add: "draw"
+        case .delete: "delete"
+        case .clear: "clear"
+        case .move: "move"
+        }
+    }
+}
+
+/// A line with its ID, as edits remember it.
+public struct IdentifiedLine: Hashable, Sendable {
+    public var id: LineID
+    public var line: Line
+
+    public init(id: LineID, line: Line) {
+        self.id = id
+        self.line = line
+    }
+}
+
+/// Undo and redo stacks of edits. A new edit clears the redo stack, as everywhere.
+public struct UndoStack: Sendable {
+    public private(set) var undoEdits: [Edit] = []
+    public private(set) var redoEdits: [Edit] = []
+    /// How many edits are kept; the oldest are forgotten beyond it.
+    public var limit = 1000
+
+    public init() {}
+
+    public var canUndo: Bool { !undoEdits.isEmpty }
+    public var canRedo: Bool { !redoEdits.isEmpty }
+
+    public mutating func record(_ edit: Edit) {
+        undoEdits.append(edit)
+        if undoEdits.count > limit { undoEdits.removeFirst(undoEdits.count - limit) }
+        redoEdits.removeAll()
+    }
+
+    mutating func popUndo() -> Edit? {
+        guard let edit = undoEdits.popLast() else { return nil }
+        redoEdits.append(edit)
+        return edit
+    }
+
+    mutating func popRedo() -> Edit? {
+        guard let edit = redoEdits.popLast() else { return nil }
+        undoEdits.append(edit)
+        return edit
+    }
+}

@@ -1,0 +1,94 @@
+import TouchKit
+
+/// The complete lines in stacking order, each with a stable ID, kept filed in a spatial index.
+public struct LineCollection {
+    /// IDs from bottom to top. Always sorted, because IDs are handed out in drawing order.
+    public private(set) var order: [LineID] = []
+    private var storage: [LineID: Line] = [:]
+    public private(set) var index = LineIndex()
+    private var nextID: UInt64 = 1
+
+    public init(_ lines: [Line] = []) {
+        for line in lines { append(line) }
+    }
+
+    public var count: Int { order.count }
+    public var isEmpty: Bool { order.isEmpty }
+
+    public subscript(id: LineID) -> Line? { storage[id] }
+
+    /// The lines bottom to top, as the document stores them.
+    public var lines: [Line] { order.map { storage[$0]! } }
+
+    /// The position of `id` from the bottom (the document's index of the line).
+    public func position(of id: LineID) -> Int? {
+        var low = 0
+        var high = order.count
+        while low < high {
+            let mid = (low + high) / 2
+            if order[mid] < id { low = mid + 1 } else { high = mid }
+        }
+        return low < order.count && order[low] == id ? low : nil
+    }
+
+    /// Adds a new line on top and returns its ID.
+    @discardableResult
+    public mutating func append(_ line: Line) -> LineID {
+        let id = LineID(nextID)
+        nextID += 1
+        restore(id, line)
+        return id
+    }
+
+    /// Puts back a line that was removed, at its old place in the stack.
+    public mutating func restore(_ id: LineID, _ line: Line) {
+        guard storage[id] == nil else { return }
+        nextID = Swift.max(nextID, id.rawValue + 1)
+        storage[id] = line
+        if let last = order.last, last > id {
+            let position = order.firstIndex { $0 > id } ?? order.endIndex
+            order.insert(id, at: position)
+        } else {
+            order.append(id)
+        }
+        index.insert(id, line)
+    }
+
+    @discardableResult
+    public mutating func remove(_ id: LineID) -> Line? {
+        guard let line = storage.removeValue(forKey: id), let position = position(of: id) else { return nil }
+        order.remove(at: position)
+        index.remove(id, line)
+        return line
+    }
+
+    /// Replaces the geometry of a line, keeping its place in the stack.
+    public mutating func replace(_ id: LineID, with line: Line) {
+        guard let old = storage[id] else { return }
+        index.remove(id, old)
+        storage[id] = line
+        index.insert(id, line)
+    }
+
+    /// Removes every line and returns them bottom to top with their IDs.
+    @discardableResult
+    public mutating func removeAll() -> [(id: LineID, line: Line)] {
+        let removed = order.map { (id: $0, line: storage[$0]!) }
+        order.removeAll()
+        storage.removeAll()
+        index.removeAll()
+        return removed
+    }
+
+    /// The topmost line within `radius` of `point` (exact segment distance).
+    public func topmostLine(near point: Point, radius: Double) -> LineID? {
+        index.topmostLine(near: point, radius: radius) { storage[$0] }
+    }
+
+    /// The lines that may cross `rect`, bottom to top, each once.
+    public func lines(crossing rect: Rect) -> [(id: LineID, line: Line)] {
+        var ids = Set<LineID>()
+        index.lines(in: rect) { ids.insert($0) }
+        return ids.sorted().compactMap { id in storage[id].map { (id, $0) } }
+    }
+}

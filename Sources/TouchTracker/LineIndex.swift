@@ -1,0 +1,146 @@
+import TouchKit
+
+/// A uniform grid over the canvas answering "the topmost line within r px of this point" without looking at
+/// every line.
+///
+/// Why a grid and not an R-tree: lines are short relative to the canvas and spread over a bounded window, edits
+/// are frequent (every stroke, move and undo) and must be O(cells touched), and the query wants the *topmost* line
+/// within reach, not the nearest. Each cell keeps its lines sorted by ID, so a query merges the few cells around
+/// the point from the top of the stack down and stops at the first line that is close enough — on a dense canvas
+/// that is after a handful of exact distance checks. A line is filed only in the cells its segment passes through.
+public struct LineIndex {
+    /// Cell edge in pixels: a 20 px query radius touches at most 3×3 cells.
+    public let cellSize: Double
+    private var cells: [CellKey: [LineID]] = [:]
+
+    private struct CellKey: Hashable {
+        var x: Int32
+        var y: Int32
+    }
+
+    public init(cellSize: Double = 32) {
+        self.cellSize = cellSize
+    }
+
+    /// Files `line` under `id`.
+    public mutating func insert(_ id: LineID, _ line: Line) {
+        forEachCell(of: line) { key in
+            var list = cells[key, default: []]
+            // New lines are almost always on top; an undone delete goes back to its place.
+            if let last = list.last, last > id {
+                let position = list.firstIndex { $0 > id } ?? list.endIndex
+                list.insert(id, at: position)
+            } else {
+                list.append(id)
+            }
+            cells[key] = list
+        }
+    }
+
+    /// Removes `line` filed under `id` (the line must be given as it was inserted).
+    public mutating func remove(_ id: LineID, _ line: Line) {
+        forEachCell(of: line) { key in
+            guard var list = cells[key] else { return }
+            if let position = list.lastIndex(of: id) { list.remove(at: position) }
+            cells[key] = list.isEmpty ? nil : list
+        }
+    }
+
+    public mutating func removeAll() {
+        cells.removeAll()
+    }
+
+    /// The topmost line whose segment is within `radius` of `point`, by exact point-to-segment distance.
+    public func topmostLine(near point: Point, radius: Double, lines: (LineID) -> Line?) -> LineID? {
+        guard point.isFinite, radius >= 0 else { return nil }
+        let x0 = cellCoordinate(point.x - radius)
+        let x1 = cellCoordinate(point.x + radius)
+        let y0 = cellCoordinate(point.y - radius)
+        let y1 = cellCoordinate(point.y + radius)
+        var lists: [ArraySlice<LineID>] = []
+        for cy in y0...y1 {
+            for cx in x0...x1 {
+                if let list = cells[CellKey(x: cx, y: cy)] { lists.append(list[...]) }
+            }
+        }
+        // Merge from the top of every list down; the first close-enough line is the answer.
+        var previous: LineID?
+        while true {
+            var best: Int?
+            for index in lists.indices {
+                guard let candidate = lists[index].last else { continue }
+                if best == nil || candidate > lists[best!].last! { best = index }
+            }
+            guard let chosen = best else { return nil }
+            let id = lists[chosen].removeLast()
+            if id == previous { continue }  // the same line filed in several cells
+            previous = id
+            if let line = lines(id), line.distance(to: point) <= radius { return id }
+        }
+    }
+
+    /// The IDs of every line that may cross `rect`, in no particular order and possibly repeated.
+    public func lines(in rect: Rect, _ body: (LineID) -> Void) {
+        guard !rect.isNull, rect.minX.isFinite, rect.maxX.isFinite, rect.minY.isFinite, rect.maxY.isFinite else {
+            return
+        }
+        for cy in cellCoordinate(rect.minY)...cellCoordinate(rect.maxY) {
+            for cx in cellCoordinate(rect.minX)...cellCoordinate(rect.maxX) {
+                cells[CellKey(x: cx, y: cy)]?.forEach(body)
+            }
+        }
+    }
+
+    private func cellCoordinate(_ value: Double) -> Int32 {
+        Int32(clamping: Int((value / cellSize).rounded(.down).clamped(to: -1e9...1e9)))
+    }
+
+    /// Calls `body` for each cell the segment passes through.
+    private func forEachCell(of line: Line, _ body: (CellKey) -> Void) {
+        guard line.begin.isFinite, line.end.isFinite else { return }
+        let x0 = cellCoordinate(Swift.min(line.begin.x, line.end.x))
+        let x1 = cellCoordinate(Swift.max(line.begin.x, line.end.x))
+        let y0 = cellCoordinate(Swift.min(line.begin.y, line.end.y))
+        let y1 = cellCoordinate(Swift.max(line.begin.y, line.end.y))
+        for cy in y0...y1 {
+            for cx in x0...x1 {
+                let cell = Rect(
+                    x: Double(cx) * cellSize, y: Double(cy) * cellSize, width: cellSize, height: cellSize)
+                if x0 == x1 || y0 == y1 || segment(line, crosses: cell) { body(CellKey(x: cx, y: cy)) }
+            }
+        }
+    }
+
+    /// Liang–Barsky clipping: whether any part of the segment lies in the closed rectangle.
+    private func segment(_ line: Line, crosses rect: Rect) -> Bool {
+        let dx = line.end.x - line.begin.x
+        let dy = line.end.y - line.begin.y
+        var t0 = 0.0
+        var t1 = 1.0
+        let checks = [
+            (-dx, line.begin.x - rect.minX), (dx, rect.maxX - line.begin.x),
+            (-dy, line.begin.y - rect.minY), (dy, rect.maxY - line.begin.y),
+        ]
+        for (p, q) in checks {
+            if p == 0 {
+                if q < 0 { return false }
+            } else {
+                let r = q / p
+                if p < 0 {
+                    if r > t1 { return false }
+                    t0 = Swift.max(t0, r)
+                } else {
+                    if r < t0 { return false }
+                    t1 = Swift.min(t1, r)
+                }
+            }
+        }
+        return true
+    }
+}
+
+extension Comparable {
+    func clamped(to range: ClosedRange<Self>) -> Self {
+        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+    }
+}

@@ -1,0 +1,59 @@
+import TouchKit
+
+/// The popup menu's model: where it is, its items, and which one is highlighted. Its geometry is fixed here (not
+/// measured from fonts) so the window and replay agree on where every item is.
+public struct PopupMenu: Hashable, Sendable {
+    /// The point the menu was opened at (the tap point), as the state snapshot reports it.
+    public var anchor: Point
+    public var items: [String]
+    public var highlightedIndex: Int?
+    /// The menu's rectangle, kept inside the window.
+    public private(set) var frame: Rect
+
+    public static let itemHeight = 36.0
+    public static let minimumWidth = 120.0
+    public static let widthPerCharacter = 10.0
+    public static let padding = 4.0
+
+    public init(anchor: Point, items: [String], within bounds: Rect) {
+        self.anchor = anchor
+        self.items = items
+        let longest = items.map(\.count).max() ?? 0
+        let width = Swift.max(Self.minimumWidth, Double(longest) * Self.widthPerCharacter + 40)
+        let height = Double(items.count) * Self.itemHeight + 2 * Self.padding
+        // Open below-right of the point, flipping or clamping so the whole menu stays visible.
+        var x = anchor.x
+        var y = anchor.y
+        if x + width > bounds.maxX { x = anchor.x - width }
+        if y + height > bounds.maxY { y = anchor.y - height }
+        x = Swift.max(bounds.minX, Swift.min(x, bounds.maxX - width))
+        y = Swift.max(bounds.minY, Swift.min(y, bounds.maxY - height))
+        frame = Rect(x: x, y: y, width: width, height: height)
+    }
+
+    /// The rectangle of item `index`.
+    public func itemFrame(_ index: Int) -> Rect {
+        Rect(
+            x: frame.minX, y: frame.minY + Self.padding + Double(index) * Self.itemHeight, width: frame.width,
+            height: Self.itemHeight)
+    }
+
+    /// The item under `point`, if any.
+    public func item(at point: Point) -> Int? {
+        guard frame.contains(point) else { return nil }
+        return items.indices.first { itemFrame($0).contains(point) }
+    }
+
+    /// The area to repaint when the menu appears, changes or goes (its shadow included).
+    public var damageFrame: Rect { frame.insetBy(dx: -8, dy: -8) }
+
+    /// Moves the highlight by `step` items, wrapping around; from no highlight, down starts at the top.
+    public mutating func moveHighlight(by step: Int) {
+        guard !items.isEmpty else { return }
+        if let current = highlightedIndex {
+            highlightedIndex = ((current + step) % items.count + items.count) % items.count
+        } else {
+            highlightedIndex = step >= 0 ? 0 : items.count - 1
+        }
+    }
+}

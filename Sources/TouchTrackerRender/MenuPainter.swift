@@ -1,0 +1,63 @@
+import CCairo
+import TouchKit
+import TouchTracker
+
+/// Draws the popup menu: a rounded panel with a soft shadow and a border so it reads as a popup, one row per item,
+/// the highlighted row tinted, antialiased text from Cairo's font API (fontconfig picks the sans-serif face).
+enum MenuPainter {
+    static let fontSize = 16.0
+
+    static func paint(_ menu: PopupMenu, in context: CairoContext) {
+        let cr = context.pointer
+        let frame = menu.frame
+        context.save()
+        // Shadow: a few offset translucent layers.
+        for step in 1...4 {
+            let offset = Double(step)
+            context.setColor(Color(red: 0, green: 0, blue: 0, alpha: 0.06))
+            roundedRect(cr, frame.insetBy(dx: -offset / 2, dy: -offset / 2).offsetBy(dx: 1, dy: offset), radius: 6)
+            cairo_fill(cr)
+        }
+        context.setColor(Color(red: 0.98, green: 0.98, blue: 0.98))
+        roundedRect(cr, frame, radius: 6)
+        cairo_fill_preserve(cr)
+        context.setColor(Color(red: 0.55, green: 0.55, blue: 0.6))
+        cairo_set_line_width(cr, 1)
+        cairo_stroke(cr)
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, fontSize)
+        for (index, title) in menu.items.enumerated() {
+            let row = menu.itemFrame(index)
+            let highlighted = index == menu.highlightedIndex
+            if highlighted {
+                context.setColor(Color(red: 0.21, green: 0.47, blue: 0.86))
+                roundedRect(cr, row.insetBy(dx: 4, dy: 1), radius: 4)
+                cairo_fill(cr)
+            }
+            context.setColor(highlighted ? .white : Color(red: 0.1, green: 0.1, blue: 0.12))
+            var extents = cairo_text_extents_t()
+            cairo_text_extents(cr, title, &extents)
+            let x = row.minX + 16
+            let y = row.midY - extents.height / 2 - extents.y_bearing
+            cairo_move_to(cr, x.rounded(), y.rounded())
+            cairo_show_text(cr, title)
+        }
+        context.restore()
+    }
+
+    private static func roundedRect(_ cr: OpaquePointer, _ rect: Rect, radius: Double) {
+        let r = min(radius, rect.width / 2, rect.height / 2)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, rect.maxX - r, rect.minY + r, r, -Double.pi / 2, 0)
+        cairo_arc(cr, rect.maxX - r, rect.maxY - r, r, 0, Double.pi / 2)
+        cairo_arc(cr, rect.minX + r, rect.maxY - r, r, Double.pi / 2, Double.pi)
+        cairo_arc(cr, rect.minX + r, rect.minY + r, r, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+}
+
+extension Rect {
+    func offsetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: minX + dx, y: minY + dy, width: width, height: height)
+    }
+}
