@@ -1,0 +1,117 @@
+import TouchKit
+
+/// One event of a replay script (DESIGN.md §3).
+public enum ReplayEvent: Hashable, Sendable {
+    case touch(id: UInt64, phase: TouchInput.Phase, location: Point, force: Double?)
+    case key(KeyCommand)
+    /// Activates the open menu's item with this title, exactly as a click on it would.
+    case menu(String)
+}
+
+/// A replay script event at its time, in seconds from the start.
+public struct TimedReplayEvent: Hashable, Sendable {
+    public var time: Double
+    public var event: ReplayEvent
+}
+
+/// A malformed script line, with its 1-based number.
+public struct ReplayScriptError: Error, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var problem: String
+
+    public var description: String { "line \(line): \(problem)" }
+}
+
+/// Parses JSON Lines replay scripts. Blank lines are skipped; every other line must be one event.
+public enum ReplayScript {
+    public static func parse(_ text: String) throws(ReplayScriptError) -> [TimedReplayEvent] {
+        var events: [TimedReplayEvent] = []
+        var lastTime = 0.0
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = offset + 1
+            let line = rawLine.trimmingWhitespace()
+            if line.isEmpty { continue }
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(String(line))
+            } catch {
+                throw ReplayScriptError(
+                    line: lineNumber, problem: "not valid JSON (\(error.message), column \(error.column))")
+            }
+            let event = try parseEvent(value, line: lineNumber)
+            if event.time < lastTime {
+                throw ReplayScriptError(
+                    line: lineNumber, problem: "\"t\" is \(event.time), earlier than the previous event's \(lastTime)")
+            }
+            lastTime = event.time
+            events.append(event)
+        }
+        return events
+    }
+
+    private static func parseEvent(_ value: JSONValue, line: Int) throws(ReplayScriptError) -> TimedReplayEvent {
+        func fail(_ problem: String) -> ReplayScriptError { ReplayScriptError(line: line, problem: problem) }
+        guard case .object = value else { throw fail("expected a JSON object, found \(value.kindName)") }
+        guard let timeValue = value["t"] else { throw fail("missing \"t\" (seconds from the start)") }
+        guard case .number(let time) = timeValue, time.isFinite, time >= 0, time <= 1e7 else {
+            throw fail("\"t\" must be a number of seconds between 0 and 10000000")
+        }
+        if let keyValue = value["key"] {
+            guard case .string(let text) = keyValue, let command = KeyCommand(parsing: text) else {
+                throw fail("\"key\" must be a keysym name with optional modifiers, like \"Delete\" or \"ctrl+z\"")
+            }
+            return TimedReplayEvent(time: time, event: .key(command))
+        }
+        if let menuValue = value["menu"] {
+            guard case .string(let title) = menuValue, !title.isEmpty else {
+                throw fail("\"menu\" must be the title of a menu item, like \"Delete\"")
+            }
+            return TimedReplayEvent(time: time, event: .menu(title))
+        }
+        guard let idValue = value["id"] else {
+            throw fail("expected a touch (\"id\", \"phase\", \"x\", \"y\"), \"key\" or \"menu\"")
+        }
+        guard case .number(let idNumber) = idValue, idNumber >= 0, idNumber <= 4_294_967_295,
+            idNumber == idNumber.rounded()
+        else { throw fail("\"id\" must be a whole number from 0 to 4294967295") }
+        guard case .string(let phaseName)? = value["phase"] else {
+            throw fail("missing \"phase\" (began, moved, ended or cancelled)")
+        }
+        let phase: TouchInput.Phase
+        switch phaseName {
+        case "began": phase = .began
+        case "moved": phase = .moved
+        case "ended": phase = .ended
+        case "cancelled": phase = .cancelled
+        default: throw fail("\"phase\" is \"\(phaseName)\"; expected began, moved, ended or cancelled")
+        }
+        let x = try coordinate(value["x"], name: "x", line: line)
+        let y = try coordinate(value["y"], name: "y", line: line)
+        var force: Double?
+        if let forceValue = value["force"] {
+            guard case .number(let number) = forceValue, number.isFinite, number >= 0 else {
+                throw fail("\"force\" must be a number ≥ 0")
+            }
+            force = number
+        }
+        return TimedReplayEvent(
+            time: time, event: .touch(id: UInt64(idNumber), phase: phase, location: Point(x: x, y: y), force: force))
+    }
+
+    private static func coordinate(_ value: JSONValue?, name: String, line: Int) throws(ReplayScriptError) -> Double {
+        guard let value else { throw ReplayScriptError(line: line, problem: "missing \"\(name)\"") }
+        guard case .number(let number) = value, number.isFinite, abs(number) <= DocumentCodec.coordinateLimit else {
+            throw ReplayScriptError(line: line, problem: "\"\(name)\" must be a finite number")
+        }
+        return number
+    }
+}
+
+extension Substring {
+    func trimmingWhitespace() -> Substring {
+        var result = self
+        while let first = result.first, first.isWhitespace { result.removeFirst() }
+        while let last = result.last, last.isWhitespace { result.removeLast() }
+        return result
+    }
+}

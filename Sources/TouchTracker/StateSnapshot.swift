@@ -1,0 +1,58 @@
+import TouchKit
+
+/// The state `replay --state` writes: the document plus transient state (DESIGN.md §3).
+public struct StateSnapshot: Hashable, Sendable {
+    public var drawing: Drawing
+    public var selectedLine: Int?
+    public var menu: PopupMenu?
+    public var linesInProgress: Int
+
+    public init(drawing: Drawing, selectedLine: Int?, menu: PopupMenu?, linesInProgress: Int) {
+        self.drawing = drawing
+        self.selectedLine = selectedLine
+        self.menu = menu
+        self.linesInProgress = linesInProgress
+    }
+
+    /// UTF-8 JSON, one line per document line so diffs read well.
+    public func encoded() -> [UInt8] {
+        var document = String(decoding: DocumentCodec.encode(drawing), as: UTF8.self)
+        // Reuse the document's text and add the transient fields before its closing brace.
+        while document.last == "\n" || document.last == "}" { document.removeLast() }
+        var text = document
+        text += ",\n \"selectedLine\": " + (selectedLine.map(String.init) ?? "null")
+        if let menu {
+            let items = menu.items.map { "\"" + escape($0) + "\"" }.joined(separator: ", ")
+            text +=
+                ",\n \"menu\": {\"x\": \(number(menu.anchor.x)), \"y\": \(number(menu.anchor.y)), \"items\": [\(items)]}"
+        } else {
+            text += ",\n \"menu\": null"
+        }
+        text += ",\n \"linesInProgress\": \(linesInProgress)}\n"
+        return Array(text.utf8)
+    }
+
+    private func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    }
+
+    private func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            default:
+                if scalar.value < 0x20 {
+                    result +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                        + String(scalar.value, radix: 16)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+}
