@@ -1,0 +1,233 @@
+import TouchKit
+
+/// TouchTracker's interaction (DESIGN.md §2): the canvas, its gesture recognizers, the popup menu and the keyboard.
+///
+/// The same controller runs in the window and in replay; only the source of input and time differs.
+public final class DrawingController {
+    public let window: Window
+    public let drawingView: DrawingView
+    public private(set) var menuView: MenuView?
+
+    /// Tap on a line: select it and open the menu; tap elsewhere: deselect and close. Waits for the double tap to
+    /// fail, so a double tap never selects first.
+    public let tapRecognizer = TapGestureRecognizer()
+    /// Double tap anywhere: clear.
+    public let doubleTapRecognizer = TapGestureRecognizer()
+    /// Press and hold on a line: select it and drag it with that finger.
+    public let longPressRecognizer = LongPressGestureRecognizer()
+
+    public static let deleteTitle = "Delete"
+
+    /// Where the long-pressing finger was at the last move, so the line follows it exactly.
+    private var dragAnchor: Point?
+    private let gestureRules = GestureRules()
+
+    /// Called after every completed edit with the new document (for saving).
+    public var onEdit: ((Drawing) -> Void)? {
+        get { drawingView.onEdit }
+        set { drawingView.onEdit = newValue }
+    }
+
+    public init(size: Size, drawing: Drawing = Drawing(), clock: Clock = Clock()) {
+        let frame = Rect(origin: .zero, size: size)
+        window = Window(frame: frame, clock: clock)
+        drawingView = DrawingView(frame: frame, drawing: drawing)
+        window.addSubview(drawingView)
+        installRecognizers()
+    }
+
+    private func installRecognizers() {
+        gestureRules.controller = self
+        doubleTapRecognizer.numberOfTapsRequired = 2
+        doubleTapRecognizer.name = "double tap"
+        doubleTapRecognizer.addTarget(self) { controller, recognizer in
+            if recognizer.state == .ended { controller.clearAll() }
+        }
+        tapRecognizer.name = "tap"
+        tapRecognizer.require(toFail: doubleTapRecognizer)
+        tapRecognizer.addTarget(self) { controller, recognizer in
+            if recognizer.state == .ended { controller.tap(at: recognizer.location(in: controller.drawingView)) }
+        }
+        longPressRecognizer.name = "long press"
+        longPressRecognizer.delegate = gestureRules
+        longPressRecognizer.addTarget(self) { controller, recognizer in controller.longPressChanged(recognizer) }
+        drawingView.addGestureRecognizer(doubleTapRecognizer)
+        drawingView.addGestureRecognizer(tapRecognizer)
+        drawingView.addGestureRecognizer(longPressRecognizer)
+    }
+
+    /// Every recognizer the controller uses, for the inspector and invariant checks.
+    public var recognizers: [GestureRecognizer] { [tapRecognizer, doubleTapRecognizer, longPressRecognizer] }
+
+    /// The open menu, if any.
+    public var menu: PopupMenu? { menuView?.menu }
+
+    /// Resizes the window and canvas (the platform window was resized).
+    public func resize(to size: Size) {
+        let frame = Rect(origin: .zero, size: size)
+        window.frame = frame
+        drawingView.frame = frame
+        drawingView.damage.cacheNeedsRebuild = true
+        drawingView.damage.add(frame)
+        if let menu { openMenu(at: menu.anchor) }
+    }
+
+    // MARK: Input
+
+    public func send(_ input: TouchInput) {
+        window.send(input)
+    }
+
+    /// Lets time pass to `time` (seconds on the window clock), firing due gesture timers.
+    public func advanceTime(to time: TimeInterval) {
+        window.clock.advance(to: time)
+    }
+
+    /// The pointer moved with no button down: highlight the menu item under it.
+    public func hover(at point: Point) {
+        menuView?.highlight(at: point)
+    }
+
+    /// A right click: select the line under the pointer and open its menu at once (no double-tap wait).
+    public func contextClick(at point: Point) {
+        if let id = drawingView.lineID(at: point) {
+            drawingView.select(id)
+            openMenu(at: point)
+        } else {
+            drawingView.select(nil)
+            closeMenu()
+        }
+    }
+
+    /// Handles a key press. Returns whether the key did something.
+    @discardableResult
+    public func handleKey(_ command: KeyCommand) -> Bool {
+        let key = command.normalizedKey
+        switch (key, command.control, command.shift) {
+        case ("z", true, false):
+            closeMenu()
+            drawingView.undo()
+        case ("z", true, true), ("y", true, _):
+            closeMenu()
+            drawingView.redo()
+        case ("Delete", false, _), ("KP_Delete", false, _):
+            guard drawingView.selectedLineID != nil else { return false }
+            deleteSelectedLine()
+        case ("Escape", _, _):
+            guard menuView != nil else { return false }
+            closeMenu()
+        case ("Up", false, _), ("KP_Up", false, _):
+            guard let menuView else { return false }
+            menuView.moveHighlight(by: -1)
+        case ("Down", false, _), ("KP_Down", false, _):
+            guard let menuView else { return false }
+            menuView.moveHighlight(by: 1)
+        case ("Return", false, _), ("KP_Enter", false, _):
+            guard let menu, let index = menu.highlightedIndex else { return false }
+            activateMenuItem(menu.items[index])
+        case ("Menu", _, _), ("F10", false, true):
+            guard let line = drawingView.selectedLine else { return false }
+            openMenu(at: (line.begin + line.end) / 2)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Activates the open menu's item titled `title`, as a click on it would. Returns whether there was one.
+    @discardableResult
+    public func activateMenuItem(_ title: String) -> Bool {
+        guard let menu, menu.items.contains(title) else { return false }
+        switch title {
+        case Self.deleteTitle: deleteSelectedLine()
+        default: closeMenu()
+        }
+        return true
+    }
+
+    // MARK: Gestures
+
+    private func tap(at point: Point) {
+        if let id = drawingView.lineID(at: point) {
+            drawingView.select(id)
+            openMenu(at: point)
+        } else {
+            drawingView.select(nil)
+            closeMenu()
+        }
+    }
+
+    private func clearAll() {
+        closeMenu()
+        drawingView.clearAll()
+    }
+
+    private func deleteSelectedLine() {
+        closeMenu()
+        drawingView.deleteSelectedLine()
+    }
+
+    private func longPressChanged(_ recognizer: LongPressGestureRecognizer) {
+        let point = recognizer.location(in: drawingView)
+        switch recognizer.state {
+        case .began:
+            closeMenu()
+            drawingView.select(drawingView.lineID(at: point))
+            dragAnchor = point
+        case .changed:
+            // The line's travel is exactly the pressing finger's travel, whatever other fingers do.
+            guard let anchor = dragAnchor, point.isFinite else { return }
+            drawingView.moveSelectedLine(by: point - anchor)
+            dragAnchor = point
+        case .ended, .cancelled:
+            if recognizer.state == .ended, let anchor = dragAnchor, point.isFinite {
+                drawingView.moveSelectedLine(by: point - anchor)
+            }
+            dragAnchor = nil
+            drawingView.finishMove()
+            drawingView.select(nil)
+        default:
+            break
+        }
+    }
+
+    // MARK: Menu
+
+    private func openMenu(at point: Point) {
+        closeMenu()
+        let view = MenuView(menu: PopupMenu(anchor: point, items: [Self.deleteTitle], within: window.bounds))
+        view.onActivate = { [weak self] title in self?.activateMenuItem(title) }
+        view.onChange = { [weak self, weak view] in
+            if let self, let view { self.drawingView.damage.add(view.menu.damageFrame) }
+        }
+        window.addSubview(view)
+        menuView = view
+        drawingView.damage.add(view.menu.damageFrame)
+    }
+
+    private func closeMenu() {
+        guard let view = menuView else { return }
+        menuView = nil
+        drawingView.damage.add(view.menu.damageFrame)
+        view.removeFromSuperview()
+    }
+
+    // MARK: Snapshot
+
+    public var snapshot: StateSnapshot {
+        StateSnapshot(
+            drawing: drawingView.drawing, selectedLine: drawingView.selectedLineIndex, menu: menu,
+            linesInProgress: drawingView.visibleLinesInProgress.count)
+    }
+}
+
+/// The delegate decisions of TouchTracker's recognizers.
+private final class GestureRules: GestureRecognizerDelegate {
+    weak var controller: DrawingController?
+
+    /// A long press that does not start on a line does not begin, so that finger keeps drawing.
+    func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
+        guard let controller, gestureRecognizer === controller.longPressRecognizer else { return true }
+        return controller.drawingView.lineID(at: gestureRecognizer.location(in: controller.drawingView)) != nil
+    }
+}

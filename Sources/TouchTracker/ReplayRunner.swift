@@ -1,0 +1,21 @@
+import TouchKit
+
+/// Runs a replay script through a `DrawingController` on its virtual clock: each event at its time, then time runs
+/// on until no gesture timer is pending (so a last single tap is recognized once the double tap fails).
+public enum ReplayRunner {
+    public static func run(_ events: [TimedReplayEvent], on controller: DrawingController) {
+        for timed in events {
+            controller.advanceTime(to: timed.time)
+            switch timed.event {
+            case .touch(let id, let phase, let location, let force):
+                controller.send(
+                    TouchInput(id: id, phase: phase, location: location, timestamp: timed.time, force: force))
+            case .key(let command):
+                controller.handleKey(command)
+            case .menu(let title):
+                controller.activateMenuItem(title)
+            }
+        }
+        controller.window.clock.runUntilIdle()
+    }
+}
