@@ -1,12 +1,388 @@
-/// Placeholder base class; the recognizer machinery arrives with the TouchKit issue.
-open class GestureRecognizer {
-    public enum State: Sendable, Hashable {
-        case possible, began, changed, ended, cancelled, failed
-        public static let recognized = State.ended
+/// A token for one action added with `addTarget`, used to remove it again.
+public struct GestureActionToken: Hashable, Sendable {
+    let owner: ObjectIdentifier
+    let id: UInt64
+}
+
+/// What a recognizer asks its delegate. Every method has a default, so implement only what you need.
+public protocol GestureRecognizerDelegate: AnyObject {
+    /// Asked when the recognizer is about to leave `possible` (to began or recognized). `false` fails it.
+    func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool
+    /// Asked when a touch begins in the recognizer's view (or a subview). `false` hides the touch from it.
+    func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool
+    /// Whether both recognizers may be recognized at the same time. Either delegate saying yes is enough.
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
+    ) -> Bool
+    /// Whether `gestureRecognizer` must wait for `other` to fail before it may recognize.
+    func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer)
+        -> Bool
+    /// Whether `other` must wait for `gestureRecognizer` to fail before it may recognize.
+    func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer)
+        -> Bool
+}
+
+extension GestureRecognizerDelegate {
+    public func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool { true }
+    public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool {
+        true
+    }
+    public func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
+    ) -> Bool { false }
+    public func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer
+    ) -> Bool { false }
+    public func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer
+    ) -> Bool { false }
+}
+
+/// Gives every recognizer class typed target-action: the closure receives the recognizer as its own class.
+public protocol GestureRecognizerActions: AnyObject {
+    init()
+}
+
+extension GestureRecognizerActions where Self: GestureRecognizer {
+    /// Creates a recognizer with one action, as UIKit's `init(target:action:)`.
+    public init(action: @escaping (Self) -> Void) {
+        self.init()
+        addTarget(action)
     }
 
-    public internal(set) weak var view: View?
-    open var state: State = .possible
+    /// Adds an action, called with the recognizer after every state change except to possible and failed.
+    @discardableResult
+    public func addTarget(_ action: @escaping (Self) -> Void) -> GestureActionToken {
+        addAction(target: nil) { recognizer in
+            if let typed = recognizer as? Self { action(typed) }
+        }
+    }
 
-    public init() {}
+    /// Adds an action on `target`, which is held weakly (as UIKit does): once it is gone the action does nothing.
+    @discardableResult
+    public func addTarget<Target: AnyObject>(_ target: Target, action: @escaping (Target, Self) -> Void)
+        -> GestureActionToken
+    {
+        addAction(target: ObjectIdentifier(target)) { [weak target] recognizer in
+            if let target, let typed = recognizer as? Self { action(target, typed) }
+        }
+    }
+}
+
+/// The base of every gesture recognizer: a state machine fed with the touches of its view (and its subviews) before
+/// the view sees them, arbitrated against the other recognizers of the window as UIKit does.
+///
+/// To write a custom recognizer, subclass and override `touchesBegan(_:with:)`, `touchesMoved(_:with:)`,
+/// `touchesEnded(_:with:)`, `touchesCancelled(_:with:)` and `reset()`, and set `state`: to `.began`/`.changed`/
+/// `.ended`/`.cancelled` for a continuous gesture, to `.ended` (`.recognized`) for a discrete one, and to `.failed`
+/// when the touches cannot be the gesture. Use `scheduleTimer(after:_:)` for timeouts; it runs on the window's clock
+/// and is cancelled automatically on reset.
+open class GestureRecognizer: GestureRecognizerActions {
+    /// Where a recognizer is in recognizing its gesture.
+    public enum State: Sendable, Hashable, CustomStringConvertible {
+        case possible, began, changed, ended, cancelled, failed
+        /// A discrete gesture's end state.
+        public static let recognized = State.ended
+
+        /// Whether this state ends the gesture (the recognizer resets once its touches are gone).
+        public var isTerminal: Bool { self == .ended || self == .cancelled || self == .failed }
+
+        public var description: String {
+            switch self {
+            case .possible: "possible"
+            case .began: "began"
+            case .changed: "changed"
+            case .ended: "ended"
+            case .cancelled: "cancelled"
+            case .failed: "failed"
+            }
+        }
+    }
+
+    /// The view the recognizer is attached to.
+    public internal(set) weak var view: View?
+    /// Asked about beginning, receiving touches, simultaneity and failure requirements. Held weakly.
+    public weak var delegate: (any GestureRecognizerDelegate)?
+    /// A name for debugging.
+    public var name: String?
+
+    /// Whether the recognizer takes part. Disabling it mid-gesture cancels the gesture (or fails it while still
+    /// possible), and it receives no touches until enabled again.
+    public var isEnabled: Bool = true {
+        didSet {
+            if oldValue, !isEnabled { currentArena?.disable(self) }
+        }
+    }
+    /// Whether recognizing takes the recognizer's touches away from the view (`touchesCancelled` with reason
+    /// `.gestureRecognized`). UIKit's default, true.
+    public var cancelsTouchesInView = true
+    /// Whether the view's `touchesBegan` waits until this recognizer fails. UIKit's default, false.
+    public var delaysTouchesBegan = false
+    /// Whether the view's `touchesEnded` waits while this recognizer is still possible; if it then recognizes, the
+    /// view gets `touchesCancelled` instead. UIKit's default, true.
+    public var delaysTouchesEnded = true
+
+    /// The state as the subclass sees it. Subclasses set it; the setter arbitrates (failure requirements,
+    /// exclusivity, `shouldBegin`), so a requested `.began` or `.ended` may leave the state `possible` for a while
+    /// (waiting for another recognizer to fail) or turn into `.failed`. Invalid transitions are ignored.
+    open var state: State {
+        get { storedState }
+        set { requestState(newValue) }
+    }
+
+    public required init() {}
+
+    // MARK: Engine bookkeeping (internal)
+
+    var storedState: State = .possible
+    /// A `.began` or `.ended` this recognizer asked for but may not take yet (failure requirements unresolved).
+    var pendingState: State?
+    weak var arena: GestureArena?
+    /// Touches since the set of live touches was last empty: what `location(in:)` and `numberOfTouches` describe.
+    var sessionTouches: [Touch] = []
+    /// Every touch received since the last reset, for deciding which recognizers compete.
+    var trackedTouches: [Touch] = []
+    /// Window location of the last touches, kept once they are gone.
+    var explicitFailureRequirements: [WeakRecognizer] = []
+    var timerTokens: [TimerToken] = []
+    var generation: UInt64 = 0
+    var isQueuedForCheck = false
+    var isInEngagedList = false
+    private var actions: [(id: UInt64, target: ObjectIdentifier?, run: (GestureRecognizer) -> Void)] = []
+    private var nextActionID: UInt64 = 0
+
+    var currentArena: GestureArena? { arena ?? view?.window?.arena }
+
+    /// Whether the recognizer has taken part in the current touch sequence.
+    var isEngaged: Bool { !trackedTouches.isEmpty }
+
+    /// Whether any touch it received is still on the screen.
+    var hasLiveTouch: Bool { trackedTouches.contains { !$0.phase.isFinished } }
+
+    /// Whether it still analyses touches (possible and not waiting) or follows them (began/changed).
+    var acceptsTouches: Bool {
+        switch storedState {
+        case .possible: pendingState == nil
+        case .began, .changed: true
+        case .ended, .cancelled, .failed: false
+        }
+    }
+
+    /// Whether it receives the moves and ends of touches it already has (while waiting too).
+    var receivesEvents: Bool {
+        switch storedState {
+        case .possible, .began, .changed: true
+        case .ended, .cancelled, .failed: false
+        }
+    }
+
+    func isTrackingLive(_ touch: Touch) -> Bool {
+        sessionTouches.contains { $0 === touch }
+    }
+
+    func tracks(_ touch: Touch) -> Bool {
+        trackedTouches.contains { $0 === touch }
+    }
+
+    func add(_ touch: Touch) {
+        if !sessionTouches.contains(where: { !$0.phase.isFinished }) {
+            sessionTouches.removeAll(keepingCapacity: true)
+        }
+        sessionTouches.append(touch)
+        trackedTouches.append(touch)
+    }
+
+    // MARK: Target-action
+
+    func addAction(target: ObjectIdentifier?, _ run: @escaping (GestureRecognizer) -> Void) -> GestureActionToken {
+        nextActionID += 1
+        actions.append((nextActionID, target, run))
+        return GestureActionToken(owner: ObjectIdentifier(self), id: nextActionID)
+    }
+
+    /// Removes the action `token` names. Removing one twice, or another recognizer's, does nothing.
+    public func removeTarget(_ token: GestureActionToken) {
+        guard token.owner == ObjectIdentifier(self) else { return }
+        actions.removeAll { $0.id == token.id }
+    }
+
+    /// Removes every action added with `target`.
+    public func removeTarget(_ target: AnyObject) {
+        let id = ObjectIdentifier(target)
+        actions.removeAll { $0.target == id }
+    }
+
+    /// How many actions are attached.
+    public var numberOfActions: Int { actions.count }
+
+    func sendActions() {
+        let current = actions
+        for action in current { action.run(self) }
+    }
+
+    // MARK: Failure requirements
+
+    /// Keeps this recognizer in `possible` until `other` fails; if `other` recognizes, this one fails.
+    public func require(toFail other: GestureRecognizer) {
+        guard other !== self else { return }
+        explicitFailureRequirements.removeAll { $0.recognizer == nil || $0.recognizer === other }
+        explicitFailureRequirements.append(WeakRecognizer(other))
+    }
+
+    // MARK: Location
+
+    /// The live touches, or, once they are gone, the last ones (so a tap's action can ask where it was).
+    private var describedTouches: ArraySlice<Touch> {
+        let live = sessionTouches.filter { !$0.phase.isFinished }
+        return live.isEmpty ? sessionTouches[...] : live[...]
+    }
+
+    /// How many touches the gesture involves: the live ones, or the last ones once all have lifted.
+    public var numberOfTouches: Int { describedTouches.count }
+
+    /// The centroid of the gesture's touches in `view`'s coordinates (the window's when nil).
+    open func location(in view: View?) -> Point {
+        let touches = describedTouches
+        guard !touches.isEmpty else { return .zero }
+        var sum = Point.zero
+        for touch in touches { sum += touch.windowLocation }
+        let centroid = sum / Double(touches.count)
+        return view?.convert(centroid, from: nil) ?? centroid
+    }
+
+    /// The location of the touch at `index` (in the order the touches went down), or `.zero` when there is none.
+    public func location(ofTouch index: Int, in view: View?) -> Point {
+        let touches = describedTouches
+        guard index >= 0, index < touches.count else { return .zero }
+        return touches[touches.startIndex + index].location(in: view)
+    }
+
+    /// The live touches this recognizer tracks, in the order they went down.
+    public var touches: [Touch] { sessionTouches.filter { !$0.phase.isFinished } }
+
+    /// Converts a vector in window coordinates to `view`'s coordinates (only the linear part of the transforms).
+    func windowVector(_ vector: Point, to view: View?) -> Point {
+        guard let view else { return vector }
+        return view.convert(vector, from: nil) - view.convert(.zero, from: nil)
+    }
+
+    func windowVector(_ vector: Point, from view: View?) -> Point {
+        guard let view else { return vector }
+        return view.convert(vector, to: nil) - view.convert(.zero, to: nil)
+    }
+
+    // MARK: Subclass API
+
+    /// The current time on the window's clock (0 before the recognizer is in a window).
+    public var now: TimeInterval { currentArena?.clock.now ?? view?.window?.clock.now ?? 0 }
+
+    /// Runs `action` after `delay` seconds on the window's clock, unless the recognizer resets first.
+    /// Returns nil when the recognizer is not in a window.
+    @discardableResult
+    public func scheduleTimer(after delay: TimeInterval, _ action: @escaping () -> Void) -> TimerToken? {
+        guard let arena = currentArena else { return nil }
+        let generation = self.generation
+        var token: TimerToken?
+        token = arena.clock.schedule(after: delay) { [weak self, weak arena] in
+            guard let self, let arena else { return }
+            if let token { self.timerTokens.removeAll { $0 == token } }
+            guard self.generation == generation else { return }
+            arena.performTurn { action() }
+        }
+        if let token { timerTokens.append(token) }
+        return token
+    }
+
+    /// Cancels a timer from `scheduleTimer(after:_:)`.
+    public func cancelTimer(_ token: TimerToken?) {
+        guard let token else { return }
+        currentArena?.clock.cancel(token)
+        timerTokens.removeAll { $0 == token }
+    }
+
+    func cancelAllTimers() {
+        if let clock = currentArena?.clock {
+            for token in timerTokens { clock.cancel(token) }
+        }
+        timerTokens.removeAll()
+    }
+
+    /// Stops delivering `touch` to this recognizer (UIKit's `ignore(_:for:)`).
+    public func ignore(_ touch: Touch, for event: TouchEvent? = nil) {
+        sessionTouches.removeAll { $0 === touch }
+        trackedTouches.removeAll { $0 === touch }
+        currentArena?.needsCheck(self)
+    }
+
+    /// Called with touches that began in the view; the default does nothing.
+    open func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {}
+    open func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {}
+    open func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {}
+    /// The touches were taken away by the system. The default fails the recognizer, or cancels it if it began.
+    open func touchesCancelled(_ touches: Set<Touch>, with event: TouchEvent) {
+        switch state {
+        case .possible: state = .failed
+        case .began, .changed: state = .cancelled
+        default: break
+        }
+    }
+
+    /// Called once the gesture is over and its touches are gone, before the recognizer returns to `possible`.
+    /// Subclasses clear their per-gesture state here. Timers were already cancelled.
+    open func reset() {}
+
+    /// Whether this recognizer, recognizing, may fail `other`. UIKit's default, true.
+    open func canPrevent(_ other: GestureRecognizer) -> Bool { true }
+    /// Whether `other`, recognizing, may fail this recognizer. UIKit's default, true.
+    open func canBePrevented(by other: GestureRecognizer) -> Bool { true }
+    /// Whether this recognizer must wait for `other` to fail (in addition to `require(toFail:)`). Default false.
+    open func shouldRequireFailure(of other: GestureRecognizer) -> Bool { false }
+    /// Whether `other` must wait for this recognizer to fail. Default false.
+    open func shouldBeRequiredToFail(by other: GestureRecognizer) -> Bool { false }
+    /// Whether to receive a touch that began, asked before the delegate. Default true.
+    open func shouldReceive(_ touch: Touch) -> Bool { true }
+
+    // MARK: State changes
+
+    private func requestState(_ newState: State) {
+        if let arena = currentArena {
+            arena.performTurn { arena.request(self, newState) }
+        } else {
+            requestDetached(newState)
+        }
+    }
+
+    /// A recognizer in no window has nobody to compete with: transitions apply at once.
+    private func requestDetached(_ newState: State) {
+        guard GestureArena.isValidTransition(from: storedState, to: newState) else { return }
+        var target = newState
+        if storedState == .possible, target == .began || target == .ended {
+            let allowed =
+                (view?.gestureRecognizerShouldBegin(self) ?? true)
+                && (delegate?.gestureRecognizerShouldBegin(self) ?? true)
+            if !allowed { target = .failed }
+        }
+        if (storedState == .began || storedState == .changed) && target == .failed { target = .cancelled }
+        storedState = target
+        if target != .failed, target != .possible { sendActions() }
+        if target.isTerminal {
+            cancelAllTimers()
+            generation += 1
+            storedState = .possible
+            sessionTouches.removeAll()
+            trackedTouches.removeAll()
+            reset()
+        }
+    }
+}
+
+extension GestureRecognizer: CustomStringConvertible {
+    public var description: String {
+        "\(type(of: self))(\(name.map { "\"\($0)\", " } ?? "")\(storedState))"
+    }
+}
+
+struct WeakRecognizer {
+    weak var recognizer: GestureRecognizer?
+    init(_ recognizer: GestureRecognizer) { self.recognizer = recognizer }
 }

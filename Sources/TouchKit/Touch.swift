@@ -36,6 +36,13 @@ public final class Touch: Hashable, CustomStringConvertible {
     let initialWindowLocation: Point
     let beganAt: TimeInterval
 
+    /// How far the touch's delivery to its view has got (see `GestureArena`).
+    var viewDelivery: ViewDelivery = .withheld
+    /// A move or end arrived while a recognizer held the view's delivery back.
+    var pendingMoveForView = false
+    var pendingEndForView = false
+    var isHeld = false
+
     init(
         identifier: UInt64, platformID: UInt64, location: Point, timestamp: TimeInterval, force: Double?,
         tapCount: Int, window: Window?
@@ -45,7 +52,7 @@ public final class Touch: Hashable, CustomStringConvertible {
         self.phase = .began
         self.timestamp = timestamp
         self.tapCount = tapCount
-        self.force = force
+        self.force = force.flatMap { $0.isFinite ? $0 : nil }
         self.windowLocation = location
         self.previousWindowLocation = location
         self.initialWindowLocation = location

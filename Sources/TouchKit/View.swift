@@ -89,6 +89,9 @@ open class View: Responder {
         recognizer.view = self
     }
 
+    /// Asked (before the recognizer's delegate) when a recognizer on this view is about to begin. Default true.
+    open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool { true }
+
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
         guard recognizer.view === self else { return }
         window?.recognizerWillLeave(recognizer)

@@ -17,9 +17,16 @@ open class Window: View {
     /// Maximum time between taps, and distance from the first, for `Touch.tapCount` to count up (UIKit's).
     public var multiTapInterval: TimeInterval = 0.35
     public var multiTapDistance: Double = 45
+    /// How far and how long a touch may move and last and still count as a tap for `Touch.tapCount`.
+    public var tapSlop: Double = 10
+    public var maximumTapDuration: TimeInterval = 0.5
+
+    /// The gesture engine: delivery to recognizers and views, and arbitration.
+    let arena: GestureArena
 
     public init(frame: Rect, clock: Clock = Clock()) {
         self.clock = clock
+        self.arena = GestureArena(clock: clock)
         super.init(frame: frame)
         isMultipleTouchEnabled = true
     }
@@ -36,45 +43,59 @@ open class Window: View {
     public func send(_ input: TouchInput) {
         clock.advance(to: input.timestamp)
         let time = clock.now
-        switch input.phase {
-        case .began:
-            guard input.location.isFinite else { return }
-            if touchesByPlatformID[input.id] != nil {
-                // The platform reused an id we still hold: the old contact is gone without an end.
-                cancel(platformID: input.id, reason: .system, at: time)
-            }
-            begin(input, at: time)
-        case .moved:
-            guard let touch = touchesByPlatformID[input.id], input.location.isFinite else { return }
-            touch.previousWindowLocation = touch.windowLocation
-            touch.windowLocation = input.location
-            touch.timestamp = time
-            touch.force = input.force ?? touch.force
-            touch.phase = .moved
-            deliver([touch], phase: .moved, at: time)
-        case .ended:
-            guard let touch = touchesByPlatformID.removeValue(forKey: input.id) else { return }
-            if input.location.isFinite, input.location != touch.windowLocation {
+        arena.performTurn {
+            switch input.phase {
+            case .began:
+                guard input.location.isFinite else { return }
+                if touchesByPlatformID[input.id] != nil {
+                    // The platform reused an id we still hold: the old contact is gone without an end.
+                    cancel(platformID: input.id, reason: .system, at: time)
+                }
+                begin(input, at: time)
+            case .moved:
+                guard let touch = touchesByPlatformID[input.id], input.location.isFinite else { return }
                 touch.previousWindowLocation = touch.windowLocation
                 touch.windowLocation = input.location
+                touch.timestamp = time
+                if let force = input.force, force.isFinite { touch.force = force }
+                touch.phase = .moved
+                arena.touchMoved(touch)
+            case .ended:
+                guard let touch = touchesByPlatformID.removeValue(forKey: input.id) else { return }
+                if input.location.isFinite, input.location != touch.windowLocation {
+                    touch.previousWindowLocation = touch.windowLocation
+                    touch.windowLocation = input.location
+                }
+                touch.timestamp = time
+                touch.phase = .ended
+                let isTap =
+                    touch.windowLocation.distance(to: touch.initialWindowLocation) <= tapSlop
+                    && time - touch.beganAt <= maximumTapDuration
+                lastTap = isTap ? (touch.initialWindowLocation, time, touch.tapCount) : nil
+                arena.touchEnded(touch)
+                arena.touchLeft(touch)
+            case .cancelled:
+                cancel(platformID: input.id, reason: .system, at: time)
             }
-            touch.timestamp = time
-            touch.phase = .ended
-            lastTap = (touch.initialWindowLocation, time, touch.tapCount)
-            deliver([touch], phase: .ended, at: time)
-        case .cancelled:
-            cancel(platformID: input.id, reason: .system, at: time)
         }
     }
 
-    /// Cancels every live touch on behalf of the system: a device was removed or the window lost its input.
+    /// Cancels every live touch on behalf of the system (a device was removed, the window lost its input), and
+    /// with them every gesture in progress: afterwards every recognizer is back in `possible`.
     public func cancelAllTouches() {
-        for id in touchesByPlatformID.keys.sorted() {
-            cancel(platformID: id, reason: .system, at: clock.now)
+        arena.performTurn {
+            for id in touchesByPlatformID.keys.sorted() {
+                cancel(platformID: id, reason: .system, at: clock.now)
+            }
+            arena.cancelAllGestures()
         }
     }
 
     private func begin(_ input: TouchInput, at time: TimeInterval) {
+        guard let view = hitTest(input.location) else { return }
+        if !view.isMultipleTouchEnabled, touchesByPlatformID.values.contains(where: { $0.view === view }) {
+            return
+        }
         nextTouchIdentifier += 1
         let tapCount: Int
         if let last = lastTap, time - last.time <= multiTapInterval,
@@ -87,13 +108,9 @@ open class Window: View {
         let touch = Touch(
             identifier: nextTouchIdentifier, platformID: input.id, location: input.location, timestamp: time,
             force: input.force, tapCount: tapCount, window: self)
-        guard let view = hitTest(input.location) else { return }
-        if !view.isMultipleTouchEnabled, touchesByPlatformID.values.contains(where: { $0.view === view }) {
-            return
-        }
         touch.view = view
         touchesByPlatformID[input.id] = touch
-        deliver([touch], phase: .began, at: time)
+        arena.touchBegan(touch, view: view)
     }
 
     private func cancel(platformID: UInt64, reason: TouchCancellationReason, at time: TimeInterval) {
@@ -101,32 +118,22 @@ open class Window: View {
         touch.phase = .cancelled
         touch.cancellationReason = reason
         touch.timestamp = time
-        deliver([touch], phase: .cancelled, at: time)
-    }
-
-    private func deliver(_ touches: Set<Touch>, phase: TouchPhase, at time: TimeInterval) {
-        var all = Set(touchesByPlatformID.values)
-        all.formUnion(touches)
-        let event = TouchEvent(allTouches: all, timestamp: time)
-        var byView: [ObjectIdentifier: (View, Set<Touch>)] = [:]
-        for touch in touches {
-            guard let view = touch.view else { continue }
-            byView[ObjectIdentifier(view), default: (view, [])].1.insert(touch)
-        }
-        for (view, viewTouches) in byView.values {
-            switch phase {
-            case .began: view.touchesBegan(viewTouches, with: event)
-            case .moved, .stationary: view.touchesMoved(viewTouches, with: event)
-            case .ended: view.touchesEnded(viewTouches, with: event)
-            case .cancelled: view.touchesCancelled(viewTouches, with: event)
-            }
-        }
+        arena.touchCancelled(touch)
+        arena.touchLeft(touch)
     }
 
     func viewWillLeave(_ view: View) {
         let leaving = touchesByPlatformID.filter { $0.value.view?.isDescendant(of: view) == true }
-        for id in leaving.keys.sorted() { cancel(platformID: id, reason: .system, at: clock.now) }
+        arena.performTurn {
+            for id in leaving.keys.sorted() { cancel(platformID: id, reason: .system, at: clock.now) }
+            arena.dropHeldTouches(in: view)
+        }
     }
 
-    func recognizerWillLeave(_ recognizer: GestureRecognizer) {}
+    func recognizerWillLeave(_ recognizer: GestureRecognizer) {
+        (recognizer.arena ?? arena).detach(recognizer)
+    }
+
+    /// How many touches have a delivery to their view held back by a recognizer that is still deciding.
+    public var heldTouchCount: Int { arena.heldTouches.count }
 }

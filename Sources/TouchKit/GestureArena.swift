@@ -1,0 +1,585 @@
+/// Where a touch is in its delivery to its view, which recognizers may delay or take away.
+enum ViewDelivery {
+    /// `touchesBegan` has not reached the view yet (a recognizer with `delaysTouchesBegan` is deciding).
+    case withheld
+    /// The view saw `touchesBegan` and has not seen the end.
+    case delivered
+    /// The view saw the end or cancel, or the touch was taken before the view ever saw it.
+    case finished
+}
+
+/// The window's gesture engine: delivers touches to recognizers and then to views, and arbitrates between
+/// recognizers as UIKit does (exclusivity, failure requirements, delegates, delayed and cancelled delivery).
+///
+/// Everything happens in turns. A turn is one platform input or one timer; state changes made during a turn take
+/// effect on the recognizers at once, while their side effects (cancelling touches in views, actions) run in order
+/// once the recognizers have seen the touches, and resets happen at the end of the turn.
+final class GestureArena {
+    let clock: Clock
+    /// The event object every delivery shares, updated in place (as UIKit reuses its UIEvent).
+    let event = TouchEvent(allTouches: [], timestamp: 0)
+
+    private enum Effect {
+        case cancelInView([Touch])
+        case action(GestureRecognizer)
+    }
+
+    /// Recognizers that hold touches or wait; the only candidates for arbitration.
+    private var engaged: [GestureRecognizer] = []
+    /// Recognizers that asked to begin or recognize and wait for failure requirements.
+    private var waiting: [GestureRecognizer] = []
+    /// Recognizers to look at after the turn (reset, safety-net failure, list pruning).
+    private var checkList: [GestureRecognizer] = []
+    private var effects: [Effect] = []
+    private var effectIndex = 0
+    /// Touches whose view delivery is held back by a recognizer still deciding.
+    private(set) var heldTouches: [Touch] = []
+    private var depth = 0
+    private var isFlushing = false
+    private var isSettling = false
+    private var needsSettle = false
+
+    init(clock: Clock) {
+        self.clock = clock
+    }
+
+    // MARK: Turns
+
+    /// Runs `body` as part of a turn; the outermost turn flushes effects, releases held touches and resets.
+    func performTurn(_ body: () -> Void) {
+        depth += 1
+        body()
+        depth -= 1
+        if depth == 0 { flush() }
+    }
+
+    var isIdle: Bool { heldTouches.isEmpty && waiting.isEmpty }
+
+    // MARK: Delivery
+
+    /// The recognizers a new touch in `view` goes to: those of the view and its ancestors, nearest first.
+    func recognizers(for touch: Touch, in view: View) -> [GestureRecognizer] {
+        var result: [GestureRecognizer] = []
+        var current: View? = view
+        while let candidate = current {
+            for recognizer in candidate.gestureRecognizers
+            where recognizer.isEnabled && recognizer.acceptsTouches && recognizer.shouldReceive(touch)
+                && (recognizer.delegate?.gestureRecognizer(recognizer, shouldReceive: touch) ?? true)
+            {
+                result.append(recognizer)
+            }
+            current = candidate.superview
+        }
+        return result
+    }
+
+    func touchBegan(_ touch: Touch, view: View) {
+        let recognizers = self.recognizers(for: touch, in: view)
+        touch.gestureRecognizers = recognizers
+        for recognizer in recognizers {
+            recognizer.add(touch)
+            recognizer.arena = self
+            if !recognizer.isInEngagedList {
+                recognizer.isInEngagedList = true
+                engaged.append(recognizer)
+            }
+        }
+        prepareEvent(touch, adding: true)
+        let changed = event.changedTouches
+        for recognizer in recognizers where recognizer.isEnabled && recognizer.acceptsTouches {
+            guard recognizer.isTrackingLive(touch) else { continue }
+            recognizer.touchesBegan(changed, with: event)
+        }
+        runEffects()
+        switch touch.viewDelivery {
+        case .finished: break
+        case .withheld, .delivered:
+            if holdsBegan(touch) {
+                touch.viewDelivery = .withheld
+                hold(touch)
+            } else {
+                touch.viewDelivery = .delivered
+                view.touchesBegan(changed, with: event)
+            }
+        }
+    }
+
+    func touchMoved(_ touch: Touch) {
+        prepareEvent(touch, adding: false)
+        let changed = event.changedTouches
+        let recognizers = touch.gestureRecognizers
+        for recognizer in recognizers where recognizer.isEnabled && recognizer.receivesEvents {
+            guard recognizer.isTrackingLive(touch) else { continue }
+            recognizer.touchesMoved(changed, with: event)
+        }
+        if effectIndex < effects.count { runEffects() }
+        switch touch.viewDelivery {
+        case .delivered: touch.view?.touchesMoved(changed, with: event)
+        case .withheld: touch.pendingMoveForView = true
+        case .finished: break
+        }
+    }
+
+    func touchEnded(_ touch: Touch) {
+        prepareEvent(touch, adding: false)
+        let changed = event.changedTouches
+        let recognizers = touch.gestureRecognizers
+        for recognizer in recognizers where recognizer.isEnabled && recognizer.receivesEvents {
+            guard recognizer.isTrackingLive(touch) else { continue }
+            recognizer.touchesEnded(changed, with: event)
+        }
+        for recognizer in recognizers { needsCheck(recognizer) }
+        runEffects()
+        switch touch.viewDelivery {
+        case .delivered:
+            if holdsEnded(touch) {
+                touch.pendingEndForView = true
+                hold(touch)
+            } else {
+                touch.viewDelivery = .finished
+                touch.view?.touchesEnded(changed, with: event)
+            }
+        case .withheld:
+            touch.pendingEndForView = true
+        case .finished: break
+        }
+    }
+
+    func touchCancelled(_ touch: Touch) {
+        prepareEvent(touch, adding: false)
+        let changed = event.changedTouches
+        let recognizers = touch.gestureRecognizers
+        for recognizer in recognizers where recognizer.isEnabled && recognizer.receivesEvents {
+            guard recognizer.isTrackingLive(touch) else { continue }
+            recognizer.touchesCancelled(changed, with: event)
+        }
+        for recognizer in recognizers { needsCheck(recognizer) }
+        runEffects()
+        switch touch.viewDelivery {
+        case .delivered:
+            touch.viewDelivery = .finished
+            touch.view?.touchesCancelled(changed, with: event)
+        case .withheld:
+            // The view never saw it begin; it need not see it go.
+            touch.viewDelivery = .finished
+        case .finished: break
+        }
+    }
+
+    /// Removes a finished touch from the shared event once its turn is over.
+    func touchLeft(_ touch: Touch) {
+        event.allTouches.remove(touch)
+    }
+
+    private func prepareEvent(_ touch: Touch, adding: Bool) {
+        if adding { event.allTouches.insert(touch) }
+        event.timestamp = touch.timestamp
+        if event.changedTouches.count != 1 || !event.changedTouches.contains(touch) {
+            event.changedTouches.removeAll(keepingCapacity: true)
+            event.changedTouches.insert(touch)
+        }
+    }
+
+    // MARK: Held delivery
+
+    private func holdsBegan(_ touch: Touch) -> Bool {
+        touch.gestureRecognizers.contains { recognizer in
+            recognizer.delaysTouchesBegan && recognizer.isEnabled && recognizer.storedState == .possible
+                && recognizer.tracks(touch)
+        }
+    }
+
+    private func holdsEnded(_ touch: Touch) -> Bool {
+        touch.gestureRecognizers.contains { recognizer in
+            recognizer.delaysTouchesEnded && recognizer.isEnabled && recognizer.storedState == .possible
+                && recognizer.tracks(touch)
+        }
+    }
+
+    private func hold(_ touch: Touch) {
+        guard !touch.isHeld else { return }
+        touch.isHeld = true
+        heldTouches.append(touch)
+    }
+
+    /// Delivers what recognizers no longer hold back, in order: began, the latest move, then the end.
+    private func releaseHeld() {
+        var index = 0
+        while index < heldTouches.count {
+            let touch = heldTouches[index]
+            if touch.viewDelivery == .withheld, !holdsBegan(touch) {
+                touch.viewDelivery = .delivered
+                event.timestamp = clock.now
+                touch.view?.touchesBegan([touch], with: event)
+                if touch.pendingMoveForView, touch.viewDelivery == .delivered {
+                    touch.pendingMoveForView = false
+                    touch.view?.touchesMoved([touch], with: event)
+                }
+            }
+            if touch.viewDelivery == .delivered, touch.pendingEndForView, !holdsEnded(touch) {
+                touch.viewDelivery = .finished
+                touch.pendingEndForView = false
+                event.timestamp = clock.now
+                touch.view?.touchesEnded([touch], with: event)
+            }
+            let stillHeld =
+                touch.viewDelivery == .withheld || (touch.viewDelivery == .delivered && touch.pendingEndForView)
+            if stillHeld {
+                index += 1
+            } else {
+                touch.isHeld = false
+                heldTouches.remove(at: index)
+            }
+        }
+    }
+
+    /// Forgets held deliveries to views leaving the window.
+    func dropHeldTouches(in view: View) {
+        for touch in heldTouches where touch.view == nil || touch.view?.isDescendant(of: view) == true {
+            touch.viewDelivery = .finished
+            touch.pendingEndForView = false
+            touch.isHeld = false
+        }
+        heldTouches.removeAll { !$0.isHeld }
+    }
+
+    // MARK: State requests
+
+    static func isValidTransition(from old: GestureRecognizer.State, to new: GestureRecognizer.State) -> Bool {
+        switch (old, new) {
+        case (.possible, .began), (.possible, .ended), (.possible, .failed), (.possible, .cancelled): true
+        case (.began, .changed), (.began, .ended), (.began, .cancelled), (.began, .failed): true
+        case (.changed, .changed), (.changed, .ended), (.changed, .cancelled), (.changed, .failed): true
+        default: false
+        }
+    }
+
+    func request(_ recognizer: GestureRecognizer, _ newState: GestureRecognizer.State) {
+        let old = recognizer.storedState
+        guard Self.isValidTransition(from: old, to: newState) else { return }
+        switch (old, newState) {
+        case (.possible, .began), (.possible, .ended):
+            guard recognizer.isEnabled else { return fail(recognizer) }
+            recognizer.pendingState = newState
+            if !waiting.contains(where: { $0 === recognizer }) { waiting.append(recognizer) }
+            settle()
+        case (.possible, _):
+            fail(recognizer)
+            settle()
+        case (_, .failed), (_, .cancelled):
+            finishContinuous(recognizer, as: .cancelled)
+        case (_, .ended):
+            finishContinuous(recognizer, as: .ended)
+        default:
+            recognizer.storedState = newState
+            enqueue(.action(recognizer))
+        }
+    }
+
+    private func finishContinuous(_ recognizer: GestureRecognizer, as state: GestureRecognizer.State) {
+        recognizer.storedState = state
+        recognizer.cancelAllTimers()
+        enqueue(.action(recognizer))
+        needsCheck(recognizer)
+    }
+
+    private func fail(_ recognizer: GestureRecognizer) {
+        guard recognizer.storedState == .possible else { return }
+        recognizer.storedState = .failed
+        recognizer.pendingState = nil
+        recognizer.cancelAllTimers()
+        needsCheck(recognizer)
+        needsSettle = true
+    }
+
+    /// Resolves waiting recognizers until nothing changes.
+    private func settle() {
+        needsSettle = true
+        guard !isSettling else { return }
+        isSettling = true
+        defer { isSettling = false }
+        while needsSettle {
+            needsSettle = false
+            var index = 0
+            while index < waiting.count {
+                let recognizer = waiting[index]
+                guard recognizer.storedState == .possible, let target = recognizer.pendingState else {
+                    recognizer.pendingState = nil
+                    waiting.remove(at: index)
+                    continue
+                }
+                switch verdict(for: recognizer) {
+                case .wait:
+                    index += 1
+                case .fail:
+                    waiting.remove(at: index)
+                    fail(recognizer)
+                case .proceed:
+                    waiting.remove(at: index)
+                    let allowed =
+                        (recognizer.view?.gestureRecognizerShouldBegin(recognizer) ?? true)
+                        && (recognizer.delegate?.gestureRecognizerShouldBegin(recognizer) ?? true)
+                    if allowed && recognizer.storedState == .possible {
+                        recognize(recognizer, as: target)
+                    } else {
+                        fail(recognizer)
+                    }
+                }
+            }
+        }
+    }
+
+    private enum Verdict { case wait, fail, proceed }
+
+    private func verdict(for recognizer: GestureRecognizer) -> Verdict {
+        guard recognizer.isEnabled, recognizer.view != nil else { return .fail }
+        // Exclusivity: a competitor already recognized prevents this one unless both may be simultaneous.
+        for other in engaged where other !== recognizer {
+            switch other.storedState {
+            case .began, .changed, .ended:
+                if competes(recognizer, other), !simultaneous(recognizer, other), other.canPrevent(recognizer),
+                    recognizer.canBePrevented(by: other)
+                {
+                    return .fail
+                }
+            default: break
+            }
+        }
+        var result = Verdict.proceed
+        func consider(_ other: GestureRecognizer) {
+            switch other.storedState {
+            case .began, .changed, .ended, .cancelled:
+                result = .fail
+            case .possible:
+                if other.isEngaged, result == .proceed { result = .wait }
+            case .failed:
+                break
+            }
+        }
+        for weakOther in recognizer.explicitFailureRequirements {
+            guard let other = weakOther.recognizer, other.view != nil, other.isEnabled else { continue }
+            consider(other)
+            if result == .fail { return .fail }
+        }
+        for other in engaged where other !== recognizer {
+            if requiresFailure(of: other, by: recognizer) {
+                consider(other)
+                if result == .fail { return .fail }
+            }
+        }
+        return result
+    }
+
+    private func requiresFailure(of other: GestureRecognizer, by recognizer: GestureRecognizer) -> Bool {
+        recognizer.shouldRequireFailure(of: other) || other.shouldBeRequiredToFail(by: recognizer)
+            || (recognizer.delegate?.gestureRecognizer(recognizer, shouldRequireFailureOf: other) ?? false)
+            || (other.delegate?.gestureRecognizer(other, shouldBeRequiredToFailBy: recognizer) ?? false)
+    }
+
+    /// Whether two recognizers compete: they have received a touch in common.
+    private func competes(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
+        for touch in a.trackedTouches where b.tracks(touch) { return true }
+        return false
+    }
+
+    private func simultaneous(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
+        (a.delegate?.gestureRecognizer(a, shouldRecognizeSimultaneouslyWith: b) ?? false)
+            || (b.delegate?.gestureRecognizer(b, shouldRecognizeSimultaneouslyWith: a) ?? false)
+    }
+
+    /// Takes a recognizer out of possible: fails its competitors, takes its touches from the view, queues its action.
+    private func recognize(_ recognizer: GestureRecognizer, as target: GestureRecognizer.State) {
+        recognizer.storedState = target
+        recognizer.pendingState = nil
+        for other in engaged where other !== recognizer && other.storedState == .possible {
+            if competes(recognizer, other), !simultaneous(recognizer, other), recognizer.canPrevent(other),
+                other.canBePrevented(by: recognizer)
+            {
+                fail(other)
+            }
+        }
+        if recognizer.cancelsTouchesInView {
+            let claimed = recognizer.trackedTouches.filter { $0.viewDelivery != .finished }
+            if !claimed.isEmpty { enqueue(.cancelInView(claimed)) }
+        }
+        enqueue(.action(recognizer))
+        if target == .ended {
+            recognizer.cancelAllTimers()
+            needsCheck(recognizer)
+        }
+        needsSettle = true
+    }
+
+    // MARK: Disabling, removal, system cancel
+
+    func disable(_ recognizer: GestureRecognizer) {
+        performTurn {
+            switch recognizer.storedState {
+            case .possible:
+                waiting.removeAll { $0 === recognizer }
+                fail(recognizer)
+                settle()
+            case .began, .changed:
+                finishContinuous(recognizer, as: .cancelled)
+            default: break
+            }
+        }
+    }
+
+    /// A recognizer leaves its view: it stops at once, without actions, and returns to possible.
+    func detach(_ recognizer: GestureRecognizer) {
+        performTurn {
+            waiting.removeAll { $0 === recognizer }
+            engaged.removeAll { $0 === recognizer }
+            recognizer.isInEngagedList = false
+            resetRecognizer(recognizer)
+            recognizer.arena = nil
+            needsSettle = true
+            settle()
+        }
+    }
+
+    /// Fails or cancels every engaged recognizer (after the system took all touches) so all return to possible.
+    func cancelAllGestures() {
+        performTurn {
+            for recognizer in engaged {
+                switch recognizer.storedState {
+                case .possible:
+                    fail(recognizer)
+                case .began, .changed:
+                    finishContinuous(recognizer, as: .cancelled)
+                default:
+                    needsCheck(recognizer)
+                }
+            }
+            waiting.removeAll()
+        }
+    }
+
+    // MARK: Effects and the end of a turn
+
+    private func enqueue(_ effect: Effect) {
+        effects.append(effect)
+    }
+
+    func needsCheck(_ recognizer: GestureRecognizer) {
+        guard !recognizer.isQueuedForCheck else { return }
+        recognizer.isQueuedForCheck = true
+        checkList.append(recognizer)
+    }
+
+    /// Cancels claimed touches in their views, then sends actions, in the order the state changes happened.
+    private func runEffects() {
+        while effectIndex < effects.count {
+            let effect = effects[effectIndex]
+            effectIndex += 1
+            switch effect {
+            case .cancelInView(let touches):
+                cancelInViews(touches)
+            case .action(let recognizer):
+                recognizer.sendActions()
+            }
+        }
+        effects.removeAll(keepingCapacity: true)
+        effectIndex = 0
+    }
+
+    private func cancelInViews(_ touches: [Touch]) {
+        var groups: [(View, Set<Touch>)] = []
+        for touch in touches {
+            switch touch.viewDelivery {
+            case .delivered:
+                touch.viewDelivery = .finished
+                touch.pendingEndForView = false
+                touch.cancellationReason = .gestureRecognized
+                guard let view = touch.view else { continue }
+                if let index = groups.firstIndex(where: { $0.0 === view }) {
+                    groups[index].1.insert(touch)
+                } else {
+                    groups.append((view, [touch]))
+                }
+            case .withheld:
+                touch.viewDelivery = .finished
+                touch.pendingEndForView = false
+                touch.pendingMoveForView = false
+            case .finished:
+                break
+            }
+        }
+        event.timestamp = clock.now
+        for (view, set) in groups { view.touchesCancelled(set, with: event) }
+    }
+
+    private func flush() {
+        guard !isFlushing else { return }
+        isFlushing = true
+        defer { isFlushing = false }
+        depth += 1
+        defer { depth -= 1 }
+        var rounds = 0
+        while rounds < 100_000 {
+            rounds += 1
+            if effectIndex < effects.count {
+                runEffects()
+                continue
+            }
+            if !heldTouches.isEmpty { releaseHeld() }
+            if !checkList.isEmpty {
+                processChecks()
+                continue
+            }
+            if effectIndex < effects.count { continue }
+            break
+        }
+    }
+
+    private func processChecks() {
+        let list = checkList
+        checkList.removeAll(keepingCapacity: true)
+        for recognizer in list {
+            recognizer.isQueuedForCheck = false
+            if recognizer.storedState == .possible, recognizer.pendingState == nil, recognizer.isEngaged,
+                !recognizer.hasLiveTouch, recognizer.timerTokens.isEmpty
+            {
+                // Safety net: nothing can ever decide for it any more (no touch, no timer), so it fails.
+                fail(recognizer)
+            }
+            if recognizer.storedState == .began || recognizer.storedState == .changed, !recognizer.hasLiveTouch,
+                recognizer.timerTokens.isEmpty
+            {
+                // Likewise a continuous gesture whose touches are all gone and that did not end itself.
+                finishContinuous(recognizer, as: .cancelled)
+            }
+            if recognizer.storedState.isTerminal, !recognizer.hasLiveTouch {
+                resetRecognizer(recognizer)
+            }
+            if recognizer.storedState == .possible, recognizer.pendingState == nil, !recognizer.isEngaged,
+                recognizer.isInEngagedList
+            {
+                recognizer.isInEngagedList = false
+                engaged.removeAll { $0 === recognizer }
+            }
+        }
+        if needsSettle { settle() }
+    }
+
+    private func resetRecognizer(_ recognizer: GestureRecognizer) {
+        recognizer.cancelAllTimers()
+        recognizer.generation &+= 1
+        recognizer.storedState = .possible
+        recognizer.pendingState = nil
+        recognizer.sessionTouches.removeAll(keepingCapacity: true)
+        recognizer.trackedTouches.removeAll(keepingCapacity: true)
+        recognizer.reset()
+        if recognizer.isInEngagedList {
+            recognizer.isInEngagedList = false
+            engaged.removeAll { $0 === recognizer }
+        }
+        needsSettle = true
+    }
+
+    // MARK: Introspection for tests and debugging
+
+    var engagedRecognizers: [GestureRecognizer] { engaged }
+    var waitingRecognizers: [GestureRecognizer] { waiting }
+}

@@ -1,0 +1,99 @@
+/// Recognizes fingers held down for `minimumPressDuration` without moving more than `allowableMovement`
+/// (continuous): it begins when the time is up, reports `changed` as the fingers move (the movement allowance no
+/// longer applies) and ends when they lift. With `numberOfTapsRequired` > 0 the press must follow that many taps.
+open class LongPressGestureRecognizer: GestureRecognizer {
+    /// How long the fingers must stay down (UIKit's default 0.5 s).
+    public var minimumPressDuration: TimeInterval = 0.5
+    /// How far a finger may move before the gesture begins (UIKit's default 10 px).
+    public var allowableMovement: Double = 10
+    /// Taps before the press (UIKit's default 0).
+    public var numberOfTapsRequired = 0
+    /// Fingers that must press (UIKit's default 1).
+    public var numberOfTouchesRequired = 1
+    /// For the taps before the press: how long each may last and the most time between them.
+    public var maximumTapDuration: TimeInterval = 0.5
+    public var maximumIntervalBetweenTaps: TimeInterval = 0.35
+
+    private var tapsCompleted = 0
+    private var down: [Touch] = []
+    private var timer: TimerToken?
+
+    open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
+        for touch in touches {
+            switch state {
+            case .began, .changed:
+                // Fingers added once the press began are not part of it.
+                ignore(touch, for: event)
+                continue
+            case .possible:
+                break
+            default:
+                return
+            }
+            if down.allSatisfy({ $0.phase.isFinished }) { down.removeAll() }
+            down.append(touch)
+            let live = down.count(where: { !$0.phase.isFinished })
+            if live > numberOfTouchesRequired {
+                state = .failed
+                return
+            }
+            if live == numberOfTouchesRequired {
+                cancelTimer(timer)
+                if tapsCompleted < numberOfTapsRequired {
+                    timer = scheduleTimer(after: maximumTapDuration) { [weak self] in
+                        guard let self, self.state == .possible else { return }
+                        self.state = .failed
+                    }
+                } else {
+                    timer = scheduleTimer(after: minimumPressDuration) { [weak self] in
+                        guard let self, self.state == .possible else { return }
+                        self.state = .began
+                    }
+                }
+            }
+        }
+    }
+
+    open override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
+        switch state {
+        case .possible:
+            for touch in touches
+            where !(touch.windowLocation.distance(to: touch.initialWindowLocation) <= allowableMovement) {
+                state = .failed
+                return
+            }
+        case .began, .changed:
+            state = .changed
+        default:
+            break
+        }
+    }
+
+    open override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {
+        switch state {
+        case .possible:
+            guard down.allSatisfy({ $0.phase.isFinished }) else { return }
+            if tapsCompleted < numberOfTapsRequired, down.count == numberOfTouchesRequired {
+                tapsCompleted += 1
+                cancelTimer(timer)
+                timer = scheduleTimer(after: maximumIntervalBetweenTaps) { [weak self] in
+                    guard let self, self.state == .possible else { return }
+                    self.state = .failed
+                }
+            } else {
+                state = .failed
+            }
+        case .began, .changed:
+            state = .ended
+        default:
+            break
+        }
+    }
+
+    open override func reset() {
+        super.reset()
+        tapsCompleted = 0
+        down.removeAll()
+        timer = nil
+    }
+}

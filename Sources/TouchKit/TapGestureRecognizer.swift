@@ -1,0 +1,93 @@
+/// Recognizes one or more taps of one or more fingers (discrete): each tap goes down and up within
+/// `allowableMovement` and `maximumTapDuration`, and each following tap starts within `maximumIntervalBetweenTaps` of
+/// the previous one's lift and within `allowableMultiTapDistance` of the first.
+open class TapGestureRecognizer: GestureRecognizer {
+    /// Taps needed (UIKit's default 1).
+    public var numberOfTapsRequired = 1
+    /// Fingers per tap (UIKit's default 1).
+    public var numberOfTouchesRequired = 1
+    /// How far a finger may move from where it went down (tap slop).
+    public var allowableMovement: Double = 10
+    /// How long one tap may last, from its first finger down to its last finger up.
+    public var maximumTapDuration: TimeInterval = 0.5
+    /// How long after one tap's lift the next tap must start.
+    public var maximumIntervalBetweenTaps: TimeInterval = 0.35
+    /// How far from the first tap the following taps must start.
+    public var allowableMultiTapDistance: Double = 45
+
+    private var tapsCompleted = 0
+    private var currentTap: [Touch] = []
+    private var firstTapLocation: Point?
+    private var timer: TimerToken?
+
+    open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
+        for touch in touches {
+            guard state == .possible else { return }
+            if currentTap.isEmpty || currentTap.allSatisfy({ $0.phase.isFinished }) {
+                // A new tap starts.
+                currentTap.removeAll()
+                if let first = firstTapLocation,
+                    touch.initialWindowLocation.distance(to: first) > allowableMultiTapDistance
+                {
+                    state = .failed
+                    return
+                }
+                cancelTimer(timer)
+                timer = scheduleTimer(after: maximumTapDuration) { [weak self] in
+                    guard let self, self.state == .possible else { return }
+                    self.state = .failed
+                }
+            }
+            currentTap.append(touch)
+            if currentTap.count > numberOfTouchesRequired {
+                state = .failed
+                return
+            }
+        }
+    }
+
+    open override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
+        for touch in touches where movedTooFar(touch) {
+            state = .failed
+            return
+        }
+    }
+
+    open override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {
+        for touch in touches where movedTooFar(touch) {
+            state = .failed
+            return
+        }
+        guard state == .possible, currentTap.allSatisfy({ $0.phase.isFinished }) else { return }
+        guard currentTap.count == numberOfTouchesRequired else {
+            state = .failed
+            return
+        }
+        tapsCompleted += 1
+        if firstTapLocation == nil {
+            firstTapLocation = currentTap[0].initialWindowLocation
+        }
+        cancelTimer(timer)
+        timer = nil
+        if tapsCompleted >= numberOfTapsRequired {
+            state = .ended
+        } else {
+            timer = scheduleTimer(after: maximumIntervalBetweenTaps) { [weak self] in
+                guard let self, self.state == .possible else { return }
+                self.state = .failed
+            }
+        }
+    }
+
+    private func movedTooFar(_ touch: Touch) -> Bool {
+        !(touch.windowLocation.distance(to: touch.initialWindowLocation) <= allowableMovement)
+    }
+
+    open override func reset() {
+        super.reset()
+        tapsCompleted = 0
+        currentTap.removeAll()
+        firstTapLocation = nil
+        timer = nil
+    }
+}
