@@ -84,45 +84,7 @@ public struct DocumentStore: Sendable {
 
     /// Writes the drawing crash-safely. The folder is created (mode 0700) if missing; the file is mode 0600.
     public func save(_ drawing: Drawing) throws(DocumentFileError) {
-        let data = DocumentCodec.encode(drawing)
-        let folder =
-            (path as NSString).deletingLastPathComponent.isEmpty
-            ? "." : (path as NSString).deletingLastPathComponent
-        try createFolder(folder)
-        let name = (path as NSString).lastPathComponent
-        let temporary = "\(folder)/.\(name).tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        if fd < 0 { throw DocumentFileError(path: temporary, problem: Self.describe(errno: errno)) }
-        var written = 0
-        while written < data.count {
-            let n = data.withUnsafeBytes { buffer in write(fd, buffer.baseAddress! + written, buffer.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let problem = Self.describe(errno: errno)
-                close(fd)
-                unlink(temporary)
-                throw DocumentFileError(path: temporary, problem: problem)
-            }
-            written += n
-        }
-        if fsync(fd) != 0 {
-            let problem = Self.describe(errno: errno)
-            close(fd)
-            unlink(temporary)
-            throw DocumentFileError(path: temporary, problem: problem)
-        }
-        close(fd)
-        if rename(temporary, path) != 0 {
-            let problem = Self.describe(errno: errno)
-            unlink(temporary)
-            throw DocumentFileError(path: path, problem: problem)
-        }
-        // Flush the folder so the rename itself survives a power cut.
-        let folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderFD >= 0 {
-            fsync(folderFD)
-            close(folderFD)
-        }
+        try AtomicFile.write(DocumentCodec.encode(drawing), to: path)
     }
 
     /// Copies an unreadable document aside as `NAME.corrupt-YYYYMMDD-HHMMSS` so no work is lost, and returns the
@@ -148,20 +110,6 @@ public struct DocumentStore: Sendable {
             throw DocumentFileError(path: path, problem: "could not be copied aside: \(error.localizedDescription)")
         }
         return destination
-    }
-
-    private func createFolder(_ folder: String) throws(DocumentFileError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            if !isDirectory.boolValue { throw DocumentFileError(path: folder, problem: "is not a folder") }
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw DocumentFileError(path: folder, problem: "could not be created: \(error.localizedDescription)")
-        }
     }
 
     static func describe(errno code: Int32) -> String {

@@ -47,7 +47,7 @@ struct OpenWindow: ParsableCommand {
             Diagnostics.error(error.description)
             throw ExitCode(2)
         }
-        app.drawingView.onEdit = { drawing in
+        app.controller.onEdit = { drawing in
             do {
                 try store.save(drawing)
             } catch {

@@ -11,7 +11,7 @@ struct TouchTrackerCommand: ParsableCommand {
             lines at once.
             """,
         version: "0.1.0",
-        subcommands: [OpenWindow.self],
+        subcommands: [OpenWindow.self, Replay.self],
         defaultSubcommand: OpenWindow.self
     )
 }

@@ -124,8 +124,10 @@ struct EventTranslator {
             touchSources[id] = sourceID
             events.append(.touch(TouchInput(id: id, phase: .began, location: location, timestamp: time)))
             return events
+        case XI_ButtonPress where button == 3:
+            return [.contextClick(location)]
         case XI_Motion:
-            guard let id = mouseTouchID else { return [] }
+            guard let id = mouseTouchID else { return [.hover(location)] }
             return [.touch(TouchInput(id: id, phase: .moved, location: location, timestamp: time))]
         case XI_ButtonRelease where button == 1:
             guard let id = mouseTouchID else { return [] }

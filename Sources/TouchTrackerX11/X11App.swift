@@ -28,8 +28,7 @@ public final class X11App {
     private let window: X11Window
     private let renderer: DrawingRenderer
     private let presenter: WindowPresenter
-    private let touchWindow: TouchKit.Window
-    public let drawingView: DrawingView
+    public let controller: DrawingController
     private var translator: EventTranslator
     private let signals = SignalPipe()
     private var exposed = Rect.null
@@ -49,11 +48,9 @@ public final class X11App {
         let height = options.geometry.height
         renderer = try DrawingRenderer(width: width, height: height)
         presenter = try WindowPresenter(window: window)
-        let clock = Clock(now: MonotonicClock.now())
-        touchWindow = TouchKit.Window(
-            frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), clock: clock)
-        drawingView = DrawingView(frame: touchWindow.bounds, drawing: drawing)
-        touchWindow.addSubview(drawingView)
+        controller = DrawingController(
+            size: Size(width: Double(width), height: Double(height)), drawing: drawing,
+            clock: Clock(now: MonotonicClock.now()))
         translator = EventTranslator(display: display, window: window, xi: xi)
         if let xi {
             xi.selectInput(display: display, window: window.id)
@@ -61,7 +58,7 @@ public final class X11App {
             XSelectInput(
                 display.pointer, window.id,
                 ExposureMask | StructureNotifyMask | KeyPressMask | FocusChangeMask | ButtonPressMask
-                    | ButtonReleaseMask | Button1MotionMask)
+                    | ButtonReleaseMask | PointerMotionMask)
         }
         if options.verbose { describeInput() }
     }
@@ -86,7 +83,7 @@ public final class X11App {
                 var event = display.nextEvent()
                 for platformEvent in translator.translate(&event, now: now) { handle(platformEvent) }
             }
-            touchWindow.clock.advance(to: MonotonicClock.now())
+            controller.window.clock.advance(to: MonotonicClock.now())
             drawFrame()
             if signals.drain() {
                 if options.verbose { log("signal received; exiting") }
@@ -101,7 +98,11 @@ public final class X11App {
     private func handle(_ event: PlatformEvent) {
         switch event {
         case .touch(let input):
-            touchWindow.send(input)
+            controller.send(input)
+        case .hover(let point):
+            controller.hover(at: point)
+        case .contextClick(let point):
+            controller.contextClick(at: point)
         case .deviceRemoved(let source):
             if options.verbose { log("device \(source) removed; its touches are cancelled") }
         case .expose(let rect, let isLast):
@@ -118,21 +119,18 @@ public final class X11App {
                 log("cannot resize the canvas to \(width)x\(height): \(error)")
             }
             presenter.resize(width: width, height: height)
-            let frame = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
-            touchWindow.frame = frame
-            drawingView.frame = frame
-            drawingView.damage.add(frame)
+            controller.resize(to: Size(width: Double(width), height: Double(height)))
         case .mapped:
             break
         case .closeRequested:
             running = false
-        case .key:
-            break
+        case .key(let key):
+            controller.handleKey(KeyCommand(key: key.name, control: key.control, shift: key.shift))
         }
     }
 
     private func drawFrame() {
-        var region = renderer.frame(for: drawingView) ?? .null
+        var region = renderer.frame(for: controller.drawingView, menu: controller.menu) ?? .null
         region = region.union(exposed)
         exposed = .null
         guard !region.isNull else { return }
@@ -143,7 +141,7 @@ public final class X11App {
         // Xlib may already hold events it read while flushing; polling then would sleep on them.
         if display.pendingEventCount > 0 { return }
         var timeout: Int32 = -1
-        if let deadline = touchWindow.clock.nextDeadline {
+        if let deadline = controller.window.clock.nextDeadline {
             let milliseconds = (deadline - MonotonicClock.now()) * 1000
             timeout = Int32(max(0, min(milliseconds.rounded(.up), 60_000)))
         }

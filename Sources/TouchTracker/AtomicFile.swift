@@ -1,0 +1,60 @@
+import Foundation
+
+/// Crash-safe file replacement: a temporary file in the same folder is written, flushed to disk and renamed over
+/// the target, and the folder is flushed, so the target is always either the old file or the new one.
+public enum AtomicFile {
+    /// Writes `bytes` to `path`. A missing folder is created with mode 0700; the file gets mode 0600.
+    public static func write(_ bytes: [UInt8], to path: String) throws(DocumentFileError) {
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        try createFolder(folder)
+        let name = (path as NSString).lastPathComponent
+        let temporary = "\(folder)/.\(name).tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        if fd < 0 { throw DocumentFileError(path: temporary, problem: DocumentStore.describe(errno: errno)) }
+        func fail(_ target: String) -> DocumentFileError {
+            let problem = DocumentStore.describe(errno: errno)
+            close(fd)
+            unlink(temporary)
+            return DocumentFileError(path: target, problem: problem)
+        }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer in
+                Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw fail(temporary)
+            }
+            written += n
+        }
+        if fsync(fd) != 0 { throw fail(temporary) }
+        close(fd)
+        if rename(temporary, path) != 0 {
+            let problem = DocumentStore.describe(errno: errno)
+            unlink(temporary)
+            throw DocumentFileError(path: path, problem: problem)
+        }
+        // Flush the folder so the rename itself survives a power cut.
+        let folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 {
+            fsync(folderFD)
+            close(folderFD)
+        }
+    }
+
+    private static func createFolder(_ folder: String) throws(DocumentFileError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            if !isDirectory.boolValue { throw DocumentFileError(path: folder, problem: "is not a folder") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw DocumentFileError(path: folder, problem: "could not be created: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import TouchKit
+import TouchTracker
+import TouchTrackerRender
+
+/// `touchtracker replay SCRIPT`: runs a script of touch, key and menu events through the app's own recognizers
+/// and controller on a virtual clock, then writes the state and/or a picture.
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a JSON Lines script of touch, key and menu events on a virtual clock.",
+        discussion: """
+            Each line is one event, "t" in seconds from the start:
+              {"t": 0.00, "id": 1, "phase": "began", "x": 100, "y": 100}   (phase: began, moved, ended, cancelled)
+              {"t": 1.20, "key": "Delete"}                                   (an X keysym, e.g. "ctrl+z")
+              {"t": 2.00, "menu": "Delete"}                                  (activate the open menu's item)
+            After the last event time runs on until no gesture timer is pending. Nothing is written if the script \
+            or the document is malformed.
+            """
+    )
+
+    @Argument(help: "The replay script (JSON Lines).")
+    var script: String
+
+    @Option(help: ArgumentHelp("A document to start from.", valueName: "path"))
+    var document: String?
+
+    @Option(help: ArgumentHelp("Write the final state snapshot (JSON) here.", valueName: "path"))
+    var state: String?
+
+    @Option(help: ArgumentHelp("Write a picture of the final state (PNG) here.", valueName: "path"))
+    var png: String?
+
+    @Option(help: ArgumentHelp("Canvas size.", valueName: "WxH"))
+    var size: String = "800x600"
+
+    func validate() throws {
+        guard CanvasSize(parsing: size) != nil else {
+            throw ValidationError("--size \"\(size)\" is not WxH with both between 1 and 16384 (for example 800x600)")
+        }
+    }
+
+    func run() throws {
+        let canvas = CanvasSize(parsing: size)!
+        let text: String
+        do {
+            text = try String(contentsOfFile: script, encoding: .utf8)
+        } catch {
+            Diagnostics.error("cannot read replay script \(script): \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        let events: [TimedReplayEvent]
+        do {
+            events = try ReplayScript.parse(text)
+        } catch {
+            Diagnostics.error("\(script): \(error)")
+            throw ExitCode(1)
+        }
+        var drawing = Drawing()
+        if let document {
+            do {
+                drawing = try DocumentStore(path: document).load()
+            } catch {
+                Diagnostics.error("cannot read document \(error)")
+                throw ExitCode(1)
+            }
+        }
+        let controller = DrawingController(
+            size: Size(width: Double(canvas.width), height: Double(canvas.height)), drawing: drawing)
+        ReplayRunner.run(events, on: controller)
+        do {
+            if let png {
+                let renderer = try DrawingRenderer(width: canvas.width, height: canvas.height)
+                _ = renderer.frame(for: controller.drawingView, menu: controller.menu, forceFull: true)
+                try renderer.canvas.writePNG(to: png)
+            }
+            if let state { try AtomicFile.write(controller.snapshot.encoded(), to: state) }
+        } catch {
+            Diagnostics.error("cannot write the result: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// A `WxH` canvas size.
+struct CanvasSize {
+    var width: Int
+    var height: Int
+
+    init?(parsing text: String) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+            (1...16384).contains(width), (1...16384).contains(height)
+        else { return nil }
+        self.width = width
+        self.height = height
+    }
+}
