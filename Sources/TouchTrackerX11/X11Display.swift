@@ -1,4 +1,5 @@
 import CX11
+import Foundation
 
 /// Owns the connection to the X server (`Display*`). Closing happens here and nowhere else.
 public final class X11Display {
@@ -10,12 +11,32 @@ public final class X11Display {
         let resolved = name ?? environment["DISPLAY"] ?? ""
         guard !resolved.isEmpty else { throw X11Error.noDisplayVariable }
         guard let display = XOpenDisplay(resolved) else { throw X11Error.cannotOpenDisplay(resolved) }
+        X11Display.installErrorHandlers()
         self.pointer = display
         self.name = resolved
     }
 
     deinit {
         XCloseDisplay(pointer)
+    }
+
+    /// Xlib's default handlers print several lines and exit on any protocol error. A protocol error (a request
+    /// the server refused) is logged in one line and the app goes on; losing the connection exits with status 1
+    /// and one line. The drawing is already on disk: it is saved after every completed edit.
+    private static func installErrorHandlers() {
+        XSetErrorHandler { display, event in
+            guard let event else { return 0 }
+            var text = [CChar](repeating: 0, count: 256)
+            XGetErrorText(display, Int32(event.pointee.error_code), &text, Int32(text.count))
+            let detail = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            writeStandardError(
+                "touchtracker: X error: \(detail) (request \(event.pointee.request_code)); continuing\n")
+            return 0
+        }
+        XSetIOErrorHandler { _ in
+            writeStandardError("touchtracker: lost the connection to the X server; the drawing was saved; exiting\n")
+            exit(1)
+        }
     }
 
     public var screen: Int32 { XDefaultScreen(pointer) }
@@ -43,4 +64,10 @@ public final class X11Display {
     public func atom(_ name: String) -> Atom {
         XInternAtom(pointer, name, 0)
     }
+}
+
+/// Writes straight to file descriptor 2 (safe from inside Xlib's error callbacks).
+private func writeStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
