@@ -5,6 +5,7 @@ let package = Package(
     name: "TouchTracker",
     products: [
         .executable(name: "touchtracker", targets: ["TouchTrackerCLI"]),
+        .executable(name: "touchtracker-bench", targets: ["TouchTrackerBench"]),
         .library(name: "TouchKit", targets: ["TouchKit"]),
     ],
     dependencies: [
@@ -44,6 +45,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+
+        // Measures the app against the seed's naive way in one run: `swift run -c release touchtracker-bench`.
+        .executableTarget(name: "TouchTrackerBench", dependencies: ["TouchKit", "TouchTracker", "TouchTrackerRender"]),
 
         // MARK: Tests
 

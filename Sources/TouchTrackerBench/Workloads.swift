@@ -1,0 +1,38 @@
+import TouchKit
+import TouchTracker
+
+/// The canvas every row uses: 1920x1080 with random lines about 100 px long.
+enum Workloads {
+    static let width = 1920
+    static let height = 1080
+
+    static func randomLines(_ count: Int, seed: UInt64 = 42) -> [Line] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in
+            let begin = Point(
+                x: Double.random(in: 0..<Double(width), using: &generator),
+                y: Double.random(in: 0..<Double(height), using: &generator))
+            let angle = Double.random(in: 0..<(2 * Double.pi), using: &generator)
+            let end = Point(x: begin.x + 100 * cos(angle), y: begin.y + 100 * sin(angle))
+            return Line(begin: begin, end: end)
+        }
+    }
+
+    /// The seed's hit test: 21 samples along every line, the first line with a sample within 20 px.
+    static func seedHitTest(_ lines: [Line], at point: Point) -> Int? {
+        for (index, line) in lines.enumerated() {
+            for step in 0...20 {
+                let t = Double(step) / 20
+                let sample = Point(
+                    x: line.begin.x + (line.end.x - line.begin.x) * t, y: line.begin.y + (line.end.y - line.begin.y) * t
+                )
+                if sample.distance(to: point) < 20 { return index }
+            }
+        }
+        return nil
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif
