@@ -22,6 +22,8 @@ public struct Damage: Sendable {
     public mutating func invalidateCache(_ rect: Rect) {
         guard !rect.isNull else { return }
         add(rect)
+        // Selecting then deleting a line, say, marks the same place twice: restroke it once.
+        if staleCacheRegions.contains(where: { $0.union(rect) == $0 }) { return }
         // A few separate rectangles stay separate; beyond that they merge so the list stays short.
         if staleCacheRegions.count >= 8 {
             let merged = staleCacheRegions.reduce(rect) { $0.union($1) }

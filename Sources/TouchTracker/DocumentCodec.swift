@@ -71,15 +71,50 @@ public enum DocumentCodec {
     }
 
     public static func encode(_ drawing: Drawing) -> [UInt8] {
-        var text = "{\"version\": \(Drawing.formatVersion), \"lines\": ["
-        text.reserveCapacity(64 + drawing.lines.count * 72)
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + drawing.lines.count * 72)
+        out.append(contentsOf: "{\"version\": \(Drawing.formatVersion), \"lines\": [".utf8)
         for (index, line) in drawing.lines.enumerated() {
-            if index > 0 { text += "," }
-            text += "\n  {\"begin\": {\"x\": \(number(line.begin.x)), \"y\": \(number(line.begin.y))}, "
-            text += "\"end\": {\"x\": \(number(line.end.x)), \"y\": \(number(line.end.y))}}"
+            out.append(contentsOf: index > 0 ? ",\n  {\"begin\": {\"x\": ".utf8 : "\n  {\"begin\": {\"x\": ".utf8)
+            appendNumber(line.begin.x, to: &out)
+            out.append(contentsOf: ", \"y\": ".utf8)
+            appendNumber(line.begin.y, to: &out)
+            out.append(contentsOf: "}, \"end\": {\"x\": ".utf8)
+            appendNumber(line.end.x, to: &out)
+            out.append(contentsOf: ", \"y\": ".utf8)
+            appendNumber(line.end.y, to: &out)
+            out.append(contentsOf: "}}".utf8)
         }
-        text += drawing.lines.isEmpty ? "]}\n" : "\n]}\n"
-        return Array(text.utf8)
+        out.append(contentsOf: (drawing.lines.isEmpty ? "]}\n" : "\n]}\n").utf8)
+        return out
+    }
+
+    /// Whole numbers print without a fraction (fast path, no String); others with the shortest representation
+    /// that reads back exactly.
+    static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+        if value == value.rounded(), abs(value) < 1e15 {
+            var integer = Int64(value)
+            if integer < 0 {
+                out.append(UInt8(ascii: "-"))
+                integer = -integer
+            }
+            var digits:
+                (
+                    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                    UInt8, UInt8, UInt8
+                ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                repeat {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(integer % 10)
+                    integer /= 10
+                    count += 1
+                } while integer > 0
+                for offset in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[offset]) }
+            }
+            return
+        }
+        out.append(contentsOf: "\(value)".utf8)
     }
 
     private static func point(_ value: JSONValue?, field: String) throws(DocumentError) -> Point {
@@ -96,9 +131,4 @@ public enum DocumentCodec {
         return number
     }
 
-    /// Whole numbers print without a fraction; others with the shortest representation that reads back exactly.
-    private static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return "\(value)"
-    }
 }

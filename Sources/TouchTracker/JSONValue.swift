@@ -1,3 +1,5 @@
+import Foundation
+
 /// A parsed JSON value. TouchTracker parses its own JSON so that every error can name the exact place and
 /// problem, and so that numbers, booleans and strings are never confused (Foundation bridges them on Linux).
 public enum JSONValue: Hashable, Sendable {
@@ -297,6 +299,16 @@ public struct JSONParser {
             }
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        // strtod on a small NUL-terminated stack copy: no String per number (documents hold hundreds of thousands).
+        let length = index - start
+        if length < 64 {
+            let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> Double in
+                for offset in 0..<length { buffer[offset] = CChar(bitPattern: bytes[start + offset]) }
+                buffer[length] = 0
+                return strtod(buffer.baseAddress!, nil)
+            }
+            return value
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text) else { throw error("invalid number") }
