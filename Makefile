@@ -1,0 +1,63 @@
+# TouchTracker: the two commands a newcomer needs are `make run` and `make test`.
+# Both install the Debian packages they need when run as root (and say which are missing otherwise).
+
+SWIFT ?= swift
+PREFIX ?= /usr/local
+ARGS ?=
+
+# Build and run: the C libraries the app links against.
+RUN_PACKAGES := libx11-dev libxi-dev libcairo2-dev pkg-config
+# Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol
+# header comes with xserver-xorg-dev), Xvfb, and the X utilities the tests call.
+TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-dev xvfb xdotool \
+	x11-utils x11-xserver-utils xinput
+
+.PHONY: all build release run test lint format deps-run deps-test clean
+
+all: build
+
+# Installs whatever of the given packages is missing; needs root (or tells you the command to run).
+define ensure_packages
+	@missing=""; for p in $(1); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null \
+				|| { echo "error: apt-get could not install:$$missing" >&2; exit 1; }; \
+		else \
+			echo "error: missing packages:$$missing; run: sudo apt-get install$$missing" >&2; exit 1; \
+		fi; \
+	fi
+endef
+
+deps-run:
+	$(call ensure_packages,$(RUN_PACKAGES))
+
+deps-test:
+	$(call ensure_packages,$(TEST_PACKAGES))
+
+build: deps-run
+	$(SWIFT) build
+
+release: deps-run
+	$(SWIFT) build -c release --product touchtracker
+
+# Opens the window on $$DISPLAY. Pass options with ARGS, e.g. make run ARGS="--document /tmp/d.json".
+run: release
+	.build/release/touchtracker $(ARGS)
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory lint
+	$(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build

@@ -1,0 +1,307 @@
+/// A parsed JSON value. TouchTracker parses its own JSON so that every error can name the exact place and
+/// problem, and so that numbers, booleans and strings are never confused (Foundation bridges them on Linux).
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Members in file order; later duplicates win on lookup.
+    case object([(key: String, value: JSONValue)])
+
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last { $0.key == key }?.value
+    }
+
+    /// A short name of the value's kind, for error messages.
+    public var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.map(\.key) == b.map(\.key) && a.map(\.value) == b.map(\.value)
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .number(let n): hasher.combine(n)
+        case .string(let s): hasher.combine(s)
+        case .array(let a): hasher.combine(a)
+        case .object(let members):
+            for member in members {
+                hasher.combine(member.key)
+                hasher.combine(member.value)
+            }
+        }
+    }
+}
+
+/// A JSON syntax error at a 1-based line and column.
+public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public var line: Int
+    public var column: Int
+
+    public var description: String { "\(message) at line \(line), column \(column)" }
+}
+
+/// A strict RFC 8259 parser over UTF-8 bytes. Rejects NaN, Infinity, comments, trailing commas and trailing text;
+/// nesting is limited so hostile input cannot exhaust the stack.
+public struct JSONParser {
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+    private static let maximumDepth = 64
+
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.index < bytes.count { throw parser.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private func error(_ message: String) -> JSONSyntaxError {
+        var line = 1
+        var column = 1
+        for byte in bytes[..<Swift.min(index, bytes.count)] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return JSONSyntaxError(message: message, line: line, column: column)
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D
+                || bytes[index] == 0x09
+        {
+            index += 1
+        }
+    }
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        }
+    }
+
+    private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+        for expected in word.utf8 {
+            guard index < bytes.count, bytes[index] == expected else { throw error("invalid literal") }
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            index += 1
+            skipWhitespace()
+            members.append((key, try parseValue()))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input in an object") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
+            throw error("expected ',' or '}'")
+        }
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input in an array") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            }
+            throw error("expected ',' or ']'")
+        }
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        var plain: [UInt8] = []
+        while true {
+            guard index < bytes.count else { throw error("unterminated string") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                plain.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                break
+            }
+            if byte < 0x20 { throw error("control character in a string") }
+            if byte == UInt8(ascii: "\\") {
+                plain.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                guard index < bytes.count else { throw error("unterminated escape") }
+                let escaped = bytes[index]
+                index += 1
+                var scalar: Unicode.Scalar
+                switch escaped {
+                case UInt8(ascii: "\""): scalar = "\""
+                case UInt8(ascii: "\\"): scalar = "\\"
+                case UInt8(ascii: "/"): scalar = "/"
+                case UInt8(ascii: "b"): scalar = "\u{08}"
+                case UInt8(ascii: "f"): scalar = "\u{0C}"
+                case UInt8(ascii: "n"): scalar = "\n"
+                case UInt8(ascii: "r"): scalar = "\r"
+                case UInt8(ascii: "t"): scalar = "\t"
+                case UInt8(ascii: "u"):
+                    var code = try parseHex4()
+                    if (0xD800..<0xDC00).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    {
+                        index += 2
+                        let low = try parseHex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw error("invalid surrogate pair") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
+                default: throw error("invalid escape")
+                }
+                flush(&plain, into: &scalars)
+                scalars.append(scalar)
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+        flush(&plain, into: &scalars)
+        return String(scalars)
+    }
+
+    private func flush(_ plain: inout [UInt8], into scalars: inout String.UnicodeScalarView) {
+        guard !plain.isEmpty else { return }
+        scalars.append(contentsOf: String(decoding: plain, as: UTF8.self).unicodeScalars)
+        plain.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("invalid \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let value = Double(text) else { throw error("invalid number") }
+        return value
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+}

@@ -1,0 +1,82 @@
+import TouchKit
+import TouchTracker
+
+/// Draws a `DrawingView`'s state with Cairo, keeping the complete lines in a cached surface so a frame costs only
+/// the damaged region, not the whole drawing.
+///
+/// `frame` composes into `canvas`, an off-screen buffer the size of the window that holds exactly what the window
+/// should show; the platform copies the returned region of it to the screen, so a half-drawn frame is never seen.
+public final class DrawingRenderer {
+    public private(set) var canvas: CairoSurface
+    private var canvasContext: CairoContext
+    /// White background plus every complete line, except while one is selected or moving (drawn on top instead).
+    private var cache: CairoSurface
+    private var cacheContext: CairoContext
+    private var cacheIsStale = true
+
+    public var backgroundColor = Color.white
+    public var completeColor = Color.black
+    public var inProgressColor = Color.red
+
+    public init(width: Int, height: Int) throws(CairoError) {
+        canvas = try CairoSurface(width: width, height: height)
+        canvasContext = try CairoContext(surface: canvas)
+        cache = try CairoSurface(width: width, height: height)
+        cacheContext = try CairoContext(surface: cache)
+    }
+
+    public var width: Int { canvas.width }
+    public var height: Int { canvas.height }
+
+    /// Matches the window size. Everything is redrawn on the next frame.
+    public func resize(width: Int, height: Int) throws(CairoError) {
+        guard width != canvas.width || height != canvas.height else { return }
+        canvas = try CairoSurface(width: width, height: height)
+        canvasContext = try CairoContext(surface: canvas)
+        cache = try CairoSurface(width: width, height: height)
+        cacheContext = try CairoContext(surface: cache)
+        cacheIsStale = true
+    }
+
+    /// Draws what changed in `view` since the last frame and clears its damage. Returns the region of `canvas` that
+    /// changed (nil when nothing did), for the platform to present.
+    public func frame(for view: DrawingView, forceFull: Bool = false) -> Rect? {
+        let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        var damage = view.damage
+        view.damage = Damage()
+        if damage.completeLinesChanged || cacheIsStale {
+            rebuildCache(view)
+            damage.add(full)
+        }
+        if forceFull { damage.add(full) }
+        let region = damage.region.intersection(full)
+        guard !region.isEmpty else { return nil }
+        compose(view, in: region)
+        return region
+    }
+
+    private func rebuildCache(_ view: DrawingView) {
+        cacheContext.save()
+        cacheContext.setColor(backgroundColor)
+        cacheContext.paint(solid: backgroundColor)
+        cacheContext.setColor(completeColor)
+        for line in view.drawing.lines {
+            cacheContext.stroke(line, width: view.lineWidth)
+        }
+        cacheContext.restore()
+        cache.flush()
+        cacheIsStale = false
+    }
+
+    private func compose(_ view: DrawingView, in region: Rect) {
+        canvasContext.save()
+        canvasContext.clip(to: region)
+        canvasContext.paint(cache)
+        canvasContext.setColor(inProgressColor)
+        for line in view.visibleLinesInProgress where line.bounds(width: view.lineWidth).intersects(region) {
+            canvasContext.stroke(line, width: view.lineWidth)
+        }
+        canvasContext.restore()
+        canvas.flush()
+    }
+}

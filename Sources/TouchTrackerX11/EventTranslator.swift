@@ -1,0 +1,176 @@
+import CX11
+import TouchKit
+
+/// Turns Xlib events into `PlatformEvent`s: XI2 touches and pointer (or core pointer events without XI2), window
+/// life-cycle and keys. The mouse's button 1 becomes one more touch.
+struct EventTranslator {
+    let display: X11Display
+    let window: X11Window
+    let xi: XInput2?
+    private var timeline = ServerTimeline()
+    /// Touch ids with the slave device that produced them, so a removed device cancels exactly its touches.
+    private var touchSources: [UInt64: Int32] = [:]
+    /// The pointer's platform touch id while button 1 is down.
+    private var mouseTouchID: UInt64?
+
+    /// Platform ids of mouse "touches" live above every XI2 (device, touch id) pair.
+    private static let mouseIDBase: UInt64 = 1 << 62
+
+    init(display: X11Display, window: X11Window, xi: XInput2?) {
+        self.display = display
+        self.window = window
+        self.xi = xi
+    }
+
+    mutating func translate(_ event: inout XEvent, now: Double) -> [PlatformEvent] {
+        switch event.type {
+        case GenericEvent:
+            return translateGeneric(&event, now: now)
+        case Expose:
+            let e = event.xexpose
+            guard e.window == window.id else { return [] }
+            let rect = Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height))
+            return [.expose(rect, isLast: e.count == 0)]
+        case ConfigureNotify:
+            let e = event.xconfigure
+            guard e.window == window.id else { return [] }
+            return [.resized(width: Int(e.width), height: Int(e.height))]
+        case MapNotify:
+            return event.xmap.window == window.id ? [.mapped] : []
+        case UnmapNotify:
+            // An unmapped window gets no more input for its touches: the system takes them away.
+            return liveTouchesCancelled(now: now)
+        case ClientMessage:
+            let e = event.xclient
+            guard e.window == window.id, Atom(e.data.l.0) == window.deleteWindowAtom else { return [] }
+            return [.closeRequested]
+        case KeyPress:
+            return [.key(keyStroke(&event.xkey))]
+        case ButtonPress, ButtonRelease, MotionNotify:
+            return translateCorePointer(&event, now: now)
+        default:
+            return []
+        }
+    }
+
+    private mutating func translateGeneric(_ event: inout XEvent, now: Double) -> [PlatformEvent] {
+        guard let xi, event.xcookie.extension == xi.opcode else { return [] }
+        guard XGetEventData(display.pointer, &event.xcookie) != 0, let data = event.xcookie.data else { return [] }
+        defer { XFreeEventData(display.pointer, &event.xcookie) }
+        let type = event.xcookie.evtype
+        if type == XI_HierarchyChanged {
+            return hierarchyChanged(data.assumingMemoryBound(to: XIHierarchyEvent.self).pointee, now: now)
+        }
+        let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
+        guard e.event == window.id else { return [] }
+        let time = timeline.seconds(forServerTime: UInt32(truncatingIfNeeded: e.time), now: now)
+        let location = Point(x: e.event_x, y: e.event_y)
+        switch type {
+        case XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd:
+            // The touch id is a C int holding an unsigned 32-bit value; ids are per device, so key by both.
+            let id = UInt64(UInt32(bitPattern: e.sourceid)) << 32 | UInt64(UInt32(bitPattern: e.detail))
+            let phase: TouchInput.Phase
+            switch type {
+            case XI_TouchBegin:
+                phase = .began
+                touchSources[id] = e.sourceid
+            case XI_TouchUpdate: phase = .moved
+            default:
+                phase = .ended
+                touchSources[id] = nil
+            }
+            return [.touch(TouchInput(id: id, phase: phase, location: location, timestamp: time))]
+        case XI_ButtonPress, XI_ButtonRelease, XI_Motion:
+            // The server also emulates pointer events from touches; a finger must never draw twice.
+            if e.flags & XIPointerEmulated != 0 { return [] }
+            return mouse(type: type, button: e.detail, location: location, time: time, sourceID: e.sourceid)
+        default:
+            return []
+        }
+    }
+
+    private mutating func translateCorePointer(_ event: inout XEvent, now: Double) -> [PlatformEvent] {
+        let type = event.type
+        let button = event.xbutton
+        guard button.window == window.id else { return [] }
+        let time = timeline.seconds(forServerTime: UInt32(truncatingIfNeeded: button.time), now: now)
+        let location = Point(x: Double(button.x), y: Double(button.y))
+        switch type {
+        case ButtonPress:
+            return mouse(
+                type: XI_ButtonPress, button: Int32(button.button), location: location, time: time, sourceID: 0)
+        case ButtonRelease:
+            return mouse(
+                type: XI_ButtonRelease, button: Int32(button.button), location: location, time: time, sourceID: 0)
+        default:
+            let motion = event.xmotion
+            let point = Point(x: Double(motion.x), y: Double(motion.y))
+            return mouse(type: XI_Motion, button: 0, location: point, time: time, sourceID: 0)
+        }
+    }
+
+    private mutating func mouse(type: Int32, button: Int32, location: Point, time: Double, sourceID: Int32)
+        -> [PlatformEvent]
+    {
+        switch type {
+        case XI_ButtonPress where button == 1:
+            var events: [PlatformEvent] = []
+            if let stale = mouseTouchID {
+                // A press without a release (the release went to another client): close the old one first.
+                events.append(.touch(TouchInput(id: stale, phase: .cancelled, location: location, timestamp: time)))
+            }
+            let id = Self.mouseIDBase | UInt64(UInt32(bitPattern: sourceID))
+            mouseTouchID = id
+            touchSources[id] = sourceID
+            events.append(.touch(TouchInput(id: id, phase: .began, location: location, timestamp: time)))
+            return events
+        case XI_Motion:
+            guard let id = mouseTouchID else { return [] }
+            return [.touch(TouchInput(id: id, phase: .moved, location: location, timestamp: time))]
+        case XI_ButtonRelease where button == 1:
+            guard let id = mouseTouchID else { return [] }
+            mouseTouchID = nil
+            touchSources[id] = nil
+            return [.touch(TouchInput(id: id, phase: .ended, location: location, timestamp: time))]
+        default:
+            return []
+        }
+    }
+
+    private mutating func hierarchyChanged(_ event: XIHierarchyEvent, now: Double) -> [PlatformEvent] {
+        var removed: [Int32] = []
+        for index in 0..<Int(event.num_info) {
+            let info = event.info[index]
+            if info.flags & (XISlaveRemoved | XIDeviceDisabled | XIMasterRemoved | XISlaveDetached) != 0 {
+                removed.append(info.deviceid)
+            }
+        }
+        var events: [PlatformEvent] = []
+        for source in removed {
+            events.append(.deviceRemoved(sourceID: source))
+            for (id, owner) in touchSources where owner == source {
+                touchSources[id] = nil
+                if id == mouseTouchID { mouseTouchID = nil }
+                events.append(.touch(TouchInput(id: id, phase: .cancelled, location: .zero, timestamp: now)))
+            }
+        }
+        return events
+    }
+
+    private mutating func liveTouchesCancelled(now: Double) -> [PlatformEvent] {
+        let ids = touchSources.keys.sorted()
+        touchSources.removeAll()
+        mouseTouchID = nil
+        return ids.map { .touch(TouchInput(id: $0, phase: .cancelled, location: .zero, timestamp: now)) }
+    }
+
+    private func keyStroke(_ key: inout XKeyEvent) -> KeyStroke {
+        let shift = key.state & UInt32(ShiftMask) != 0
+        let control = key.state & UInt32(ControlMask) != 0
+        var keysym: KeySym = 0
+        var buffer = [CChar](repeating: 0, count: 8)
+        XLookupString(&key, &buffer, Int32(buffer.count), &keysym, nil)
+        let name = XKeysymToString(keysym).map { String(cString: $0) } ?? ""
+        return KeyStroke(name: name, control: control, shift: shift)
+    }
+}

@@ -1,0 +1,84 @@
+import CX11
+import Foundation
+
+/// The app's top-level window: created, named for the window manager, and destroyed here.
+public final class X11Window {
+    public let display: X11Display
+    public let id: Window
+    public let deleteWindowAtom: Atom
+    public private(set) var width: Int
+    public private(set) var height: Int
+
+    public init(display: X11Display, geometry: WindowGeometry, title: String) throws(X11Error) {
+        self.display = display
+        let dpy = display.pointer
+        var attributes = XSetWindowAttributes()
+        // No background: the app paints every pixel itself, so the server never flashes a colour first.
+        attributes.background_pixmap = 0
+        attributes.bit_gravity = NorthWestGravity
+        attributes.event_mask =
+            ExposureMask | StructureNotifyMask | KeyPressMask | KeyReleaseMask | FocusChangeMask
+        let mask = UInt(CWBackPixmap | CWBitGravity | CWEventMask)
+        let screen = display.screen
+        let window = XCreateWindow(
+            dpy, display.rootWindow, Int32(geometry.x), Int32(geometry.y), UInt32(geometry.width),
+            UInt32(geometry.height), 0, XDefaultDepth(dpy, screen), UInt32(InputOutput),
+            XDefaultVisual(dpy, screen), mask, &attributes)
+        guard window != 0 else { throw X11Error.windowCreationFailed("XCreateWindow returned no window") }
+        self.id = window
+        self.width = geometry.width
+        self.height = geometry.height
+        self.deleteWindowAtom = display.atom("WM_DELETE_WINDOW")
+        setNames(title: title)
+        setHints(geometry)
+        var protocols = [deleteWindowAtom]
+        XSetWMProtocols(dpy, window, &protocols, 1)
+        var pid = UInt(getpid())
+        XChangeProperty(
+            dpy, window, display.atom("_NET_WM_PID"), XA_CARDINAL, 32, PropModeReplace,
+            withUnsafeBytes(of: &pid) { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) }, 1)
+    }
+
+    deinit {
+        XDestroyWindow(display.pointer, id)
+        display.flush()
+    }
+
+    public func map() {
+        XMapWindow(display.pointer, id)
+        display.flush()
+    }
+
+    /// Records a new size from ConfigureNotify; returns whether it changed.
+    func noteSize(width: Int, height: Int) -> Bool {
+        guard width != self.width || height != self.height else { return false }
+        self.width = width
+        self.height = height
+        return true
+    }
+
+    private func setNames(title: String) {
+        let dpy = display.pointer
+        XStoreName(dpy, id, title)
+        let utf8 = Array(title.utf8)
+        XChangeProperty(
+            dpy, id, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8, PropModeReplace, utf8,
+            Int32(utf8.count))
+        // WM_CLASS is two NUL-terminated strings: instance, then class.
+        let classHint = Array("touchtracker\0TouchTracker\0".utf8)
+        XChangeProperty(dpy, id, XA_WM_CLASS, XA_STRING, 8, PropModeReplace, classHint, Int32(classHint.count))
+    }
+
+    private func setHints(_ geometry: WindowGeometry) {
+        guard let hints = XAllocSizeHints() else { return }
+        defer { XFree(hints) }
+        hints.pointee.flags = (geometry.isExplicit ? USPosition | USSize : PPosition | PSize) | PMinSize
+        hints.pointee.x = Int32(geometry.x)
+        hints.pointee.y = Int32(geometry.y)
+        hints.pointee.width = Int32(geometry.width)
+        hints.pointee.height = Int32(geometry.height)
+        hints.pointee.min_width = 1
+        hints.pointee.min_height = 1
+        XSetWMNormalHints(display.pointer, id, hints)
+    }
+}

@@ -1,0 +1,79 @@
+import CX11
+
+/// The XInput2 extension on one display: the version the server granted and event selection.
+public struct XInput2 {
+    /// The extension's major opcode, which marks its events (`xcookie.extension`).
+    public let opcode: Int32
+    public let major: Int32
+    public let minor: Int32
+
+    /// Negotiates XI2, asking for 2.4. Nil when the server has no XI2 (use core events then).
+    public init?(display: X11Display) {
+        var opcode: Int32 = 0
+        var firstEvent: Int32 = 0
+        var firstError: Int32 = 0
+        guard XQueryExtension(display.pointer, "XInputExtension", &opcode, &firstEvent, &firstError) != 0 else {
+            return nil
+        }
+        var major: Int32 = 2
+        var minor: Int32 = 4
+        guard XIQueryVersion(display.pointer, &major, &minor) == Success, major >= 2 else { return nil }
+        self.opcode = opcode
+        self.major = major
+        self.minor = minor
+    }
+
+    /// XI 2.2 added touch events.
+    public var supportsTouch: Bool { major > 2 || (major == 2 && minor >= 2) }
+
+    public var versionText: String { "\(major).\(minor)" }
+
+    /// Selects touch (when supported) and pointer events from master devices on `window`, one copy per event.
+    public func selectInput(display: X11Display, window: CX11.Window) {
+        var events = [XI_ButtonPress, XI_ButtonRelease, XI_Motion]
+        // TouchBegin, TouchUpdate and TouchEnd must be selected together, or the server answers BadValue.
+        if supportsTouch { events += [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd] }
+        select(events, device: XIAllMasterDevices, window: window, display: display)
+        // Device hot-plug is reported per slave device, on the root window.
+        select([XI_HierarchyChanged], device: XIAllDevices, window: display.rootWindow, display: display)
+    }
+
+    private func select(_ events: [Int32], device: Int32, window: CX11.Window, display: X11Display) {
+        var mask = [UInt8](repeating: 0, count: Int(cx11_xi_mask_len()))
+        for event in events { cx11_xi_set_mask(&mask, event) }
+        mask.withUnsafeMutableBufferPointer { buffer in
+            var eventMask = XIEventMask(deviceid: device, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+            _ = XISelectEvents(display.pointer, window, &eventMask, 1)
+        }
+    }
+
+    /// One line per enabled input device, for `--verbose`.
+    public func describeDevices(display: X11Display) -> [String] {
+        var count: Int32 = 0
+        guard let devices = XIQueryDevice(display.pointer, XIAllDevices, &count) else { return [] }
+        defer { XIFreeDeviceInfo(devices) }
+        var lines: [String] = []
+        for index in 0..<Int(count) {
+            let device = devices[index]
+            let name = String(cString: device.name)
+            let use: String
+            switch device.use {
+            case XIMasterPointer: use = "master pointer"
+            case XIMasterKeyboard: use = "master keyboard"
+            case XISlavePointer: use = "pointer"
+            case XISlaveKeyboard: use = "keyboard"
+            default: use = "floating"
+            }
+            var touch = ""
+            for classIndex in 0..<Int(device.num_classes) {
+                guard let info = device.classes[classIndex], info.pointee.type == XITouchClass else { continue }
+                let touchInfo = UnsafeRawPointer(info).assumingMemoryBound(to: XITouchClassInfo.self).pointee
+                let mode = touchInfo.mode == XIDirectTouch ? "direct touch" : "dependent touch"
+                touch = ", \(mode), up to \(touchInfo.num_touches) touches"
+            }
+            lines.append(
+                "device \(device.deviceid) \"\(name)\": \(use)\(touch)\(device.enabled != 0 ? "" : ", disabled")")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,79 @@
+import Testing
+import TouchKit
+import TouchTracker
+
+@Suite struct DocumentCodecTests {
+    func decode(_ text: String) throws(DocumentError) -> Drawing {
+        try DocumentCodec.decode(Array(text.utf8))
+    }
+
+    @Test("the documented example reads as one line")
+    func readsExample() throws {
+        let drawing = try decode(#"{"version": 1, "lines": [{"begin": {"x": 10, "y": 20}, "end": {"x": 300, "y": 40}}]}"#)
+        #expect(drawing.lines == [Line(begin: Point(x: 10, y: 20), end: Point(x: 300, y: 40))])
+    }
+
+    @Test("a drawing survives a write and a read exactly")
+    func roundTrip() throws {
+        let drawing = Drawing(lines: [
+            Line(begin: Point(x: 1.5, y: -2.25), end: Point(x: 1e5, y: 0.1)),
+            Line(begin: Point(x: 0, y: 0), end: Point(x: 799, y: 599)),
+        ])
+        #expect(try DocumentCodec.decode(DocumentCodec.encode(drawing)) == drawing)
+    }
+
+    @Test("unknown fields are ignored")
+    func unknownFieldsIgnored() throws {
+        let drawing = try decode(
+            #"{"version": 1, "app": "x", "lines": [{"begin": {"x": 1, "y": 2, "z": 3}, "end": {"x": 3, "y": 4}, "colour": "red"}]}"#
+        )
+        #expect(drawing.lines.count == 1)
+    }
+
+    @Test(
+        "malformed documents are refused with the reason",
+        arguments: [
+            ("", DocumentError.empty),
+            ("[]", .notAnObject),
+            (#"{"lines": []}"#, .missingField("version")),
+            (#"{"version": 2, "lines": []}"#, .unsupportedVersion(2)),
+            (#"{"version": "1", "lines": []}"#, .wrongType(field: "version", expected: "an integer")),
+            (#"{"version": 1}"#, .missingField("lines")),
+            (#"{"version": 1, "lines": {}}"#, .wrongType(field: "lines", expected: "an array")),
+            (#"{"version": 1, "lines": [{"begin": {"x": 1, "y": 2}}]}"#, .missingField("lines[0].end")),
+            (
+                #"{"version": 1, "lines": [{"begin": {"x": "1", "y": 2}, "end": {"x": 1, "y": 2}}]}"#,
+                .wrongType(field: "lines[0].begin.x", expected: "a number")
+            ),
+            (
+                #"{"version": 1, "lines": [{"begin": {"x": 1e300, "y": 2}, "end": {"x": 1, "y": 2}}]}"#,
+                .invalidCoordinate(field: "lines[0].begin.x")
+            ),
+            (
+                #"{"version": 1, "lines": [{"begin": {"x": true, "y": 2}, "end": {"x": 1, "y": 2}}]}"#,
+                .wrongType(field: "lines[0].begin.x", expected: "a number")
+            ),
+        ])
+    func refusesMalformed(text: String, expected: DocumentError) {
+        #expect(throws: expected) { try decode(text) }
+    }
+
+    @Test("NaN, truncated JSON and plain text are not JSON", arguments: ["{\"version\": NaN}", "{\"version\": 1, \"li", "hello"])
+    func notJSON(text: String) {
+        #expect {
+            try decode(text)
+        } throws: { error in
+            if case .notJSON = error as? DocumentError { return true }
+            return false
+        }
+    }
+
+    @Test("every error reads as one line")
+    func oneLineErrors() {
+        let errors: [DocumentError] = [
+            .empty, .notJSON(detail: "x"), .notAnObject, .missingField("a"), .unsupportedVersion(9),
+            .invalidCoordinate(field: "f"), .tooManyLines(2, limit: 1), .tooLarge(bytes: 2, limit: 1),
+        ]
+        for error in errors { #expect(!error.description.contains("\n")) }
+    }
+}

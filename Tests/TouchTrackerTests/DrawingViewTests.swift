@@ -1,0 +1,154 @@
+import Testing
+import TouchKit
+import TouchTracker
+
+/// A window with a full-size drawing view, fed like the platform feeds it.
+struct Canvas {
+    let window = Window(frame: Rect(x: 0, y: 0, width: 800, height: 600))
+    let view: DrawingView
+    var time: TimeInterval = 0
+
+    init(drawing: Drawing = Drawing()) {
+        view = DrawingView(frame: window.bounds, drawing: drawing)
+        window.addSubview(view)
+    }
+
+    mutating func send(_ id: UInt64, _ phase: TouchInput.Phase, _ x: Double, _ y: Double, after delay: Double = 0.02) {
+        time += delay
+        window.send(TouchInput(id: id, phase: phase, location: Point(x: x, y: y), timestamp: time))
+    }
+
+    /// A finger going down at `from`, moving in steps to `to`, and lifting there.
+    mutating func stroke(_ id: UInt64, from: Point, to: Point, steps: Int = 4) {
+        send(id, .began, from.x, from.y)
+        for step in 1...steps {
+            let t = Double(step) / Double(steps)
+            send(id, .moved, from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t)
+        }
+        send(id, .ended, to.x, to.y)
+    }
+}
+
+@Suite struct DrawingViewTests {
+    @Test("a finger that moves beyond the slop completes one line from where it went down to where it lifted")
+    func strokeMakesLine() {
+        var canvas = Canvas()
+        canvas.stroke(1, from: Point(x: 10, y: 20), to: Point(x: 300, y: 40))
+        #expect(canvas.view.drawing.lines == [Line(begin: Point(x: 10, y: 20), end: Point(x: 300, y: 40))])
+        #expect(canvas.view.linesInProgress.isEmpty)
+    }
+
+    @Test("two fingers down at once draw two lines, each keyed by its own touch")
+    func twoFingers() {
+        var canvas = Canvas()
+        canvas.send(1, .began, 100, 100)
+        canvas.send(2, .began, 100, 300)
+        canvas.send(1, .moved, 200, 120)
+        canvas.send(2, .moved, 250, 350)
+        #expect(canvas.view.visibleLinesInProgress.count == 2)
+        canvas.send(2, .ended, 260, 360)
+        canvas.send(1, .ended, 210, 130)
+        #expect(
+            canvas.view.drawing.lines == [
+                Line(begin: Point(x: 100, y: 300), end: Point(x: 260, y: 360)),
+                Line(begin: Point(x: 100, y: 100), end: Point(x: 210, y: 130)),
+            ])
+    }
+
+    @Test("a line in progress follows its finger and is not complete until the finger lifts")
+    func inProgressFollowsFinger() {
+        var canvas = Canvas()
+        canvas.send(7, .began, 50, 50)
+        canvas.send(7, .moved, 120, 80)
+        #expect(canvas.view.visibleLinesInProgress == [Line(begin: Point(x: 50, y: 50), end: Point(x: 120, y: 80))])
+        #expect(canvas.view.drawing.lines.isEmpty)
+    }
+
+    @Test("a tap leaves no line and no dot")
+    func tapLeavesNothing() {
+        var canvas = Canvas()
+        canvas.send(1, .began, 50, 50)
+        canvas.send(1, .moved, 55, 52)
+        canvas.send(1, .ended, 55, 52)
+        #expect(canvas.view.drawing.lines.isEmpty)
+        #expect(canvas.view.linesInProgress.isEmpty)
+    }
+
+    @Test("movement of exactly the slop is still a tap; one pixel more draws")
+    func slopBoundary() {
+        var tap = Canvas()
+        tap.send(1, .began, 100, 100)
+        tap.send(1, .ended, 110, 100)
+        #expect(tap.view.drawing.lines.isEmpty)
+        var line = Canvas()
+        line.send(1, .began, 100, 100)
+        line.send(1, .ended, 111, 100)
+        #expect(line.view.drawing.lines.count == 1)
+    }
+
+    @Test("a touch the system cancels completes its line at its last known point")
+    func systemCancelKeepsLine() {
+        var canvas = Canvas()
+        canvas.send(3, .began, 10, 10)
+        canvas.send(3, .moved, 90, 40)
+        canvas.send(3, .cancelled, 0, 0)
+        #expect(canvas.view.drawing.lines == [Line(begin: Point(x: 10, y: 10), end: Point(x: 90, y: 40))])
+        #expect(canvas.view.linesInProgress.isEmpty)
+    }
+
+    @Test("cancelling every touch completes every visible line")
+    func cancelAllCompletes() {
+        var canvas = Canvas()
+        canvas.send(1, .began, 10, 10)
+        canvas.send(1, .moved, 90, 40)
+        canvas.send(2, .began, 200, 200)
+        canvas.send(2, .moved, 300, 200)
+        canvas.window.cancelAllTouches()
+        #expect(canvas.view.drawing.lines.count == 2)
+        #expect(canvas.view.linesInProgress.isEmpty)
+    }
+
+    @Test("the mouse is one more touch: it draws beside a finger")
+    func mouseIsATouch() {
+        var canvas = Canvas()
+        let mouseID: UInt64 = 1 << 62
+        canvas.send(5, .began, 10, 10)
+        canvas.send(mouseID, .began, 400, 400)
+        canvas.send(5, .moved, 100, 10)
+        canvas.send(mouseID, .moved, 500, 450)
+        canvas.send(mouseID, .ended, 500, 450)
+        canvas.send(5, .ended, 100, 10)
+        #expect(canvas.view.drawing.lines.count == 2)
+    }
+
+    @Test("updates and ends for unknown touches are ignored")
+    func unknownTouchesIgnored() {
+        var canvas = Canvas()
+        canvas.send(9, .moved, 10, 10)
+        canvas.send(9, .ended, 100, 100)
+        canvas.send(9, .cancelled, 100, 100)
+        #expect(canvas.view.drawing.lines.isEmpty)
+        #expect(canvas.view.linesInProgress.isEmpty)
+    }
+
+    @Test("every completed line is reported once for saving")
+    func editReported() {
+        var canvas = Canvas()
+        nonisolated(unsafe) var saved: [Int] = []
+        canvas.view.onEdit = { saved.append($0.lines.count) }
+        canvas.stroke(1, from: Point(x: 0, y: 0), to: Point(x: 100, y: 0))
+        canvas.stroke(2, from: Point(x: 0, y: 50), to: Point(x: 100, y: 50))
+        #expect(saved == [1, 2])
+    }
+
+    @Test("a line in progress damages the region it covers, not the whole window")
+    func damageIsLocal() {
+        var canvas = Canvas()
+        canvas.view.damage = Damage()
+        canvas.send(1, .began, 100, 100)
+        canvas.send(1, .moved, 150, 100)
+        #expect(!canvas.view.damage.completeLinesChanged)
+        #expect(canvas.view.damage.region.width < 80)
+        #expect(canvas.view.damage.region.contains(Point(x: 125, y: 100)))
+    }
+}
