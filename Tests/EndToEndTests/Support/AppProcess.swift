@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// The real `touchtracker` executable running as a child process, with stdout and stderr
-/// captured. It is terminated on `deinit` if still running.
+/// captured. It is killed on `deinit` if still running.
 final class AppProcess: Sendable {
     struct AppError: Error, CustomStringConvertible {
         let description: String
@@ -14,16 +13,9 @@ final class AppProcess: Sendable {
 
     let executable: URL
     let arguments: [String]
-    let pid: Int32
+    var pid: Int32 { process.pid }
 
-    private let process: Process
-    private let output = Output()
-    private final class Output: Sendable {
-        let stdout = Mutex(Data())
-        let stderr = Mutex(Data())
-        /// How many of the two pipes reached end of file.
-        let closedPipes = Mutex(0)
-    }
+    private let process: ChildProcess
 
     /// Launches `touchtracker` with `arguments`. The environment is this process's, with
     /// `environment` applied on top; a nil value removes a variable (e.g. `["DISPLAY": nil]`).
@@ -32,38 +24,8 @@ final class AppProcess: Sendable {
         self.arguments = arguments
         var fullEnvironment = ProcessInfo.processInfo.environment
         for (name, value) in environment { fullEnvironment[name] = value }
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = fullEnvironment
-        process.standardInput = FileHandle.nullDevice
-        let stdoutPipe = Pipe()
-        let stderrPipe = Pipe()
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        let output = output
-        stdoutPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                output.closedPipes.withLock { $0 += 1 }
-            } else {
-                output.stdout.withLock { $0.append(data) }
-            }
-        }
-        stderrPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                output.closedPipes.withLock { $0 += 1 }
-            } else {
-                output.stderr.withLock { $0.append(data) }
-            }
-        }
-        try process.run()
-        self.process = process
-        pid = process.processIdentifier
+        process = try ChildProcess(executable: executable.path, arguments: arguments, environment: fullEnvironment)
+        trace("launched touchtracker \(process.pid): \(arguments.joined(separator: " "))")
     }
 
     /// Convenience: `touchtracker --document … --geometry WxH+X+Y --verbose` on `display`.
@@ -79,17 +41,12 @@ final class AppProcess: Sendable {
         try self.init(arguments: arguments + extraArguments, environment: ["DISPLAY": display])
     }
 
-    deinit {
-        if process.isRunning {
-            Glibc.kill(pid, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    var stdout: String { output.stdout.withLock { String(decoding: $0, as: UTF8.self) } }
-    var stderr: String { output.stderr.withLock { String(decoding: $0, as: UTF8.self) } }
+    var stdout: String { String(decoding: process.stdout, as: UTF8.self) }
+    var stderr: String { String(decoding: process.stderr, as: UTF8.self) }
     var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
     var isRunning: Bool { process.isRunning }
+    /// How it ended, or nil while it runs.
+    var exit: ChildProcess.Termination? { process.exit }
 
     /// Waits for a stderr line containing `text` and returns it. Fails early (with the
     /// captured output) if the app exits first.
@@ -99,8 +56,8 @@ final class AppProcess: Sendable {
             return try await waitForValue("a stderr line containing \"\(text)\"", timeout: timeout) {
                 if let line = stderrLines.first(where: { $0.contains(text) }) { return line }
                 // After exit, keep looking until the pipes are drained.
-                if !process.isRunning && outputClosed {
-                    throw AppError(description: "touchtracker exited with status \(process.terminationStatus)")
+                if let exit = process.exit, process.outputClosed {
+                    throw AppError(description: "touchtracker \(exit)")
                 }
                 return nil
             }
@@ -109,63 +66,57 @@ final class AppProcess: Sendable {
         }
     }
 
-    /// Waits for the app to exit and returns its exit status (or 128 + signal if killed).
+    /// Waits for the app to exit (and its output to be complete); returns its exit status,
+    /// 128 + signal if a signal killed it.
     @discardableResult
     func waitForExit(timeout: Duration = .seconds(10)) async throws -> Int32 {
+        let termination: ChildProcess.Termination
         do {
-            try await waitUntil("touchtracker to exit", timeout: timeout) { !process.isRunning }
+            termination = try await waitForValue("touchtracker to exit", timeout: timeout) { process.exit }
         } catch {
             throw AppError(description: "\(error)\n\(transcript)")
         }
-        // Let the pipes drain so stderr is complete.
-        try? await waitUntil("output to drain", timeout: .milliseconds(500)) { outputClosed }
-        return process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus : process.terminationStatus
+        try? await waitUntil("touchtracker's output to drain", timeout: .seconds(1)) { process.outputClosed }
+        return termination.status
     }
 
     /// SIGTERM, then SIGKILL if it has not exited after `timeout`; returns the exit status.
     @discardableResult
     func terminate(timeout: Duration = .seconds(5)) async throws -> Int32 {
-        if process.isRunning { Glibc.kill(pid, SIGTERM) }
+        process.signal(SIGTERM)
         do {
             return try await waitForExit(timeout: timeout)
         } catch {
-            return try await kill()
+            process.signal(SIGKILL)
+            return try await waitForExit(timeout: .seconds(5))
         }
     }
 
     /// Synchronous SIGTERM-then-SIGKILL for `defer` blocks; does nothing if it already exited.
     func stop(timeout: Duration = .seconds(5)) {
         guard process.isRunning else { return }
-        Glibc.kill(pid, SIGTERM)
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
-        if process.isRunning {
-            Glibc.kill(pid, SIGKILL)
-            process.waitUntilExit()
-        }
+        trace("stopping touchtracker \(pid)")
+        let termination = process.stop(timeout: timeout)
+        trace("touchtracker \(pid) \(termination.map(\.description) ?? "did not exit")")
     }
 
     /// SIGKILL; returns the exit status.
     @discardableResult
     func kill() async throws -> Int32 {
-        if process.isRunning { Glibc.kill(pid, SIGKILL) }
+        process.signal(SIGKILL)
         return try await waitForExit(timeout: .seconds(5))
     }
 
     /// Command, status and captured output, for failure messages.
     var transcript: String {
-        let status = process.isRunning ? "running" : "exited \(process.terminationStatus)"
-        return """
-            $ \(executable.path) \(arguments.joined(separator: " "))  [\(status)]
-            --- stderr:
-            \(stderr)
-            --- stdout:
-            \(stdout)
-            """
+        """
+        $ \(executable.path) \(arguments.joined(separator: " "))  [\(process.exit.map(\.description) ?? "running")]
+        --- stderr:
+        \(stderr)
+        --- stdout:
+        \(stdout)
+        """
     }
-
-    private var outputClosed: Bool { output.closedPipes.withLock { $0 == 2 } }
 
     /// `TOUCHTRACKER_BIN`, else `touchtracker` next to the running test executable (SwiftPM puts
     /// both in `.build/<triple>/<configuration>/`).

@@ -16,7 +16,10 @@ func waitUntil(
     _ condition: () throws -> Bool
 ) async throws {
     let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
+    let start = clock.now
+    let deadline = start.advanced(by: timeout)
+    trace("waiting for \(what)")
+    defer { trace("done waiting for \(what) after \(clock.now - start)") }
     while true {
         if try condition() { return }
         if clock.now >= deadline { break }

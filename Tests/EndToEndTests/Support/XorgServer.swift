@@ -35,7 +35,7 @@ final class XorgServer: Sendable {
     let height: Int
     let pid: Int32
 
-    private let process: Process
+    private let process: ChildProcess
     private struct State: ~Copyable {
         var keepAlive: OpaquePointer?
         var devices: [InputTestDevice.Kind: InputTestDevice] = [:]
@@ -66,36 +66,23 @@ final class XorgServer: Sendable {
         try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
         try Self.config(touch: touchSocketPath, pointer: pointerSocketPath, keyboard: keyboardSocketPath)
             .write(toFile: configPath, atomically: true, encoding: .utf8)
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.xorgExecutable())
-        process.arguments = [
-            "-config", configPath, "-configdir", configDirectory.path,
-            "-logfile", logPath, "-displayfd", "1",
-            "-noreset", "-terminate", "-nolisten", "tcp", "-novtswitch", "-sharevts",
-        ]
-        process.standardInput = FileHandle.nullDevice
-        let displayPipe = Pipe()
-        process.standardOutput = displayPipe
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        let displayOutput = Mutex(Data())
-        displayPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            displayOutput.withLock { $0.append(data) }
-        }
-        defer { displayPipe.fileHandleForReading.readabilityHandler = nil }
-        try process.run()
+        let process = try ChildProcess(
+            executable: Self.xorgExecutable(),
+            arguments: [
+                "-config", configPath, "-configdir", configDirectory.path,
+                "-logfile", logPath, "-displayfd", "1",
+                "-noreset", "-terminate", "-nolisten", "tcp", "-novtswitch", "-sharevts",
+            ],
+            environment: ProcessInfo.processInfo.environment, stdout: .capture, stderr: .file(stderrPath))
         self.process = process
-        pid = process.processIdentifier
+        pid = process.pid
 
         let logPath = logPath
         let stderrPath = stderrPath
         func failure(_ reason: String) -> StartError {
-            if process.isRunning {
-                Glibc.kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
+            process.signal(SIGKILL)
+            _ = process.waitForExit(timeout: .seconds(5))
             return StartError(
                 description: """
                     Xorg did not start: \(reason)
@@ -108,12 +95,12 @@ final class XorgServer: Sendable {
         let number: Int
         do {
             number = try await waitForValue("Xorg to report its display number", timeout: timeout) {
-                let text = displayOutput.withLock { String(decoding: $0, as: UTF8.self) }
+                let text = String(decoding: process.stdout, as: UTF8.self)
                 if text.hasSuffix("\n"), let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
                     return number
                 }
-                if !process.isRunning {
-                    throw StartError(description: "exited with status \(process.terminationStatus)")
+                if let exit = process.exit {
+                    throw StartError(description: "Xorg \(exit)")
                 }
                 return nil
             }
@@ -122,6 +109,7 @@ final class XorgServer: Sendable {
         }
         displayNumber = number
         display = ":\(number)"
+        trace("Xorg \(display) ready (pid \(process.pid))")
 
         // The keep-alive connection (see -terminate), also used to learn the screen size.
         guard let connection = XOpenDisplay(display) else {
@@ -165,13 +153,9 @@ final class XorgServer: Sendable {
     /// temp dir (kept when E2E_KEEP_TEMP is set). Idempotent.
     func stop(timeout: Duration = .seconds(5)) {
         guard shutDownHarnessSide() else { return }
-        if process.isRunning {
-            Glibc.kill(pid, SIGTERM)
-            if !Self.waitForExit(process, timeout: timeout) {
-                Glibc.kill(pid, SIGKILL)
-                _ = Self.waitForExit(process, timeout: timeout)
-            }
-        }
+        trace("stopping Xorg \(display)")
+        defer { trace("stopped Xorg \(display)") }
+        process.stop(timeout: timeout)
         removeTemporaryDirectory()
     }
 
@@ -179,10 +163,8 @@ final class XorgServer: Sendable {
     /// stale lock file and socket it leaves behind, and the temp dir. Idempotent.
     func kill() {
         guard shutDownHarnessSide(closeConnection: false) else { return }
-        if process.isRunning {
-            Glibc.kill(pid, SIGKILL)
-            _ = Self.waitForExit(process, timeout: .seconds(5))
-        }
+        process.signal(SIGKILL)
+        _ = process.waitForExit(timeout: .seconds(5))
         state.withLock { state in
             // The connection is dead; XCloseDisplay on it is still needed to free it.
             if let connection = state.keepAlive { XCloseDisplay(connection) }
@@ -225,16 +207,6 @@ final class XorgServer: Sendable {
         if ProcessInfo.processInfo.environment["E2E_KEEP_TEMP"] == nil {
             try? FileManager.default.removeItem(at: directory)
         }
-    }
-
-    private static func waitForExit(_ process: Process, timeout: Duration) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while process.isRunning {
-            if clock.now >= deadline { return false }
-            usleep(5_000)
-        }
-        return true
     }
 
     private static func xorgExecutable() -> String {
