@@ -9,7 +9,7 @@ import Synchronization
 /// dispositions. (Foundation's `Process` passes on the spawning thread's mask, and the test
 /// runner's threads block SIGTERM, so children started with it ignore `kill -TERM`.)
 ///
-/// Standard input is /dev/null; standard output and error are captured, sent to a file, or
+/// Standard input is /dev/null or a pipe we hold the write end of; standard output and error are captured, sent to a file, or
 /// discarded. The child gets no other file descriptor of ours.
 final class ChildProcess: Sendable {
     enum Output: Sendable {
@@ -43,6 +43,8 @@ final class ChildProcess: Sendable {
     }
 
     let pid: pid_t
+    /// The write end of the child's stdin pipe (`stdinPipe: true`), -1 once closed.
+    private let stdinWriteEnd: Mutex<Int32>
     let executable: String
     let arguments: [String]
 
@@ -52,7 +54,7 @@ final class ChildProcess: Sendable {
 
     init(
         executable: String, arguments: [String], environment: [String: String],
-        stdout: Output = .capture, stderr: Output = .capture
+        stdin stdinPipe: Bool = false, stdout: Output = .capture, stderr: Output = .capture
     ) throws {
         self.executable = executable
         self.arguments = arguments
@@ -74,10 +76,21 @@ final class ChildProcess: Sendable {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         var parentEnds: [(fd: Int32, buffer: CapturedStream)] = []
         var childEnds: [Int32] = []
         defer { for fd in childEnds { _ = close(fd) } }
+        var stdinWriteEnd: Int32 = -1
+        if stdinPipe {
+            var fds: [Int32] = [-1, -1]
+            guard GlibcExtras.pipe2(&fds, O_CLOEXEC) == 0 else {
+                throw SpawnError(description: "pipe2: \(String(cString: strerror(errno)))")
+            }
+            childEnds.append(fds[0])
+            stdinWriteEnd = fds[1]
+            posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         func route(_ output: Output, to target: Int32, buffer: CapturedStream) throws {
             switch output {
             case .discard:
@@ -101,6 +114,7 @@ final class ChildProcess: Sendable {
             try route(stderr, to: 2, buffer: stderrBuffer)
         } catch {
             for end in parentEnds { _ = close(end.fd) }
+            if stdinWriteEnd >= 0 { _ = close(stdinWriteEnd) }
             throw error
         }
         // Keep every other descriptor of this process (X connections, other tests' pipes) out of the child.
@@ -116,9 +130,11 @@ final class ChildProcess: Sendable {
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard result == 0 else {
             for end in parentEnds { _ = close(end.fd) }
+            if stdinWriteEnd >= 0 { _ = close(stdinWriteEnd) }
             throw SpawnError(description: "posix_spawn \(executable): \(String(cString: strerror(result)))")
         }
         self.pid = pid
+        self.stdinWriteEnd = Mutex(stdinWriteEnd)
         for end in parentEnds {
             let (fd, buffer) = end
             Thread.detachNewThread { buffer.drain(fd) }
@@ -129,6 +145,17 @@ final class ChildProcess: Sendable {
         if termination.withLock({ $0 == nil }) {
             Glibc.kill(pid, SIGKILL)
             _ = waitForExit(timeout: .seconds(5))
+        }
+        closeStdin()
+    }
+
+    /// Closes our end of the child's stdin pipe: the child reads end of file.
+    func closeStdin() {
+        stdinWriteEnd.withLock { fd in
+            if fd >= 0 {
+                _ = close(fd)
+                fd = -1
+            }
         }
     }
 

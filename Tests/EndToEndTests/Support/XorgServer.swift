@@ -12,7 +12,9 @@ import Synchronization
 ///
 /// Config, log and device sockets live in a fresh temp dir; the display number is picked by the
 /// server (`-displayfd`), so tests can run in parallel. The harness holds one X connection open
-/// and starts the server with `-terminate`, so a server whose test process dies exits by itself.
+/// and starts the server with `-terminate`, and a watchdog shell SIGTERMs the server when the
+/// test process dies (it waits for end of file on a pipe only this process holds), so a crashed
+/// test run leaves no server behind (and the apps on it lose their display).
 /// Always `stop()` it (e.g. in `defer`); `deinit` stops it too.
 final class XorgServer: Sendable {
     struct StartError: Error, CustomStringConvertible {
@@ -36,6 +38,7 @@ final class XorgServer: Sendable {
     let pid: Int32
 
     private let process: ChildProcess
+    private let watchdog: ChildProcess
     private struct State: ~Copyable {
         var keepAlive: OpaquePointer?
         var devices: [InputTestDevice.Kind: InputTestDevice] = [:]
@@ -77,10 +80,24 @@ final class XorgServer: Sendable {
             environment: ProcessInfo.processInfo.environment, stdout: .capture, stderr: .file(stderrPath))
         self.process = process
         pid = process.pid
+        do {
+            watchdog = try ChildProcess(
+                executable: "/bin/sh",
+                arguments: [
+                    "-c", #"cat >/dev/null; kill -TERM "$0"; sleep 2; rm -rf "$1""#, "\(process.pid)", directory.path,
+                ],
+                environment: ["PATH": "/usr/bin:/bin"], stdin: true, stdout: .discard, stderr: .discard)
+        } catch {
+            process.signal(SIGKILL)
+            _ = process.waitForExit(timeout: .seconds(5))
+            throw error
+        }
+        let watchdog = watchdog
 
         let logPath = logPath
         let stderrPath = stderrPath
         func failure(_ reason: String) -> StartError {
+            Self.disarm(watchdog)
             process.signal(SIGKILL)
             _ = process.waitForExit(timeout: .seconds(5))
             return StartError(
@@ -153,6 +170,8 @@ final class XorgServer: Sendable {
     /// temp dir (kept when E2E_KEEP_TEMP is set). Idempotent.
     func stop(timeout: Duration = .seconds(5)) {
         guard shutDownHarnessSide() else { return }
+        // The watchdog goes first: once it is gone it cannot signal a reused pid.
+        Self.disarm(watchdog)
         trace("stopping Xorg \(display)")
         defer { trace("stopped Xorg \(display)") }
         process.stop(timeout: timeout)
@@ -163,6 +182,7 @@ final class XorgServer: Sendable {
     /// stale lock file and socket it leaves behind, and the temp dir. Idempotent.
     func kill() {
         guard shutDownHarnessSide(closeConnection: false) else { return }
+        Self.disarm(watchdog)
         process.signal(SIGKILL)
         _ = process.waitForExit(timeout: .seconds(5))
         state.withLock { state in
@@ -201,6 +221,13 @@ final class XorgServer: Sendable {
             }
             return true
         }
+    }
+
+    /// Kills the watchdog shell before it can act, then lets its `cat` see end of file.
+    private static func disarm(_ watchdog: ChildProcess) {
+        watchdog.signal(SIGKILL)
+        _ = watchdog.waitForExit(timeout: .seconds(5))
+        watchdog.closeStdin()
     }
 
     private func removeTemporaryDirectory() {
