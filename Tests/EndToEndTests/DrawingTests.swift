@@ -95,6 +95,50 @@ struct DrawingTests {
         try await expectDrawn(lines: [line], whiteSpots: [(300, 240), (303, 244)], in: session, name: "short-touch")
     }
 
+    @Test("a completed line is drawn black, about 10 px wide, with round caps")
+    func completedLineHasWidthAndRoundCaps() async throws {
+        let session = try await AppSession.launch()
+        defer { session.stop() }
+        let touch = try session.server.touch
+
+        let line: (begin: Point, end: Point) = ((100, 200), (400, 200))
+        try touch.touchBegin(id: 0, at: session.root(line.begin))
+        for x in stride(from: 150.0, through: 400, by: 50) {
+            try touch.touchUpdate(id: 0, at: session.root((x, 200)))
+        }
+        try touch.touchEnd(id: 0, at: session.root(line.end))
+        try touch.sync()
+        _ = try await session.savedDocument(lineCount: 1)
+
+        // Pixel (i, j) has its centre at (i + 0.5, j + 0.5); margins allow the app to put the
+        // line's centre at 200 or 200.5. Width: 3.5 to 4.5 px off the centre is inside a 10 px
+        // line, 7.5 to 8.5 px off is outside. Caps: 2 to 2.5 px beyond an end is inside a round
+        // cap (outside a butt cap); the cap's corners (about 6.4 px away) are outside a round cap
+        // but inside a square one.
+        let black: [Point] = [(250, 196), (250, 204), (97, 200), (402, 200)]
+        let white: [Point] = [(250, 192), (250, 208), (95, 195), (95, 205), (405, 195), (405, 205)]
+        try await expectDrawn(
+            lines: [line], whiteSpots: white, blackSpots: black, in: session, name: "width-and-caps")
+    }
+
+    @Test("the window is titled TouchTracker and placed at the requested geometry")
+    func windowHasTitleAndGeometry() async throws {
+        let frame = AppSession.Frame(x: 37, y: 61, width: 500, height: 300)
+        let session = try await AppSession.launch(frame: frame)
+        defer { session.stop() }
+
+        let windows = try TopLevelWindows.list(display: session.server.display)
+        let window = try #require(windows.first { $0.name == "TouchTracker" }, "\(windows)")
+        #expect(window.x == frame.x && window.y == frame.y, "\(window)")
+        #expect(window.width == frame.width && window.height == frame.height, "\(window)")
+        #expect(window.isViewable)
+        let shot = try session.screenshot()
+        for (x, y) in [(0, 0), (499, 0), (0, 299), (499, 299), (250, 150)] {
+            let point = session.root(Double(x), Double(y))
+            #expect(shot.pixel(x: Int(point.x), y: Int(point.y)).isWhitish, "window pixel (\(x), \(y))")
+        }
+    }
+
     // MARK: Helpers
 
     private func interpolate(_ a: Point, _ b: Point, _ t: Double) -> Point {
@@ -104,7 +148,8 @@ struct DrawingTests {
     /// Waits (polling screenshots) until several points along every line are black and every
     /// white spot is white; on timeout records the failing samples and saves the screenshot.
     private func expectDrawn(
-        lines: [(begin: Point, end: Point)], whiteSpots: [Point], in session: AppSession, name: String,
+        lines: [(begin: Point, end: Point)], whiteSpots: [Point], blackSpots: [Point] = [], in session: AppSession,
+        name: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         func failures(_ shot: Screenshot) -> [String] {
@@ -115,6 +160,11 @@ struct DrawingTests {
                     let pixel = shot.pixel(x: Int(point.x.rounded()), y: Int(point.y.rounded()))
                     if !pixel.isBlackish { failures.append("expected black at root \(point) on \(line), got \(pixel)") }
                 }
+            }
+            for spot in blackSpots {
+                let point = session.root(spot.x, spot.y)
+                let pixel = shot.pixel(x: Int(point.x.rounded()), y: Int(point.y.rounded()))
+                if !pixel.isBlackish { failures.append("expected black at window \(spot), got \(pixel)") }
             }
             for spot in whiteSpots {
                 let point = session.root(spot.x, spot.y)
@@ -129,6 +179,10 @@ struct DrawingTests {
                 let shot = try session.screenshot()
                 last = (shot, failures(shot))
                 return last!.1.isEmpty
+            }
+            if let directory = ProcessInfo.processInfo.environment["E2E_SCREENSHOTS"], let shot = last?.0 {
+                let saved = try shot.save(named: name, in: URL(fileURLWithPath: directory, isDirectory: true))
+                trace("saved \(saved.path)")
             }
         } catch {
             let saved = try? last?.0.save(named: "touchtracker-e2e-\(name)-\(session.server.displayNumber)")
