@@ -132,10 +132,20 @@ struct DrawingTests {
         #expect(window.x == frame.x && window.y == frame.y, "\(window)")
         #expect(window.width == frame.width && window.height == frame.height, "\(window)")
         #expect(window.isViewable)
-        let shot = try session.screenshot()
-        for (x, y) in [(0, 0), (499, 0), (0, 299), (499, 299), (250, 150)] {
-            let point = session.root(Double(x), Double(y))
-            #expect(shot.pixel(x: Int(point.x), y: Int(point.y)).isWhitish, "window pixel (\(x), \(y))")
+        // "ready" promises a mapped window with input selected, not a painted one: wait for white.
+        let corners = [(0, 0), (499, 0), (0, 299), (499, 299), (250, 150)]
+        var notWhite: [String] = []
+        do {
+            try await waitUntil("the window to be painted white", timeout: .seconds(5), poll: .milliseconds(20)) {
+                let shot = try session.screenshot()
+                notWhite = corners.compactMap { x, y in
+                    let pixel = shot.pixel(x: frame.x + x, y: frame.y + y)
+                    return pixel.isWhitish ? nil : "window pixel (\(x), \(y)) is \(pixel)"
+                }
+                return notWhite.isEmpty
+            }
+        } catch {
+            Issue.record("\(error): \(notWhite.joined(separator: "; "))")
         }
     }
 
