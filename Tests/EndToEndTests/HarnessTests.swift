@@ -1,20 +1,44 @@
 import CX11
+import Foundation
 import Testing
 
 /// Checks the harness itself (Xorg + inputtest + XI2), independent of the app.
 @Suite("Harness")
 struct HarnessTests {
-    @Test("a private Xorg starts with a 1024x768 screen and answers syncs on all three devices")
+    @Test("a private Xorg starts with a 1024x768 screen and each inputtest device answers a sync after an event")
     func serverStarts() async throws {
         let server = try await XorgServer.start()
         defer { server.stop() }
-        #expect(server.display.hasPrefix(":"))
+        #expect(server.display == ":\(server.displayNumber)")
         #expect(server.width == 1024)
         #expect(server.height == 768)
+        // (A WAIT_FOR_SYNC before a device's first event is never answered; see InputTestDevice.sync.)
+        try server.touch.touchBegin(id: 0, x: 10, y: 10)
+        try server.touch.touchEnd(id: 0, x: 10, y: 10)
         try server.touch.sync()
+        try server.pointer.moveTo(x: 20, y: 20)
         try server.pointer.sync()
+        try server.keyboard.keyDown(keycode: 38)
+        try server.keyboard.keyUp(keycode: 38)
         try server.keyboard.sync()
         #expect(server.isRunning)
+    }
+
+    @Test("stop() and kill() end the server and remove its files")
+    func stopAndKillEndTheServer() async throws {
+        for useKill in [false, true] {
+            let server = try await XorgServer.start()
+            let lockFile = "/tmp/.X\(server.displayNumber)-lock"
+            #expect(FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(server.displayNumber)"))
+            if useKill { server.kill() } else { server.stop() }
+            #expect(!server.isRunning)
+            #expect(!FileManager.default.fileExists(atPath: server.directory.path))
+            // A parallel test's server may already have taken the display number: the lock file
+            // may exist again, but not as this server's.
+            let owner = (try? String(contentsOfFile: lockFile, encoding: .utf8))?.trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            #expect(owner != "\(server.pid)")
+        }
     }
 
     @Test("inputtest touches reach an XI2 client as TouchBegin/Update/End at the injected coordinates")

@@ -180,19 +180,18 @@ final class XorgServer: Sendable {
 
     /// Kills the server abruptly (SIGKILL), for tests about a dying X server. Also removes the
     /// stale lock file and socket it leaves behind, and the temp dir. Idempotent.
+    ///
+    /// Close your own X connections to it first (`XI2Listener`, …): Xlib's default I/O error
+    /// handler exits the whole test process when a connection's server dies. The harness's
+    /// keep-alive connection is closed before the kill for that reason.
     func kill() {
-        guard shutDownHarnessSide(closeConnection: false) else { return }
+        guard shutDownHarnessSide() else { return }
         Self.disarm(watchdog)
         process.signal(SIGKILL)
         _ = process.waitForExit(timeout: .seconds(5))
-        state.withLock { state in
-            // The connection is dead; XCloseDisplay on it is still needed to free it.
-            if let connection = state.keepAlive { XCloseDisplay(connection) }
-            state.keepAlive = nil
-        }
         let lockPath = "/tmp/.X\(displayNumber)-lock"
         if let owner = try? String(contentsOfFile: lockPath, encoding: .utf8),
-            Int32(owner.trimmingCharacters(in: .whitespaces)) == pid
+            Int32(owner.trimmingCharacters(in: .whitespacesAndNewlines)) == pid
         {
             try? FileManager.default.removeItem(atPath: lockPath)
             try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(displayNumber)")
@@ -207,15 +206,15 @@ final class XorgServer: Sendable {
 
     // MARK: Private
 
-    /// Marks the server stopped, closes devices and (optionally) the keep-alive connection.
+    /// Marks the server stopped, closes devices and the keep-alive connection.
     /// Returns false if it was already stopped.
-    private func shutDownHarnessSide(closeConnection: Bool = true) -> Bool {
+    private func shutDownHarnessSide() -> Bool {
         state.withLock { state in
             guard !state.stopped else { return false }
             state.stopped = true
             for device in state.devices.values { device.close() }
             state.devices = [:]
-            if closeConnection, let connection = state.keepAlive {
+            if let connection = state.keepAlive {
                 XCloseDisplay(connection)
                 state.keepAlive = nil
             }
