@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// How `touchtracker` fails when there is no X server to talk to.
+@Suite("Launching without a display")
+struct LaunchTests {
+    @Test("with DISPLAY unset it prints one error line naming DISPLAY and exits with status 2")
+    func missingDisplayExitsWithStatus2() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = try AppProcess(
+            arguments: ["--document", directory.appendingPathComponent("drawing.json").path],
+            environment: ["DISPLAY": nil])
+        let status = try await app.waitForExit()
+        #expect(status == 2, "\(app.transcript)")
+        #expect(app.stderrLines.count == 1, "\(app.transcript)")
+        #expect(app.stderr.contains("DISPLAY"), "\(app.transcript)")
+    }
+
+    @Test("with DISPLAY naming a display nobody serves it prints one error line naming DISPLAY and exits with status 2")
+    func unreachableDisplayExitsWithStatus2() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let display = try unusedDisplay()
+        let app = try AppProcess(
+            arguments: ["--document", directory.appendingPathComponent("drawing.json").path],
+            environment: ["DISPLAY": display])
+        let status = try await app.waitForExit()
+        #expect(status == 2, "\(app.transcript)")
+        #expect(app.stderrLines.count == 1, "\(app.transcript)")
+        #expect(app.stderr.contains("DISPLAY"), "\(app.transcript)")
+    }
+
+    /// ":99" or the next display number with no socket or lock file.
+    private func unusedDisplay() throws -> String {
+        let number = try #require(
+            (99..<200).first { number in
+                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+                    && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
+            })
+        return ":\(number)"
+    }
+
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("touchtracker-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

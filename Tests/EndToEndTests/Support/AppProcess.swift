@@ -1,0 +1,144 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The real `touchtracker` executable running as a child process, with stdout and stderr
+/// captured. It is killed on `deinit` if still running.
+final class AppProcess: Sendable {
+    struct AppError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let executable: URL
+    let arguments: [String]
+    var pid: Int32 { process.pid }
+
+    private let process: ChildProcess
+
+    /// Launches `touchtracker` with `arguments`. The environment is this process's, with
+    /// `environment` applied on top; a nil value removes a variable (e.g. `["DISPLAY": nil]`).
+    init(arguments: [String], environment: [String: String?] = [:]) throws {
+        executable = try Self.locateExecutable()
+        self.arguments = arguments
+        var fullEnvironment = ProcessInfo.processInfo.environment
+        for (name, value) in environment { fullEnvironment[name] = value }
+        process = try ChildProcess(executable: executable.path, arguments: arguments, environment: fullEnvironment)
+        trace("launched touchtracker \(process.pid): \(arguments.joined(separator: " "))")
+    }
+
+    /// Convenience: `touchtracker --document … --geometry WxH+X+Y --verbose` on `display`.
+    convenience init(
+        display: String, document: URL, geometry: (width: Int, height: Int, x: Int, y: Int),
+        verbose: Bool = true, extraArguments: [String] = []
+    ) throws {
+        var arguments = [
+            "--document", document.path,
+            "--geometry", "\(geometry.width)x\(geometry.height)+\(geometry.x)+\(geometry.y)",
+        ]
+        if verbose { arguments.append("--verbose") }
+        try self.init(arguments: arguments + extraArguments, environment: ["DISPLAY": display])
+    }
+
+    var stdout: String { String(decoding: process.stdout, as: UTF8.self) }
+    var stderr: String { String(decoding: process.stderr, as: UTF8.self) }
+    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    var isRunning: Bool { process.isRunning }
+    /// How it ended, or nil while it runs.
+    var exit: ChildProcess.Termination? { process.exit }
+
+    /// Waits for a stderr line containing `text` and returns it. Fails early (with the
+    /// captured output) if the app exits first.
+    @discardableResult
+    func waitForStderrLine(containing text: String, timeout: Duration = .seconds(10)) async throws -> String {
+        do {
+            return try await waitForValue("a stderr line containing \"\(text)\"", timeout: timeout) {
+                if let line = stderrLines.first(where: { $0.contains(text) }) { return line }
+                // After exit, keep looking until the pipes are drained.
+                if let exit = process.exit, process.outputClosed {
+                    throw AppError(description: "touchtracker \(exit)")
+                }
+                return nil
+            }
+        } catch {
+            throw AppError(description: "\(error) while waiting for \"\(text)\"\n\(transcript)")
+        }
+    }
+
+    /// Waits for the app to exit (and its output to be complete); returns its exit status,
+    /// 128 + signal if a signal killed it.
+    @discardableResult
+    func waitForExit(timeout: Duration = .seconds(10)) async throws -> Int32 {
+        let termination: ChildProcess.Termination
+        do {
+            termination = try await waitForValue("touchtracker to exit", timeout: timeout) { process.exit }
+        } catch {
+            throw AppError(description: "\(error)\n\(transcript)")
+        }
+        try? await waitUntil("touchtracker's output to drain", timeout: .seconds(1)) { process.outputClosed }
+        return termination.status
+    }
+
+    /// SIGTERM, then SIGKILL if it has not exited after `timeout`; returns the exit status.
+    @discardableResult
+    func terminate(timeout: Duration = .seconds(5)) async throws -> Int32 {
+        process.signal(SIGTERM)
+        do {
+            return try await waitForExit(timeout: timeout)
+        } catch {
+            process.signal(SIGKILL)
+            return try await waitForExit(timeout: .seconds(5))
+        }
+    }
+
+    /// Synchronous SIGTERM-then-SIGKILL for `defer` blocks; does nothing if it already exited.
+    func stop(timeout: Duration = .seconds(5)) {
+        guard process.isRunning else { return }
+        trace("stopping touchtracker \(pid)")
+        let termination = process.stop(timeout: timeout)
+        trace("touchtracker \(pid) \(termination.map(\.description) ?? "did not exit")")
+    }
+
+    /// SIGKILL; returns the exit status.
+    @discardableResult
+    func kill() async throws -> Int32 {
+        process.signal(SIGKILL)
+        return try await waitForExit(timeout: .seconds(5))
+    }
+
+    /// Command, status and captured output, for failure messages.
+    var transcript: String {
+        """
+        $ \(executable.path) \(arguments.joined(separator: " "))  [\(process.exit.map(\.description) ?? "running")]
+        --- stderr:
+        \(stderr)
+        --- stdout:
+        \(stdout)
+        """
+    }
+
+    /// `TOUCHTRACKER_BIN`, else `touchtracker` next to the running test executable (SwiftPM puts
+    /// both in `.build/<triple>/<configuration>/`).
+    static func locateExecutable() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["TOUCHTRACKER_BIN"] {
+            return URL(fileURLWithPath: path)
+        }
+        let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var candidates: [URL] = []
+        var directory = running.deletingLastPathComponent()
+        // Walk up out of a bundle such as `TouchTrackerPackageTests.xctest/…` if there is one.
+        for _ in 0..<4 {
+            candidates.append(directory.appendingPathComponent("touchtracker"))
+            directory = directory.deletingLastPathComponent()
+        }
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
+            return found
+        }
+        throw AppError(
+            description: """
+                touchtracker not found (looked at \(candidates.map(\.path).joined(separator: ", "))); \
+                run `swift build` first or set TOUCHTRACKER_BIN
+                """)
+    }
+}

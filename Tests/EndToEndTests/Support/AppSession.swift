@@ -1,0 +1,79 @@
+import Foundation
+
+/// One test's world: a private Xorg, the real `touchtracker` on it with a window at `frame`,
+/// and a fresh document path. `launch` returns once the app reports `touchtracker: ready`.
+/// Call `stop()` (e.g. in `defer`).
+final class AppSession: Sendable {
+    struct Frame: Sendable {
+        let x: Int
+        let y: Int
+        let width: Int
+        let height: Int
+    }
+
+    let server: XorgServer
+    let app: AppProcess
+    let document: URL
+    let frame: Frame
+
+    static func launch(
+        frame: Frame = Frame(x: 100, y: 80, width: 640, height: 480), readyTimeout: Duration = .seconds(10)
+    ) async throws -> AppSession {
+        let server = try await XorgServer.start()
+        do {
+            let document = server.directory.appendingPathComponent("drawing.json")
+            let app = try AppProcess(
+                display: server.display, document: document,
+                geometry: (frame.width, frame.height, frame.x, frame.y))
+            let session = AppSession(server: server, app: app, document: document, frame: frame)
+            do {
+                try await app.waitForStderrLine(containing: "touchtracker: ready", timeout: readyTimeout)
+            } catch {
+                session.stop()
+                throw error
+            }
+            return session
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    private init(server: XorgServer, app: AppProcess, document: URL, frame: Frame) {
+        self.server = server
+        self.app = app
+        self.document = document
+        self.frame = frame
+    }
+
+    /// Root-window coordinates of window point (x, y).
+    func root(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        (x + Double(frame.x), y + Double(frame.y))
+    }
+
+    /// Root-window coordinates of window point `point`.
+    func root(_ point: (x: Double, y: Double)) -> (x: Double, y: Double) {
+        root(point.x, point.y)
+    }
+
+    /// Waits for the saved document to hold at least `lineCount` lines.
+    func savedDocument(lineCount: Int, timeout: Duration = .seconds(10)) async throws -> SavedDocument {
+        do {
+            return try await SavedDocument.wait(for: document, lineCount: lineCount, timeout: timeout)
+        } catch {
+            let contents = (try? String(contentsOf: document, encoding: .utf8)) ?? "(no file)"
+            throw AppProcess.AppError(description: "\(error)\n--- document:\n\(contents)\n\(app.transcript)")
+        }
+    }
+
+    /// A capture of the app's window area (root coordinates are kept: use `root(_:_:)`).
+    func screenshot() throws -> Screenshot {
+        try Screenshot.capture(
+            display: server.display, x: frame.x, y: frame.y, width: frame.width, height: frame.height)
+    }
+
+    func stop() {
+        app.stop()
+        server.stop()
+    }
+}
