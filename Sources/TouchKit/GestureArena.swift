@@ -316,10 +316,7 @@ final class GestureArena {
                     fail(recognizer)
                 case .proceed:
                     waiting.remove(at: index)
-                    let allowed =
-                        (recognizer.view?.gestureRecognizerShouldBegin(recognizer) ?? true)
-                        && (recognizer.delegate?.gestureRecognizerShouldBegin(recognizer) ?? true)
-                    if allowed && recognizer.storedState == .possible {
+                    if shouldBegin(recognizer) && recognizer.storedState == .possible {
                         recognize(recognizer, as: target)
                     } else {
                         fail(recognizer)
@@ -328,6 +325,16 @@ final class GestureArena {
             }
         }
     }
+
+    /// Asks the view, then the delegate (once, when the view is its own delegate).
+    static func shouldBegin(_ recognizer: GestureRecognizer) -> Bool {
+        let view = recognizer.view
+        if let view, !view.gestureRecognizerShouldBegin(recognizer) { return false }
+        guard let delegate = recognizer.delegate, delegate !== view else { return true }
+        return delegate.gestureRecognizerShouldBegin(recognizer)
+    }
+
+    private func shouldBegin(_ recognizer: GestureRecognizer) -> Bool { Self.shouldBegin(recognizer) }
 
     private enum Verdict { case wait, fail, proceed }
 

@@ -357,10 +357,7 @@ open class GestureRecognizer: GestureRecognizerActions {
         guard GestureArena.isValidTransition(from: storedState, to: newState) else { return }
         var target = newState
         if storedState == .possible, target == .began || target == .ended {
-            let allowed =
-                (view?.gestureRecognizerShouldBegin(self) ?? true)
-                && (delegate?.gestureRecognizerShouldBegin(self) ?? true)
-            if !allowed { target = .failed }
+            if !GestureArena.shouldBegin(self) { target = .failed }
         }
         if (storedState == .began || storedState == .changed) && target == .failed { target = .cancelled }
         storedState = target

@@ -7,7 +7,8 @@
 open class PanGestureRecognizer: GestureRecognizer {
     /// Fewest fingers that can pan (UIKit's default 1).
     public var minimumNumberOfTouches = 1
-    /// Most fingers that can pan (UIKit's default, unlimited). Once panning, further fingers are ignored.
+    /// Most fingers that can pan (UIKit's default, unlimited). Further fingers are ignored: left to the view and
+    /// to other recognizers (UIKit instead declines to recognize while too many fingers are down).
     public var maximumNumberOfTouches = Int.max
     /// How far the centroid must travel before the pan begins (the drag slop, 10 px).
     public var minimumTranslation: Double = 10
@@ -38,8 +39,7 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
         for touch in touches {
-            let panning = state == .began || state == .changed
-            if panning && following.count >= maximumNumberOfTouches {
+            if following.count >= maximumNumberOfTouches {
                 ignore(touch, for: event)
                 continue
             }

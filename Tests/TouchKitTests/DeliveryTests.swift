@@ -1,0 +1,387 @@
+import Testing
+
+@testable import TouchKit
+
+/// UIKit's delivery rules: what the view sees, and when, under each combination of cancelsTouchesInView,
+/// delaysTouchesBegan and delaysTouchesEnded.
+@Suite struct DeliveryTests {
+    /// A tap with a small wobble: down, move 3 px, up.
+    func wobblyTap(_ h: Harness) {
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 103, 100, at: 0.05)
+        h.up(1, 103, 100, at: 0.1)
+    }
+
+    func tapHarness(cancels: Bool, delaysBegan: Bool, delaysEnded: Bool) -> Harness {
+        let h = Harness()
+        let tap = TapGestureRecognizer()
+        tap.cancelsTouchesInView = cancels
+        tap.delaysTouchesBegan = delaysBegan
+        tap.delaysTouchesEnded = delaysEnded
+        h.add(tap, "tap")
+        return h
+    }
+
+    @Test("UIKit's defaults: the view sees began and moved, then cancelled, then the action")
+    func defaults() {
+        let tap = TapGestureRecognizer()
+        #expect(tap.cancelsTouchesInView && !tap.delaysTouchesBegan && tap.delaysTouchesEnded)
+        let h = tapHarness(cancels: true, delaysBegan: false, delaysEnded: true)
+        wobblyTap(h)
+        #expect(h.log.entries == ["view.began", "view.moved", "view.cancelled(gesture)", "tap:ended"])
+    }
+
+    @Test("cancels without delaying the end: still cancelled, never ended, because recognizers see the end first")
+    func cancelsNoDelayEnded() {
+        let h = tapHarness(cancels: true, delaysBegan: false, delaysEnded: false)
+        wobblyTap(h)
+        #expect(h.log.entries == ["view.began", "view.moved", "view.cancelled(gesture)", "tap:ended"])
+    }
+
+    @Test("not cancelling: the view sees the whole touch, the action comes before the view's end")
+    func noCancel() {
+        let h = tapHarness(cancels: false, delaysBegan: false, delaysEnded: true)
+        wobblyTap(h)
+        #expect(h.log.entries == ["view.began", "view.moved", "tap:ended", "view.ended"])
+    }
+
+    @Test("not cancelling and not delaying the end: the same order")
+    func noCancelNoDelay() {
+        let h = tapHarness(cancels: false, delaysBegan: false, delaysEnded: false)
+        wobblyTap(h)
+        #expect(h.log.entries == ["view.began", "view.moved", "tap:ended", "view.ended"])
+    }
+
+    @Test("delaying began and cancelling: the view never sees a recognized touch at all")
+    func delaysBeganAndCancels() {
+        let h = tapHarness(cancels: true, delaysBegan: true, delaysEnded: true)
+        wobblyTap(h)
+        #expect(h.log.entries == ["tap:ended"])
+        #expect(h.window.heldTouchCount == 0)
+    }
+
+    @Test("delaying began without cancelling: the view gets the whole touch after the action")
+    func delaysBeganNoCancel() {
+        let h = tapHarness(cancels: false, delaysBegan: true, delaysEnded: true)
+        wobblyTap(h)
+        #expect(h.log.entries == ["tap:ended", "view.began", "view.moved", "view.ended"])
+    }
+
+    @Test("delaying began: when the gesture fails the view gets began and the moves it missed")
+    func delaysBeganThenFails() {
+        let h = tapHarness(cancels: true, delaysBegan: true, delaysEnded: true)
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 105, 100, at: 0.05)
+        #expect(h.log.entries.isEmpty)
+        h.move(1, 130, 100, at: 0.1)
+        #expect(h.log.entries == ["view.began", "view.moved"])
+        h.move(1, 140, 100, at: 0.15)
+        h.up(1, 140, 100, at: 0.2)
+        #expect(h.log.entries == ["view.began", "view.moved", "view.moved", "view.ended"])
+    }
+
+    @Test("delaying began: a touch the system cancels while withheld is never shown to the view")
+    func delaysBeganSystemCancel() {
+        let h = tapHarness(cancels: true, delaysBegan: true, delaysEnded: true)
+        h.down(1, 100, 100, at: 0)
+        h.systemCancel(1, at: 0.1)
+        h.settle()
+        #expect(h.log.entries.isEmpty)
+    }
+
+    @Test("delaying the end: a double tap holds the first tap's end until it fails, then delivers it")
+    func delaysEndedUntilFailure() {
+        let h = Harness()
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        h.add(double, "double")
+        h.tap(100, 100, at: 0, duration: 0.05)
+        #expect(h.log.entries == ["view.began"])
+        #expect(h.window.heldTouchCount == 1)
+        h.advance(to: 0.41)
+        #expect(h.log.entries == ["view.began", "view.ended"])
+        #expect(h.window.heldTouchCount == 0)
+    }
+
+    @Test("delaying the end: when the double tap recognizes, both held touches are cancelled in one call")
+    func delaysEndedThenRecognized() {
+        let h = Harness()
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        h.add(double, "double")
+        h.tap(100, 100, at: 0, duration: 0.05)
+        h.tap(100, 100, at: 0.2, duration: 0.05)
+        #expect(h.log.entries == ["view.began", "view.began", "view.cancelled(gesture)", "double:ended"])
+        #expect(h.view.violations.isEmpty)
+        #expect(h.view.liveTouches.isEmpty)
+    }
+
+    @Test("not delaying the end: the first tap ends at once and only the second is cancelled")
+    func noDelayEndedDoubleTap() {
+        let h = Harness()
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        double.delaysTouchesEnded = false
+        h.add(double, "double")
+        h.tap(100, 100, at: 0, duration: 0.05)
+        h.tap(100, 100, at: 0.2, duration: 0.05)
+        #expect(
+            h.log.entries == [
+                "view.began", "view.ended", "view.began", "view.cancelled(gesture)", "double:ended",
+            ])
+    }
+
+    @Test("a pan that cancels: the view's moves stop at the slop, then cancelled, then the actions")
+    func panCancels() {
+        let h = Harness()
+        h.add(PanGestureRecognizer(), "pan")
+        h.drag(from: pt(100, 100), to: pt(200, 100), at: 0, steps: 4)
+        #expect(
+            h.log.entries == [
+                "view.began", "view.cancelled(gesture)", "pan:began", "pan:changed", "pan:changed", "pan:changed",
+                "pan:ended",
+            ])
+    }
+
+    @Test("a pan that does not cancel: each action comes before the view's move")
+    func panDoesNotCancel() {
+        let h = Harness()
+        let pan = PanGestureRecognizer()
+        pan.cancelsTouchesInView = false
+        h.add(pan, "pan")
+        h.drag(from: pt(100, 100), to: pt(200, 100), at: 0, steps: 3)
+        #expect(
+            h.log.entries == [
+                "view.began", "pan:began", "view.moved", "pan:changed", "view.moved", "pan:changed", "view.moved",
+                "pan:ended", "view.ended",
+            ])
+    }
+
+    @Test("the view sees a cancel or an end only once per touch, never both")
+    func onceOnly() {
+        let h = Harness()
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        let single = TapGestureRecognizer()
+        single.require(toFail: double)
+        h.add(double, "double")
+        h.add(single, "single")
+        h.add(LongPressGestureRecognizer(), "press")
+        h.add(PanGestureRecognizer(), "pan")
+        h.tap(100, 100, at: 0)
+        h.tap(100, 100, at: 0.3)
+        h.drag(from: pt(300, 300), to: pt(400, 300), at: 1)
+        h.down(1, 500, 500, at: 2)
+        h.advance(to: 3)
+        h.up(1, 500, 500, at: 3)
+        h.tap(100, 100, at: 4)
+        h.settle()
+        #expect(h.view.violations.isEmpty)
+        #expect(h.view.liveTouches.isEmpty)
+        #expect(h.view.finishedTouches.count == 5)
+    }
+
+    @Test("recognizers on the view's ancestors see its touches too")
+    func ancestorsRecognize() {
+        let h = Harness()
+        let child = RecordingView(frame: Rect(x: 100, y: 100, width: 100, height: 100), log: h.log, label: "child")
+        h.view.addSubview(child)
+        h.add(TapGestureRecognizer(), "parentTap")
+        h.tap(150, 150, at: 0)
+        #expect(h.log.entries == ["child.began", "child.cancelled(gesture)", "parentTap:ended"])
+    }
+
+    @Test("the nearest view's recognizer wins over its ancestor's")
+    func nearestWins() {
+        let h = Harness()
+        let child = RecordingView(frame: Rect(x: 100, y: 100, width: 100, height: 100), log: h.log, label: "child")
+        h.view.addSubview(child)
+        h.add(TapGestureRecognizer(), "parentTap")
+        h.add(TapGestureRecognizer(), "childTap", to: child)
+        h.tap(150, 150, at: 0)
+        #expect(h.actions == ["childTap:ended"])
+    }
+
+    @Test("a touch outside a subview does not reach the subview's recognizers")
+    func outsideSubview() {
+        let h = Harness()
+        let child = RecordingView(frame: Rect(x: 100, y: 100, width: 100, height: 100), log: h.log, label: "child")
+        h.view.addSubview(child)
+        h.add(TapGestureRecognizer(), "childTap", to: child)
+        h.tap(50, 50, at: 0)
+        #expect(h.log.entries == ["view.began", "view.ended"])
+    }
+
+    @Test("Touch.gestureRecognizers lists the recognizers that receive the touch, nearest first")
+    func touchRecognizerList() {
+        let h = Harness()
+        let child = RecordingView(frame: Rect(x: 100, y: 100, width: 100, height: 100), log: h.log, label: "child")
+        h.view.addSubview(child)
+        let parentTap = h.add(TapGestureRecognizer(), "parentTap")
+        let childPan = h.add(PanGestureRecognizer(), "childPan", to: child)
+        h.down(1, 150, 150, at: 0)
+        let touch = h.window.activeTouches.first
+        #expect(touch?.gestureRecognizers.map(ObjectIdentifier.init) == [childPan, parentTap].map(ObjectIdentifier.init))
+        #expect(touch?.view === child)
+    }
+
+    @Test("the touch event lists all touches and the changed ones")
+    func eventContents() {
+        let h = Harness()
+        final class Spy: View {
+            var seen: [(Int, Int)] = []
+            override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
+                seen.append((event.allTouches.count, event.changedTouches.count))
+            }
+            override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
+                seen.append((event.allTouches.count, event.touches(for: self).count))
+            }
+        }
+        let spy = Spy(frame: Rect(x: 0, y: 0, width: 800, height: 600))
+        spy.isMultipleTouchEnabled = true
+        h.window.addSubview(spy)
+        h.down(1, 10, 10, at: 0)
+        h.down(2, 20, 20, at: 0.1)
+        h.move(1, 15, 15, at: 0.2)
+        #expect(spy.seen.map(\.0) == [1, 2, 2])
+        #expect(spy.seen.map(\.1) == [1, 1, 2])
+    }
+}
+
+@Suite struct DelegateTests {
+    @Test("shouldReceive false hides a touch from the recognizer, and the view gets it untouched")
+    func shouldReceiveFalse() {
+        let h = Harness()
+        let delegate = TestDelegate()
+        delegate.shouldReceive = { _, touch in touch.location(in: nil).x > 400 }
+        let tap = h.add(TapGestureRecognizer(), "tap")
+        tap.delegate = delegate
+        h.tap(100, 100, at: 0)
+        #expect(h.log.entries == ["view.began", "view.ended"])
+        h.tap(500, 100, at: 1)
+        #expect(h.actions == ["tap:ended"])
+    }
+
+    @Test("shouldBegin false fails the recognizer and the view keeps its touch")
+    func shouldBeginFalse() {
+        let h = Harness()
+        let delegate = TestDelegate()
+        delegate.shouldBegin = { _ in false }
+        let press = h.add(LongPressGestureRecognizer(), "press")
+        press.delegate = delegate
+        h.down(1, 100, 100, at: 0)
+        h.advance(to: 0.6)
+        #expect(press.state == .failed)
+        h.move(1, 200, 100, at: 0.7)
+        h.up(1, 200, 100, at: 0.8)
+        #expect(h.log.entries == ["view.began", "view.moved", "view.ended"])
+        #expect(delegate.askedToBegin == 1)
+        #expect(press.state == .possible)
+    }
+
+    @Test("the view's gestureRecognizerShouldBegin can veto too")
+    func viewVetoes() {
+        let h = Harness()
+        h.view.shouldBeginAnswer = false
+        h.add(TapGestureRecognizer(), "tap")
+        h.tap(100, 100, at: 0)
+        #expect(h.log.entries == ["view.began", "view.ended"])
+    }
+
+    @Test("shouldBegin is asked only when the recognizer is about to begin")
+    func shouldBeginTiming() {
+        let h = Harness()
+        let delegate = TestDelegate()
+        let pan = h.add(PanGestureRecognizer(), "pan")
+        pan.delegate = delegate
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 105, 100, at: 0.1)
+        #expect(delegate.askedToBegin == 0)
+        h.move(1, 120, 100, at: 0.2)
+        #expect(delegate.askedToBegin == 1)
+    }
+
+    @Test("two pans on one view are exclusive: the first to begin wins")
+    func twoPansExclusive() {
+        let h = Harness()
+        let first = h.add(PanGestureRecognizer(), "first")
+        let second = h.add(PanGestureRecognizer(), "second")
+        h.drag(from: pt(100, 100), to: pt(200, 100), at: 0, steps: 2, lift: false)
+        #expect(first.state == .changed)
+        #expect(second.state == .failed)
+        #expect(h.actions == ["first:began", "first:changed"])
+    }
+
+    @Test("either delegate allowing simultaneous recognition lets both pans run")
+    func simultaneousEitherDelegate() {
+        let h = Harness()
+        let delegate = TestDelegate()
+        delegate.simultaneous = { _, _ in true }
+        h.add(PanGestureRecognizer(), "first")
+        let second = h.add(PanGestureRecognizer(), "second")
+        second.delegate = delegate
+        h.drag(from: pt(100, 100), to: pt(200, 100), at: 0, steps: 2)
+        #expect(h.actions == ["first:began", "second:began", "first:changed", "second:changed", "first:ended", "second:ended"])
+    }
+
+    @Test("shouldRequireFailureOf holds a tap until the double tap fails")
+    func delegateRequiresFailure() {
+        let h = Harness()
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        h.add(double, "double")
+        let single = h.add(TapGestureRecognizer(), "single")
+        let delegate = TestDelegate()
+        delegate.requireFailureOf = { _, other in other === double }
+        single.delegate = delegate
+        h.tap(100, 100, at: 0, duration: 0.05)
+        #expect(h.actions.isEmpty)
+        h.settle()
+        #expect(h.actions == ["single:ended"])
+    }
+
+    @Test("shouldBeRequiredToFailBy makes the other recognizer wait")
+    func delegateRequiredToFail() {
+        let h = Harness()
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        h.add(double, "double")
+        let single = h.add(TapGestureRecognizer(), "single")
+        let delegate = TestDelegate()
+        delegate.requiredToFailBy = { _, other in other === single }
+        double.delegate = delegate
+        h.tap(100, 100, at: 0, duration: 0.05)
+        h.tap(100, 100, at: 0.2, duration: 0.05)
+        h.settle()
+        #expect(h.actions == ["double:ended"])
+    }
+
+    @Test("a recognizer whose requirement recognizes fails")
+    func requirementRecognizes() {
+        let h = Harness()
+        let pan = h.add(PanGestureRecognizer(), "pan")
+        let swipe = h.add(SwipeGestureRecognizer(), "swipe")
+        pan.require(toFail: swipe)
+        h.drag(from: pt(100, 100), to: pt(300, 100), at: 0, duration: 0.1)
+        #expect(h.actions == ["swipe:ended"])
+    }
+
+    @Test("a pan waiting for a swipe to fail begins once the swipe fails, with its full translation")
+    func panAfterSwipeFails() {
+        let h = Harness()
+        let pan = h.add(PanGestureRecognizer(), "pan")
+        let swipe = h.add(SwipeGestureRecognizer(), "swipe")
+        pan.require(toFail: swipe)
+        var translation = Point.zero
+        pan.addTarget { p in translation = p.translation(in: nil) }
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 120, 100, at: 0.1)
+        #expect(pan.state == .possible)
+        h.advance(to: 0.5)
+        #expect(h.actions == ["pan:began"])
+        #expect(translation == pt(20, 0))
+        h.move(1, 130, 100, at: 0.6)
+        #expect(h.actions == ["pan:began", "pan:changed"])
+        #expect(translation == pt(30, 0))
+    }
+}
