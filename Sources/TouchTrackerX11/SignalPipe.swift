@@ -16,6 +16,12 @@ final class SignalPipe {
         signalPipeWriteFD = fds[1]
         signal(SIGTERM, signalPipeHandler)
         signal(SIGINT, signalPipeHandler)
+        // A parent may hand down a mask that blocks these (test runners do); unblock them so they arrive.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Whether a signal arrived since the last call.
