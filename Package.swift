@@ -52,7 +52,8 @@ let package = Package(
         // MARK: Tests
 
         .testTarget(name: "TouchKitTests", dependencies: ["TouchKit"]),
-        .testTarget(name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchKit"]),
+        // Scenarios/ holds replay scripts and expected snapshots, read by ScenarioTests at run time.
+        .testTarget(name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchKit"], exclude: ["Scenarios"]),
         .testTarget(name: "TouchTrackerRenderTests", dependencies: ["TouchTrackerRender", "TouchTracker"]),
         // Drives the real `touchtracker` binary under a private Xorg with inputtest devices.
         .testTarget(name: "EndToEndTests", dependencies: ["TouchTracker", "CX11"]),
