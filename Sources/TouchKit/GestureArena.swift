@@ -363,8 +363,8 @@ final class GestureArena {
                 break
             }
         }
-        for weakOther in recognizer.explicitFailureRequirements {
-            guard let other = weakOther.recognizer, other.view != nil, other.isEnabled else { continue }
+        for other in recognizer.explicitFailureRequirements {
+            guard other.view != nil, other.isEnabled else { continue }
             consider(other)
             if result == .fail { return .fail }
         }
@@ -578,11 +578,26 @@ final class GestureArena {
         recognizer.sessionTouches.removeAll(keepingCapacity: true)
         recognizer.trackedTouches.removeAll(keepingCapacity: true)
         recognizer.reset()
+        recognizer.arena = nil
         if recognizer.isInEngagedList {
             recognizer.isInEngagedList = false
             engaged.removeAll { $0 === recognizer }
         }
         needsSettle = true
+    }
+
+    /// Breaks the arena's references to recognizers when its window goes away.
+    func tearDown() {
+        for recognizer in engaged {
+            recognizer.cancelAllTimers()
+            recognizer.arena = nil
+            recognizer.isInEngagedList = false
+        }
+        engaged.removeAll()
+        waiting.removeAll()
+        checkList.removeAll()
+        effects.removeAll()
+        heldTouches.removeAll()
     }
 
     // MARK: Introspection for tests and debugging

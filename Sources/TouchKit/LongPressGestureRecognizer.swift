@@ -40,14 +40,14 @@ open class LongPressGestureRecognizer: GestureRecognizer {
             if live == numberOfTouchesRequired {
                 cancelTimer(timer)
                 if tapsCompleted < numberOfTapsRequired {
-                    timer = scheduleTimer(after: maximumTapDuration) { [weak self] in
-                        guard let self, self.state == .possible else { return }
-                        self.state = .failed
+                    timer = scheduleTimer(after: maximumTapDuration) { [self] in
+                        guard state == .possible else { return }
+                        state = .failed
                     }
                 } else {
-                    timer = scheduleTimer(after: minimumPressDuration) { [weak self] in
-                        guard let self, self.state == .possible else { return }
-                        self.state = .began
+                    timer = scheduleTimer(after: minimumPressDuration) { [self] in
+                        guard state == .possible else { return }
+                        state = .began
                     }
                 }
             }
@@ -76,9 +76,9 @@ open class LongPressGestureRecognizer: GestureRecognizer {
             if tapsCompleted < numberOfTapsRequired, down.count == numberOfTouchesRequired {
                 tapsCompleted += 1
                 cancelTimer(timer)
-                timer = scheduleTimer(after: maximumIntervalBetweenTaps) { [weak self] in
-                    guard let self, self.state == .possible else { return }
-                    self.state = .failed
+                timer = scheduleTimer(after: maximumIntervalBetweenTaps) { [self] in
+                    guard state == .possible else { return }
+                    state = .failed
                 }
             } else {
                 state = .failed

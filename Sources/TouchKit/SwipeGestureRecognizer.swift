@@ -36,9 +36,9 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
         guard state == .possible else { return }
         if down.isEmpty {
-            scheduleTimer(after: maximumDuration) { [weak self] in
-                guard let self, self.state == .possible else { return }
-                self.state = .failed
+            scheduleTimer(after: maximumDuration) { [self] in
+                guard state == .possible else { return }
+                state = .failed
             }
         }
         down.append(contentsOf: touches)

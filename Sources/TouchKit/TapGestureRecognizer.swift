@@ -33,9 +33,9 @@ open class TapGestureRecognizer: GestureRecognizer {
                     return
                 }
                 cancelTimer(timer)
-                timer = scheduleTimer(after: maximumTapDuration) { [weak self] in
-                    guard let self, self.state == .possible else { return }
-                    self.state = .failed
+                timer = scheduleTimer(after: maximumTapDuration) { [self] in
+                    guard state == .possible else { return }
+                    state = .failed
                 }
             }
             currentTap.append(touch)
@@ -72,9 +72,9 @@ open class TapGestureRecognizer: GestureRecognizer {
         if tapsCompleted >= numberOfTapsRequired {
             state = .ended
         } else {
-            timer = scheduleTimer(after: maximumIntervalBetweenTaps) { [weak self] in
-                guard let self, self.state == .possible else { return }
-                self.state = .failed
+            timer = scheduleTimer(after: maximumIntervalBetweenTaps) { [self] in
+                guard state == .possible else { return }
+                state = .failed
             }
         }
     }

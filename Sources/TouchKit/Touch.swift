@@ -22,9 +22,10 @@ public final class Touch: Hashable, CustomStringConvertible {
     public internal(set) var tapCount: Int
     /// Pressure, 0...1 with 1/3 a normal press, when the device reports it.
     public internal(set) var force: Double?
-    /// The view the touch began in. Every later event of the touch goes to it.
-    public internal(set) weak var view: View?
-    public internal(set) weak var window: Window?
+    /// The view the touch began in. Every later event of the touch goes to it. Held strongly, as UIKit does.
+    public internal(set) var view: View?
+    /// The window of the touch's view.
+    public var window: Window? { view?.window }
     /// The recognizers that receive this touch.
     public internal(set) var gestureRecognizers: [GestureRecognizer] = []
     /// Why the touch was cancelled, once it is.
@@ -57,7 +58,6 @@ public final class Touch: Hashable, CustomStringConvertible {
         self.previousWindowLocation = location
         self.initialWindowLocation = location
         self.beganAt = timestamp
-        self.window = window
     }
 
     /// The touch's location in `view`'s coordinates, or in the window's when `view` is nil.

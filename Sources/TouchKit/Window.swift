@@ -31,6 +31,10 @@ open class Window: View {
         isMultipleTouchEnabled = true
     }
 
+    deinit {
+        arena.tearDown()
+    }
+
     /// Every touch on the screen now.
     public var activeTouches: Set<Touch> { Set(touchesByPlatformID.values) }
 
