@@ -103,7 +103,7 @@ open class GestureRecognizer: GestureRecognizerActions {
     /// Asked about beginning, receiving touches, simultaneity and failure requirements. Held weakly.
     public weak var delegate: (any GestureRecognizerDelegate)?
     /// A name for debugging.
-    public var name: String?
+    @exclusivity(unchecked) public var name: String?
 
     /// Whether the recognizer takes part. Disabling it mid-gesture cancels the gesture (or fails it while still
     /// possible), and it receives no touches until enabled again.
@@ -114,12 +114,12 @@ open class GestureRecognizer: GestureRecognizerActions {
     }
     /// Whether recognizing takes the recognizer's touches away from the view (`touchesCancelled` with reason
     /// `.gestureRecognized`). UIKit's default, true.
-    public var cancelsTouchesInView = true
+    @exclusivity(unchecked) public var cancelsTouchesInView = true
     /// Whether the view's `touchesBegan` waits until this recognizer fails. UIKit's default, false.
-    public var delaysTouchesBegan = false
+    @exclusivity(unchecked) public var delaysTouchesBegan = false
     /// Whether the view's `touchesEnded` waits while this recognizer is still possible; if it then recognizes, the
     /// view gets `touchesCancelled` instead. UIKit's default, true.
-    public var delaysTouchesEnded = true
+    @exclusivity(unchecked) public var delaysTouchesEnded = true
 
     /// The state as the subclass sees it. Subclasses set it; the setter arbitrates (failure requirements,
     /// exclusivity, `shouldBegin`), so a requested `.began` or `.ended` may leave the state `possible` for a while
@@ -133,25 +133,26 @@ open class GestureRecognizer: GestureRecognizerActions {
 
     // MARK: Engine bookkeeping (internal)
 
-    var storedState: State = .possible
+    @exclusivity(unchecked) var storedState: State = .possible
     /// A `.began` or `.ended` this recognizer asked for but may not take yet (failure requirements unresolved).
-    var pendingState: State?
+    @exclusivity(unchecked) var pendingState: State?
     /// The engine of the window whose touches the recognizer is following; set while engaged (strong, not weak:
     /// weak references make every retain of the target slow, and the arena clears it at reset).
-    var arena: GestureArena?
+    @exclusivity(unchecked) var arena: GestureArena?
     /// Touches since the set of live touches was last empty: what `location(in:)` and `numberOfTouches` describe.
-    var sessionTouches: [Touch] = []
+    @exclusivity(unchecked) var sessionTouches: [Touch] = []
     /// Every touch received since the last reset, for deciding which recognizers compete.
-    var trackedTouches: [Touch] = []
+    @exclusivity(unchecked) var trackedTouches: [Touch] = []
     /// Window location of the last touches, kept once they are gone.
     /// Recognizers that must fail first, held strongly as UIKit does.
-    var explicitFailureRequirements: [GestureRecognizer] = []
-    var timerTokens: [TimerToken] = []
-    var generation: UInt64 = 0
-    var isQueuedForCheck = false
-    var isInEngagedList = false
-    private var actions: [(id: UInt64, target: ObjectIdentifier?, run: (GestureRecognizer) -> Void)] = []
-    private var nextActionID: UInt64 = 0
+    @exclusivity(unchecked) var explicitFailureRequirements: [GestureRecognizer] = []
+    @exclusivity(unchecked) var timerTokens: [TimerToken] = []
+    @exclusivity(unchecked) var generation: UInt64 = 0
+    @exclusivity(unchecked) var isQueuedForCheck = false
+    @exclusivity(unchecked) var isInEngagedList = false
+    @exclusivity(unchecked) private var actions:
+        [(id: UInt64, target: ObjectIdentifier?, run: (GestureRecognizer) -> Void)] = []
+    @exclusivity(unchecked) private var nextActionID: UInt64 = 0
 
     var currentArena: GestureArena? { arena ?? view?.window?.arena }
 
@@ -345,7 +346,9 @@ open class GestureRecognizer: GestureRecognizerActions {
     // MARK: State changes
 
     private func requestState(_ newState: State) {
-        if let arena = currentArena {
+        if newState == .changed, storedState == .began || storedState == .changed, let arena {
+            arena.changed(self)
+        } else if let arena = currentArena {
             arena.performTurn { arena.request(self, newState) }
         } else {
             requestDetached(newState)

@@ -6,17 +6,17 @@ open class View: Responder {
     /// The parent view. Not a weak reference, for speed (weak references make every retain of a view slow): the
     /// parent owns its subviews, and clears this pointer when a subview leaves it or when it goes away itself.
     public var superview: View? { superviewRef?.takeUnretainedValue() }
-    private var superviewRef: Unmanaged<View>?
-    public private(set) var subviews: [View] = []
-    public var bounds: Rect
-    public var center: Point
-    public var transform: AffineTransform = .identity
+    @exclusivity(unchecked) private var superviewRef: Unmanaged<View>?
+    @exclusivity(unchecked) public private(set) var subviews: [View] = []
+    @exclusivity(unchecked) public var bounds: Rect
+    @exclusivity(unchecked) public var center: Point
+    @exclusivity(unchecked) public var transform: AffineTransform = .identity
     /// Views with interaction disabled (and their subviews) are skipped by hit testing.
-    public var isUserInteractionEnabled = true
+    @exclusivity(unchecked) public var isUserInteractionEnabled = true
     /// Whether the view accepts more than one touch at a time. When false, extra fingers are not delivered to it.
-    public var isMultipleTouchEnabled = false
-    public var isHidden = false
-    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+    @exclusivity(unchecked) public var isMultipleTouchEnabled = false
+    @exclusivity(unchecked) public var isHidden = false
+    @exclusivity(unchecked) public private(set) var gestureRecognizers: [GestureRecognizer] = []
 
     public init(frame: Rect = .zero) {
         self.bounds = Rect(origin: .zero, size: frame.size)
