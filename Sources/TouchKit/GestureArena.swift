@@ -11,6 +11,11 @@ enum ViewDelivery {
 /// The window's gesture engine: delivers touches to recognizers and then to views, and arbitrates between
 /// recognizers as UIKit does (exclusivity, failure requirements, delegates, delayed and cancelled delivery).
 ///
+/// Performance: every platform move runs through here, so the path allocates nothing, hashes nothing it can avoid,
+/// and holds no weak references to views or recognizers (a weakly referenced object pays for every retain). Hot
+/// stored properties across TouchKit are `@exclusivity(unchecked)`: TouchKit never accesses them overlappingly, and
+/// the dynamic checks otherwise cost half of the dispatch time.
+///
 /// Everything happens in turns. A turn is one platform input or one timer; state changes made during a turn take
 /// effect on the recognizers at once, while their side effects (cancelling touches in views, actions) run in order
 /// once the recognizers have seen the touches, and resets happen at the end of the turn.
@@ -25,19 +30,20 @@ final class GestureArena {
     }
 
     /// Recognizers that hold touches or wait; the only candidates for arbitration.
-    private var engaged: [GestureRecognizer] = []
+    @exclusivity(unchecked) private var engaged: [GestureRecognizer] = []
     /// Recognizers that asked to begin or recognize and wait for failure requirements.
-    private var waiting: [GestureRecognizer] = []
+    @exclusivity(unchecked) private var waiting: [GestureRecognizer] = []
     /// Recognizers to look at after the turn (reset, safety-net failure, list pruning).
-    private var checkList: [GestureRecognizer] = []
-    private var effects: [Effect] = []
-    private var effectIndex = 0
+    @exclusivity(unchecked) private var checkList: [GestureRecognizer] = []
+    @exclusivity(unchecked) private var effects: [Effect] = []
+    @exclusivity(unchecked) private var effectIndex = 0
     /// Touches whose view delivery is held back by a recognizer still deciding.
-    private(set) var heldTouches: [Touch] = []
-    private var depth = 0
-    private var isFlushing = false
-    private var isSettling = false
-    private var needsSettle = false
+    @exclusivity(unchecked) private(set) var heldTouches: [Touch] = []
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var lastChangedTouch: ObjectIdentifier?
+    @exclusivity(unchecked) private var isFlushing = false
+    @exclusivity(unchecked) private var isSettling = false
+    @exclusivity(unchecked) private var needsSettle = false
 
     init(clock: Clock) {
         self.clock = clock
@@ -114,7 +120,7 @@ final class GestureArena {
         }
         if effectIndex < effects.count { runEffects() }
         switch touch.viewDelivery {
-        case .delivered: touch.view?.touchesMoved(changed, with: event)
+        case .delivered: touch.viewRef?._withUnsafeGuaranteedRef { $0.touchesMoved(changed, with: event) }
         case .withheld: touch.pendingMoveForView = true
         case .finished: break
         }
@@ -174,9 +180,11 @@ final class GestureArena {
     private func prepareEvent(_ touch: Touch, adding: Bool) {
         if adding { event.allTouches.insert(touch) }
         event.timestamp = touch.timestamp
-        if event.changedTouches.count != 1 || !event.changedTouches.contains(touch) {
+        // Consecutive events of one touch reuse the set as it is (no hashing, no allocation).
+        if lastChangedTouch != ObjectIdentifier(touch) || event.changedTouches.count != 1 {
             event.changedTouches.removeAll(keepingCapacity: true)
             event.changedTouches.insert(touch)
+            lastChangedTouch = ObjectIdentifier(touch)
         }
     }
 
@@ -252,6 +260,13 @@ final class GestureArena {
         case (.changed, .changed), (.changed, .ended), (.changed, .cancelled), (.changed, .failed): true
         default: false
         }
+    }
+
+    /// The commonest transition, a continuous gesture moving on: no arbitration needed.
+    func changed(_ recognizer: GestureRecognizer) {
+        recognizer.storedState = .changed
+        effects.append(.action(recognizer))
+        if depth == 0 { flush() }
     }
 
     func request(_ recognizer: GestureRecognizer, _ newState: GestureRecognizer.State) {
@@ -363,8 +378,8 @@ final class GestureArena {
                 break
             }
         }
-        for weakOther in recognizer.explicitFailureRequirements {
-            guard let other = weakOther.recognizer, other.view != nil, other.isEnabled else { continue }
+        for other in recognizer.explicitFailureRequirements {
+            guard other.view != nil, other.isEnabled else { continue }
             consider(other)
             if result == .fail { return .fail }
         }
@@ -578,11 +593,26 @@ final class GestureArena {
         recognizer.sessionTouches.removeAll(keepingCapacity: true)
         recognizer.trackedTouches.removeAll(keepingCapacity: true)
         recognizer.reset()
+        recognizer.arena = nil
         if recognizer.isInEngagedList {
             recognizer.isInEngagedList = false
             engaged.removeAll { $0 === recognizer }
         }
         needsSettle = true
+    }
+
+    /// Breaks the arena's references to recognizers when its window goes away.
+    func tearDown() {
+        for recognizer in engaged {
+            recognizer.cancelAllTimers()
+            recognizer.arena = nil
+            recognizer.isInEngagedList = false
+        }
+        engaged.removeAll()
+        waiting.removeAll()
+        checkList.removeAll()
+        effects.removeAll()
+        heldTouches.removeAll()
     }
 
     // MARK: Introspection for tests and debugging

@@ -53,9 +53,8 @@ extension GestureRecognizerActions where Self: GestureRecognizer {
     /// Adds an action, called with the recognizer after every state change except to possible and failed.
     @discardableResult
     public func addTarget(_ action: @escaping (Self) -> Void) -> GestureActionToken {
-        addAction(target: nil) { recognizer in
-            if let typed = recognizer as? Self { action(typed) }
-        }
+        // Actions are only ever called with the recognizer they were added to, which is a `Self`.
+        addAction(target: nil) { recognizer in action(unsafeDowncast(recognizer, to: Self.self)) }
     }
 
     /// Adds an action on `target`, which is held weakly (as UIKit does): once it is gone the action does nothing.
@@ -64,7 +63,7 @@ extension GestureRecognizerActions where Self: GestureRecognizer {
         -> GestureActionToken
     {
         addAction(target: ObjectIdentifier(target)) { [weak target] recognizer in
-            if let target, let typed = recognizer as? Self { action(target, typed) }
+            if let target { action(target, unsafeDowncast(recognizer, to: Self.self)) }
         }
     }
 }
@@ -104,7 +103,7 @@ open class GestureRecognizer: GestureRecognizerActions {
     /// Asked about beginning, receiving touches, simultaneity and failure requirements. Held weakly.
     public weak var delegate: (any GestureRecognizerDelegate)?
     /// A name for debugging.
-    public var name: String?
+    @exclusivity(unchecked) public var name: String?
 
     /// Whether the recognizer takes part. Disabling it mid-gesture cancels the gesture (or fails it while still
     /// possible), and it receives no touches until enabled again.
@@ -115,12 +114,12 @@ open class GestureRecognizer: GestureRecognizerActions {
     }
     /// Whether recognizing takes the recognizer's touches away from the view (`touchesCancelled` with reason
     /// `.gestureRecognized`). UIKit's default, true.
-    public var cancelsTouchesInView = true
+    @exclusivity(unchecked) public var cancelsTouchesInView = true
     /// Whether the view's `touchesBegan` waits until this recognizer fails. UIKit's default, false.
-    public var delaysTouchesBegan = false
+    @exclusivity(unchecked) public var delaysTouchesBegan = false
     /// Whether the view's `touchesEnded` waits while this recognizer is still possible; if it then recognizes, the
     /// view gets `touchesCancelled` instead. UIKit's default, true.
-    public var delaysTouchesEnded = true
+    @exclusivity(unchecked) public var delaysTouchesEnded = true
 
     /// The state as the subclass sees it. Subclasses set it; the setter arbitrates (failure requirements,
     /// exclusivity, `shouldBegin`), so a requested `.began` or `.ended` may leave the state `possible` for a while
@@ -134,22 +133,26 @@ open class GestureRecognizer: GestureRecognizerActions {
 
     // MARK: Engine bookkeeping (internal)
 
-    var storedState: State = .possible
+    @exclusivity(unchecked) var storedState: State = .possible
     /// A `.began` or `.ended` this recognizer asked for but may not take yet (failure requirements unresolved).
-    var pendingState: State?
-    weak var arena: GestureArena?
+    @exclusivity(unchecked) var pendingState: State?
+    /// The engine of the window whose touches the recognizer is following; set while engaged (strong, not weak:
+    /// weak references make every retain of the target slow, and the arena clears it at reset).
+    @exclusivity(unchecked) var arena: GestureArena?
     /// Touches since the set of live touches was last empty: what `location(in:)` and `numberOfTouches` describe.
-    var sessionTouches: [Touch] = []
+    @exclusivity(unchecked) var sessionTouches: [Touch] = []
     /// Every touch received since the last reset, for deciding which recognizers compete.
-    var trackedTouches: [Touch] = []
+    @exclusivity(unchecked) var trackedTouches: [Touch] = []
     /// Window location of the last touches, kept once they are gone.
-    var explicitFailureRequirements: [WeakRecognizer] = []
-    var timerTokens: [TimerToken] = []
-    var generation: UInt64 = 0
-    var isQueuedForCheck = false
-    var isInEngagedList = false
-    private var actions: [(id: UInt64, target: ObjectIdentifier?, run: (GestureRecognizer) -> Void)] = []
-    private var nextActionID: UInt64 = 0
+    /// Recognizers that must fail first, held strongly as UIKit does.
+    @exclusivity(unchecked) var explicitFailureRequirements: [GestureRecognizer] = []
+    @exclusivity(unchecked) var timerTokens: [TimerToken] = []
+    @exclusivity(unchecked) var generation: UInt64 = 0
+    @exclusivity(unchecked) var isQueuedForCheck = false
+    @exclusivity(unchecked) var isInEngagedList = false
+    @exclusivity(unchecked) private var actions:
+        [(id: UInt64, target: ObjectIdentifier?, run: (GestureRecognizer) -> Void)] = []
+    @exclusivity(unchecked) private var nextActionID: UInt64 = 0
 
     var currentArena: GestureArena? { arena ?? view?.window?.arena }
 
@@ -225,8 +228,8 @@ open class GestureRecognizer: GestureRecognizerActions {
     /// Keeps this recognizer in `possible` until `other` fails; if `other` recognizes, this one fails.
     public func require(toFail other: GestureRecognizer) {
         guard other !== self else { return }
-        explicitFailureRequirements.removeAll { $0.recognizer == nil || $0.recognizer === other }
-        explicitFailureRequirements.append(WeakRecognizer(other))
+        explicitFailureRequirements.removeAll { $0 === other }
+        explicitFailureRequirements.append(other)
     }
 
     // MARK: Location
@@ -262,13 +265,11 @@ open class GestureRecognizer: GestureRecognizerActions {
 
     /// Converts a vector in window coordinates to `view`'s coordinates (only the linear part of the transforms).
     func windowVector(_ vector: Point, to view: View?) -> Point {
-        guard let view else { return vector }
-        return view.convert(vector, from: nil) - view.convert(.zero, from: nil)
+        view?.vectorFromRoot(vector) ?? vector
     }
 
     func windowVector(_ vector: Point, from view: View?) -> Point {
-        guard let view else { return vector }
-        return view.convert(vector, to: nil) - view.convert(.zero, to: nil)
+        view?.vectorToRoot(vector) ?? vector
     }
 
     // MARK: Subclass API
@@ -283,8 +284,8 @@ open class GestureRecognizer: GestureRecognizerActions {
         guard let arena = currentArena else { return nil }
         let generation = self.generation
         var token: TimerToken?
-        token = arena.clock.schedule(after: delay) { [weak self, weak arena] in
-            guard let self, let arena else { return }
+        // Captured strongly: a pending timer keeps the recognizer alive until it fires or is cancelled at reset.
+        token = arena.clock.schedule(after: delay) { [self, arena] in
             if let token { self.timerTokens.removeAll { $0 == token } }
             guard self.generation == generation else { return }
             arena.performTurn { action() }
@@ -345,7 +346,9 @@ open class GestureRecognizer: GestureRecognizerActions {
     // MARK: State changes
 
     private func requestState(_ newState: State) {
-        if let arena = currentArena {
+        if newState == .changed, storedState == .began || storedState == .changed, let arena {
+            arena.changed(self)
+        } else if let arena = currentArena {
             arena.performTurn { arena.request(self, newState) }
         } else {
             requestDetached(newState)
@@ -377,9 +380,4 @@ extension GestureRecognizer: CustomStringConvertible {
     public var description: String {
         "\(type(of: self))(\(name.map { "\"\($0)\", " } ?? "")\(storedState))"
     }
-}
-
-struct WeakRecognizer {
-    weak var recognizer: GestureRecognizer?
-    init(_ recognizer: GestureRecognizer) { self.recognizer = recognizer }
 }

@@ -16,29 +16,29 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     }
 
     /// The allowed directions (UIKit's default, right).
-    public var direction: Direction = .right
+    @exclusivity(unchecked) public var direction: Direction = .right
     /// Fingers that must swipe together (UIKit's default 1).
-    public var numberOfTouchesRequired = 1
+    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
     /// Travel needed along the direction.
-    public var minimumDistance: Double = 50
+    @exclusivity(unchecked) public var minimumDistance: Double = 50
     /// Time from the first finger down by which the distance must be reached.
-    public var maximumDuration: TimeInterval = 0.5
+    @exclusivity(unchecked) public var maximumDuration: TimeInterval = 0.5
     /// Largest angle, in radians, between the travel and the direction.
-    public var maximumAngle: Double = .pi / 6
+    @exclusivity(unchecked) public var maximumAngle: Double = .pi / 6
     /// Travel beyond which a wrong direction fails the swipe at once.
-    public var directionSlop: Double = 10
+    @exclusivity(unchecked) public var directionSlop: Double = 10
 
-    private var down: [Touch] = []
-    private var startLocation: Point?
+    @exclusivity(unchecked) private var down: [Touch] = []
+    @exclusivity(unchecked) private var startLocation: Point?
     /// The direction that was recognized, once it is.
-    public private(set) var recognizedDirection: Direction = []
+    @exclusivity(unchecked) public private(set) var recognizedDirection: Direction = []
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
         guard state == .possible else { return }
         if down.isEmpty {
-            scheduleTimer(after: maximumDuration) { [weak self] in
-                guard let self, self.state == .possible else { return }
-                self.state = .failed
+            scheduleTimer(after: maximumDuration) { [self] in
+                guard state == .possible else { return }
+                state = .failed
             }
         }
         down.append(contentsOf: touches)

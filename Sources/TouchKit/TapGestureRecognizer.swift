@@ -3,22 +3,22 @@
 /// the previous one's lift and within `allowableMultiTapDistance` of the first.
 open class TapGestureRecognizer: GestureRecognizer {
     /// Taps needed (UIKit's default 1).
-    public var numberOfTapsRequired = 1
+    @exclusivity(unchecked) public var numberOfTapsRequired = 1
     /// Fingers per tap (UIKit's default 1).
-    public var numberOfTouchesRequired = 1
+    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
     /// How far a finger may move from where it went down (tap slop).
-    public var allowableMovement: Double = 10
+    @exclusivity(unchecked) public var allowableMovement: Double = 10
     /// How long one tap may last, from its first finger down to its last finger up.
-    public var maximumTapDuration: TimeInterval = 0.5
+    @exclusivity(unchecked) public var maximumTapDuration: TimeInterval = 0.5
     /// How long after one tap's lift the next tap must start.
-    public var maximumIntervalBetweenTaps: TimeInterval = 0.35
+    @exclusivity(unchecked) public var maximumIntervalBetweenTaps: TimeInterval = 0.35
     /// How far from the first tap the following taps must start.
-    public var allowableMultiTapDistance: Double = 45
+    @exclusivity(unchecked) public var allowableMultiTapDistance: Double = 45
 
-    private var tapsCompleted = 0
-    private var currentTap: [Touch] = []
-    private var firstTapLocation: Point?
-    private var timer: TimerToken?
+    @exclusivity(unchecked) private var tapsCompleted = 0
+    @exclusivity(unchecked) private var currentTap: [Touch] = []
+    @exclusivity(unchecked) private var firstTapLocation: Point?
+    @exclusivity(unchecked) private var timer: TimerToken?
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
         for touch in touches {
@@ -33,9 +33,9 @@ open class TapGestureRecognizer: GestureRecognizer {
                     return
                 }
                 cancelTimer(timer)
-                timer = scheduleTimer(after: maximumTapDuration) { [weak self] in
-                    guard let self, self.state == .possible else { return }
-                    self.state = .failed
+                timer = scheduleTimer(after: maximumTapDuration) { [self] in
+                    guard state == .possible else { return }
+                    state = .failed
                 }
             }
             currentTap.append(touch)
@@ -72,9 +72,9 @@ open class TapGestureRecognizer: GestureRecognizer {
         if tapsCompleted >= numberOfTapsRequired {
             state = .ended
         } else {
-            timer = scheduleTimer(after: maximumIntervalBetweenTaps) { [weak self] in
-                guard let self, self.state == .possible else { return }
-                self.state = .failed
+            timer = scheduleTimer(after: maximumIntervalBetweenTaps) { [self] in
+                guard state == .possible else { return }
+                state = .failed
             }
         }
     }

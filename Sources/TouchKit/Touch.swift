@@ -15,33 +15,38 @@ public final class Touch: Hashable, CustomStringConvertible {
     public let identifier: UInt64
     /// The id the platform gave the contact (an XI2 touch id, say). Platforms may reuse it.
     public let platformID: UInt64
-    public internal(set) var phase: TouchPhase
+    @exclusivity(unchecked) public internal(set) var phase: TouchPhase
     /// When the touch last changed, in the window's clock.
-    public internal(set) var timestamp: TimeInterval
+    @exclusivity(unchecked) public internal(set) var timestamp: TimeInterval
     /// How many quick taps in the same place this touch completes (1 for a first tap).
-    public internal(set) var tapCount: Int
+    @exclusivity(unchecked) public internal(set) var tapCount: Int
     /// Pressure, 0...1 with 1/3 a normal press, when the device reports it.
-    public internal(set) var force: Double?
-    /// The view the touch began in. Every later event of the touch goes to it.
-    public internal(set) weak var view: View?
-    public internal(set) weak var window: Window?
+    @exclusivity(unchecked) public internal(set) var force: Double?
+    /// The view the touch began in. Every later event of the touch goes to it. Held strongly, as UIKit does.
+    public internal(set) var view: View? {
+        didSet { viewRef = view.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `view` without reference counting, for the per-event calls (the strong `view` keeps it alive).
+    @exclusivity(unchecked) private(set) var viewRef: Unmanaged<View>?
+    /// The window of the touch's view.
+    public var window: Window? { view?.window }
     /// The recognizers that receive this touch.
-    public internal(set) var gestureRecognizers: [GestureRecognizer] = []
+    @exclusivity(unchecked) public internal(set) var gestureRecognizers: [GestureRecognizer] = []
     /// Why the touch was cancelled, once it is.
-    public internal(set) var cancellationReason: TouchCancellationReason?
+    @exclusivity(unchecked) public internal(set) var cancellationReason: TouchCancellationReason?
 
-    var windowLocation: Point
-    var previousWindowLocation: Point
+    @exclusivity(unchecked) var windowLocation: Point
+    @exclusivity(unchecked) var previousWindowLocation: Point
     /// Where and when the touch went down, for tap slop and multi-tap checks.
     let initialWindowLocation: Point
     let beganAt: TimeInterval
 
     /// How far the touch's delivery to its view has got (see `GestureArena`).
-    var viewDelivery: ViewDelivery = .withheld
+    @exclusivity(unchecked) var viewDelivery: ViewDelivery = .withheld
     /// A move or end arrived while a recognizer held the view's delivery back.
-    var pendingMoveForView = false
-    var pendingEndForView = false
-    var isHeld = false
+    @exclusivity(unchecked) var pendingMoveForView = false
+    @exclusivity(unchecked) var pendingEndForView = false
+    @exclusivity(unchecked) var isHeld = false
 
     init(
         identifier: UInt64, platformID: UInt64, location: Point, timestamp: TimeInterval, force: Double?,
@@ -57,7 +62,6 @@ public final class Touch: Hashable, CustomStringConvertible {
         self.previousWindowLocation = location
         self.initialWindowLocation = location
         self.beganAt = timestamp
-        self.window = window
     }
 
     /// The touch's location in `view`'s coordinates, or in the window's when `view` is nil.

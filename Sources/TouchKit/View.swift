@@ -3,17 +3,20 @@
 /// Geometry follows UIKit: `center` is in the superview's coordinates, `bounds` in the view's own, and `transform`
 /// is applied about the centre. `frame` is derived from the three.
 open class View: Responder {
-    public private(set) weak var superview: View?
-    public private(set) var subviews: [View] = []
-    public var bounds: Rect
-    public var center: Point
-    public var transform: AffineTransform = .identity
+    /// The parent view. Not a weak reference, for speed (weak references make every retain of a view slow): the
+    /// parent owns its subviews, and clears this pointer when a subview leaves it or when it goes away itself.
+    public var superview: View? { superviewRef?.takeUnretainedValue() }
+    @exclusivity(unchecked) private var superviewRef: Unmanaged<View>?
+    @exclusivity(unchecked) public private(set) var subviews: [View] = []
+    @exclusivity(unchecked) public var bounds: Rect
+    @exclusivity(unchecked) public var center: Point
+    @exclusivity(unchecked) public var transform: AffineTransform = .identity
     /// Views with interaction disabled (and their subviews) are skipped by hit testing.
-    public var isUserInteractionEnabled = true
+    @exclusivity(unchecked) public var isUserInteractionEnabled = true
     /// Whether the view accepts more than one touch at a time. When false, extra fingers are not delivered to it.
-    public var isMultipleTouchEnabled = false
-    public var isHidden = false
-    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+    @exclusivity(unchecked) public var isMultipleTouchEnabled = false
+    @exclusivity(unchecked) public var isHidden = false
+    @exclusivity(unchecked) public private(set) var gestureRecognizers: [GestureRecognizer] = []
 
     public init(frame: Rect = .zero) {
         self.bounds = Rect(origin: .zero, size: frame.size)
@@ -61,14 +64,18 @@ open class View: Responder {
     public func insertSubview(_ view: View, at index: Int) {
         view.removeFromSuperview()
         subviews.insert(view, at: Swift.min(Swift.max(0, index), subviews.count))
-        view.superview = self
+        view.superviewRef = Unmanaged.passUnretained(self)
+    }
+
+    deinit {
+        for subview in subviews { subview.superviewRef = nil }
     }
 
     public func removeFromSuperview() {
         guard let parent = superview else { return }
         window?.viewWillLeave(self)
         parent.subviews.removeAll { $0 === self }
-        superview = nil
+        superviewRef = nil
     }
 
     /// Whether `view` is this view or one of its descendants.
@@ -119,43 +126,59 @@ open class View: Responder {
     // MARK: Coordinate conversion
 
     func convertToSuperview(_ point: Point) -> Point {
-        let local = point - bounds.center
-        return transform.apply(to: local) + center
+        if transform.isIdentity { return point - bounds.center + center }
+        return transform.apply(to: point - bounds.center) + center
     }
 
     func convertFromSuperview(_ point: Point) -> Point {
-        transform.inverted().apply(to: point - center) + bounds.center
+        if transform.isIdentity { return point - center + bounds.center }
+        return transform.inverted().apply(to: point - center) + bounds.center
+    }
+
+    /// From the coordinates of the root of this view's tree (the window's) to this view's. Walks up without
+    /// retaining or allocating: conversions run for every touch move.
+    func convertFromRoot(_ point: Point) -> Point {
+        guard let parent = superviewRef else { return point }
+        return convertFromSuperview(parent._withUnsafeGuaranteedRef { $0.convertFromRoot(point) })
+    }
+
+    /// From this view's coordinates to its root's.
+    func convertToRoot(_ point: Point) -> Point {
+        guard let parent = superviewRef else { return point }
+        let inParent = convertToSuperview(point)
+        return parent._withUnsafeGuaranteedRef { $0.convertToRoot(inParent) }
+    }
+
+    /// A vector (a difference of points) from root coordinates to this view's: only the transforms' linear parts.
+    func vectorFromRoot(_ vector: Point) -> Point {
+        guard let parent = superviewRef else { return vector }
+        let inParent = parent._withUnsafeGuaranteedRef { $0.vectorFromRoot(vector) }
+        return transform.isIdentity ? inParent : transform.inverted().applyLinear(to: inParent)
+    }
+
+    /// A vector from this view's coordinates to its root's.
+    func vectorToRoot(_ vector: Point) -> Point {
+        guard let parent = superviewRef else { return vector }
+        let inParent = transform.isIdentity ? vector : transform.applyLinear(to: vector)
+        return parent._withUnsafeGuaranteedRef { $0.vectorToRoot(inParent) }
     }
 
     /// Converts `point` from this view's coordinates to `view`'s (the window's when nil).
     public func convert(_ point: Point, to view: View?) -> Point {
-        var p = point
-        var current: View = self
-        while let parent = current.superview {
-            p = current.convertToSuperview(p)
-            current = parent
-        }
-        guard let view else { return p }
-        return view.convert(p, fromRoot: current)
+        let inRoot = convertToRoot(point)
+        guard let view else { return inRoot }
+        return view.convertFromRoot(inRoot)
     }
 
     /// Converts `point` from `view`'s coordinates (the window's when nil) to this view's.
     public func convert(_ point: Point, from view: View?) -> Point {
-        let inRoot = view?.convert(point, to: nil) ?? point
-        var root: View = self
-        while let parent = root.superview { root = parent }
-        return convert(inRoot, fromRoot: root)
+        convertFromRoot(view?.convertToRoot(point) ?? point)
     }
+}
 
-    private func convert(_ point: Point, fromRoot root: View) -> Point {
-        var chain: [View] = []
-        var current: View = self
-        while let parent = current.superview {
-            chain.append(current)
-            current = parent
-        }
-        var p = point
-        for view in chain.reversed() { p = view.convertFromSuperview(p) }
-        return p
+extension AffineTransform {
+    /// Applies only the linear part (no translation), as for a vector.
+    func applyLinear(to v: Point) -> Point {
+        Point(x: a * v.x + c * v.y, y: b * v.x + d * v.y)
     }
 }

@@ -9,17 +9,17 @@ open class Window: View {
     public internal(set) weak var firstResponder: Responder?
 
     /// Live touches by the platform's id.
-    private var touchesByPlatformID: [UInt64: Touch] = [:]
-    private var nextTouchIdentifier: UInt64 = 0
+    @exclusivity(unchecked) private var touchesByPlatformID: [UInt64: Touch] = [:]
+    @exclusivity(unchecked) private var nextTouchIdentifier: UInt64 = 0
     /// The last ended touch, for counting multi-taps.
-    private var lastTap: (location: Point, time: TimeInterval, count: Int)?
+    @exclusivity(unchecked) private var lastTap: (location: Point, time: TimeInterval, count: Int)?
 
     /// Maximum time between taps, and distance from the first, for `Touch.tapCount` to count up (UIKit's).
-    public var multiTapInterval: TimeInterval = 0.35
-    public var multiTapDistance: Double = 45
+    @exclusivity(unchecked) public var multiTapInterval: TimeInterval = 0.35
+    @exclusivity(unchecked) public var multiTapDistance: Double = 45
     /// How far and how long a touch may move and last and still count as a tap for `Touch.tapCount`.
-    public var tapSlop: Double = 10
-    public var maximumTapDuration: TimeInterval = 0.5
+    @exclusivity(unchecked) public var tapSlop: Double = 10
+    @exclusivity(unchecked) public var maximumTapDuration: TimeInterval = 0.5
 
     /// The gesture engine: delivery to recognizers and views, and arbitration.
     let arena: GestureArena
@@ -29,6 +29,10 @@ open class Window: View {
         self.arena = GestureArena(clock: clock)
         super.init(frame: frame)
         isMultipleTouchEnabled = true
+    }
+
+    deinit {
+        arena.tearDown()
     }
 
     /// Every touch on the screen now.

@@ -221,7 +221,8 @@ import Testing
         let childPan = h.add(PanGestureRecognizer(), "childPan", to: child)
         h.down(1, 150, 150, at: 0)
         let touch = h.window.activeTouches.first
-        #expect(touch?.gestureRecognizers.map(ObjectIdentifier.init) == [childPan, parentTap].map(ObjectIdentifier.init))
+        #expect(
+            touch?.gestureRecognizers.map(ObjectIdentifier.init) == [childPan, parentTap].map(ObjectIdentifier.init))
         #expect(touch?.view === child)
     }
 
@@ -321,7 +322,10 @@ import Testing
         let second = h.add(PanGestureRecognizer(), "second")
         second.delegate = delegate
         h.drag(from: pt(100, 100), to: pt(200, 100), at: 0, steps: 2)
-        #expect(h.actions == ["first:began", "second:began", "first:changed", "second:changed", "first:ended", "second:ended"])
+        #expect(
+            h.actions == [
+                "first:began", "second:began", "first:changed", "second:changed", "first:ended", "second:ended",
+            ])
     }
 
     @Test("shouldRequireFailureOf holds a tap until the double tap fails")

@@ -277,7 +277,9 @@ import Testing
             default: time += Double.random(in: 0..<0.02, using: &rng)
             }
             let id = UInt64.random(in: 0..<6, using: &rng)
-            var location = positions[id] ?? pt(Double.random(in: -20..<820, using: &rng), Double.random(in: -20..<620, using: &rng))
+            var location =
+                positions[id]
+                ?? pt(Double.random(in: -20..<820, using: &rng), Double.random(in: -20..<620, using: &rng))
             let roll = Int.random(in: 0..<100, using: &rng)
             let phase: TouchInput.Phase
             switch roll {
@@ -311,7 +313,9 @@ import Testing
                 h.log.clear()
             }
         }
-        for id in 0..<6 { h.window.send(TouchInput(id: UInt64(id), phase: .ended, location: pt(0, 0), timestamp: time + 0.01)) }
+        for id in 0..<6 {
+            h.window.send(TouchInput(id: UInt64(id), phase: .ended, location: pt(0, 0), timestamp: time + 0.01))
+        }
         h.settle()
 
         #expect(h.window.activeTouches.isEmpty)

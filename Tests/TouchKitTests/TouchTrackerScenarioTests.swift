@@ -86,7 +86,8 @@ final class DrawingStandIn: View, GestureRecognizerDelegate {
     func gestureRecognizer(
         _ gestureRecognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
     ) -> Bool {
-        (gestureRecognizer === moveLine && other === longPress) || (gestureRecognizer === longPress && other === moveLine)
+        (gestureRecognizer === moveLine && other === longPress)
+            || (gestureRecognizer === longPress && other === moveLine)
     }
 
     override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
@@ -112,7 +113,9 @@ final class DrawingStandIn: View, GestureRecognizerDelegate {
 
     override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {
         for touch in touches {
-            if let line = linesInProgress.removeValue(forKey: touch) { lines.append((line.0, touch.location(in: self))) }
+            if let line = linesInProgress.removeValue(forKey: touch) {
+                lines.append((line.0, touch.location(in: self)))
+            }
         }
         log.append("ended")
     }
