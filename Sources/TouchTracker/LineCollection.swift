@@ -45,12 +45,7 @@ public struct LineCollection {
         guard storage[id] == nil else { return }
         nextID = Swift.max(nextID, id.rawValue + 1)
         storage[id] = line
-        if let last = order.last, last > id {
-            let position = order.firstIndex { $0 > id } ?? order.endIndex
-            order.insert(id, at: position)
-        } else {
-            order.append(id)
-        }
+        order.insertSorted(id)
         index.insert(id, line)
     }
 

@@ -11,7 +11,11 @@ import TouchKit
 public struct LineIndex {
     /// Cell edge in pixels: a 20 px query radius touches at most 3×3 cells.
     public let cellSize: Double
-    private var cells: [CellKey: [LineID]] = [:]
+    /// Cells over the area where windows live (0..<4096 px both ways) sit in a flat array, found without hashing;
+    /// cells elsewhere (lines dragged or loaded far off screen) go to a dictionary.
+    private var grid: [[LineID]]
+    private var outside: [CellKey: [LineID]] = [:]
+    private static let gridCells = 128
 
     private struct CellKey: Hashable {
         var x: Int32
@@ -20,34 +24,47 @@ public struct LineIndex {
 
     public init(cellSize: Double = 32) {
         self.cellSize = cellSize
+        grid = Array(repeating: [], count: Self.gridCells * Self.gridCells)
+    }
+
+    private func gridIndex(_ key: CellKey) -> Int? {
+        guard key.x >= 0, key.y >= 0, key.x < Self.gridCells, key.y < Self.gridCells else { return nil }
+        return Int(key.y) * Self.gridCells + Int(key.x)
+    }
+
+    private func list(_ key: CellKey) -> [LineID]? {
+        if let index = gridIndex(key) { return grid[index] }
+        return outside[key]
     }
 
     /// Files `line` under `id`.
     public mutating func insert(_ id: LineID, _ line: Line) {
-        forEachCell(of: line) { key in
-            var list = cells[key, default: []]
-            // New lines are almost always on top; an undone delete goes back to its place.
-            if let last = list.last, last > id {
-                let position = list.firstIndex { $0 > id } ?? list.endIndex
-                list.insert(id, at: position)
+        // Keys first, then mutation: a closure that mutated `cells` while a method of `self` ran would make Swift
+        // copy the whole dictionary. Each cell's array is then changed in place, never copied out and back.
+        for key in cellKeys(of: line) {
+            if let index = gridIndex(key) {
+                grid[index].insertSorted(id)
             } else {
-                list.append(id)
+                outside[key, default: []].insertSorted(id)
             }
-            cells[key] = list
         }
     }
 
     /// Removes `line` filed under `id` (the line must be given as it was inserted).
     public mutating func remove(_ id: LineID, _ line: Line) {
-        forEachCell(of: line) { key in
-            guard var list = cells[key] else { return }
-            if let position = list.lastIndex(of: id) { list.remove(at: position) }
-            cells[key] = list.isEmpty ? nil : list
+        for key in cellKeys(of: line) {
+            if let index = gridIndex(key) {
+                if let position = grid[index].lastIndex(of: id) { grid[index].remove(at: position) }
+            } else if let position = outside[key]?.lastIndex(of: id) {
+                outside[key]!.remove(at: position)
+                if outside[key]!.isEmpty { outside[key] = nil }
+            }
         }
     }
 
     public mutating func removeAll() {
-        cells.removeAll()
+        for index in grid.indices where !grid[index].isEmpty { grid[index] = [] }
+        outside.removeAll()
     }
 
     /// The topmost line whose segment is within `radius` of `point`, by exact point-to-segment distance.
@@ -60,7 +77,7 @@ public struct LineIndex {
         var lists: [ArraySlice<LineID>] = []
         for cy in y0...y1 {
             for cx in x0...x1 {
-                if let list = cells[CellKey(x: cx, y: cy)] { lists.append(list[...]) }
+                if let list = list(CellKey(x: cx, y: cy)), !list.isEmpty { lists.append(list[...]) }
             }
         }
         // Merge from the top of every list down; the first close-enough line is the answer.
@@ -86,7 +103,7 @@ public struct LineIndex {
         }
         for cy in cellCoordinate(rect.minY)...cellCoordinate(rect.maxY) {
             for cx in cellCoordinate(rect.minX)...cellCoordinate(rect.maxX) {
-                cells[CellKey(x: cx, y: cy)]?.forEach(body)
+                list(CellKey(x: cx, y: cy))?.forEach(body)
             }
         }
     }
@@ -95,9 +112,10 @@ public struct LineIndex {
         Int32(clamping: Int((value / cellSize).rounded(.down).clamped(to: -1e9...1e9)))
     }
 
-    /// Calls `body` for each cell the segment passes through.
-    private func forEachCell(of line: Line, _ body: (CellKey) -> Void) {
-        guard line.begin.isFinite, line.end.isFinite else { return }
+    /// The cells the segment passes through.
+    private func cellKeys(of line: Line) -> [CellKey] {
+        guard line.begin.isFinite, line.end.isFinite else { return [] }
+        var keys: [CellKey] = []
         let x0 = cellCoordinate(Swift.min(line.begin.x, line.end.x))
         let x1 = cellCoordinate(Swift.max(line.begin.x, line.end.x))
         let y0 = cellCoordinate(Swift.min(line.begin.y, line.end.y))
@@ -106,9 +124,10 @@ public struct LineIndex {
             for cx in x0...x1 {
                 let cell = Rect(
                     x: Double(cx) * cellSize, y: Double(cy) * cellSize, width: cellSize, height: cellSize)
-                if x0 == x1 || y0 == y1 || segment(line, crosses: cell) { body(CellKey(x: cx, y: cy)) }
+                if x0 == x1 || y0 == y1 || segment(line, crosses: cell) { keys.append(CellKey(x: cx, y: cy)) }
             }
         }
+        return keys
     }
 
     /// Liang–Barsky clipping: whether any part of the segment lies in the closed rectangle.
@@ -117,30 +136,49 @@ public struct LineIndex {
         let dy = line.end.y - line.begin.y
         var t0 = 0.0
         var t1 = 1.0
-        let checks = [
-            (-dx, line.begin.x - rect.minX), (dx, rect.maxX - line.begin.x),
-            (-dy, line.begin.y - rect.minY), (dy, rect.maxY - line.begin.y),
-        ]
-        for (p, q) in checks {
-            if p == 0 {
-                if q < 0 { return false }
+        // One clip against each edge: p is the direction towards it, q the distance inside it.
+        func clip(_ p: Double, _ q: Double) -> Bool {
+            if p == 0 { return q >= 0 }
+            let r = q / p
+            if p < 0 {
+                if r > t1 { return false }
+                t0 = Swift.max(t0, r)
             } else {
-                let r = q / p
-                if p < 0 {
-                    if r > t1 { return false }
-                    t0 = Swift.max(t0, r)
-                } else {
-                    if r < t0 { return false }
-                    t1 = Swift.min(t1, r)
-                }
+                if r < t0 { return false }
+                t1 = Swift.min(t1, r)
             }
+            return true
         }
-        return true
+        return clip(-dx, line.begin.x - rect.minX) && clip(dx, rect.maxX - line.begin.x)
+            && clip(-dy, line.begin.y - rect.minY) && clip(dy, rect.maxY - line.begin.y)
     }
 }
 
 extension Comparable {
     func clamped(to range: ClosedRange<Self>) -> Self {
         Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+    }
+}
+
+extension Array where Element == LineID {
+    /// Inserts keeping ascending order. New lines are almost always on top, so that case appends.
+    mutating func insertSorted(_ id: LineID) {
+        if let last, last > id {
+            let position = partitioningIndex { $0 > id }
+            insert(id, at: position)
+        } else {
+            append(id)
+        }
+    }
+
+    /// The first index whose element satisfies `predicate`, for a predicate that is false then true.
+    func partitioningIndex(where predicate: (LineID) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if predicate(self[mid]) { high = mid } else { low = mid + 1 }
+        }
+        return low
     }
 }
