@@ -12,7 +12,7 @@ RUN_PACKAGES := libx11-dev libxi-dev libcairo2-dev pkg-config
 TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-dev xvfb xdotool \
 	x11-utils x11-xserver-utils xinput
 
-.PHONY: all build release run test lint format deps-run deps-test clean
+.PHONY: all build release run test bench lint format deps-run deps-test clean
 
 all: build
 
@@ -58,6 +58,11 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory lint
 	$(SWIFT) test --skip-build
+
+# Measures the app against the seed's naive way in one run; prints a table, writes bench-results.json.
+bench: deps-run
+	$(SWIFT) build -c release --product touchtracker-bench
+	.build/release/touchtracker-bench bench-results.json
 
 clean:
 	rm -rf .build

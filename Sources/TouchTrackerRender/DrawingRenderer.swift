@@ -82,7 +82,9 @@ public final class DrawingRenderer {
         cacheContext.setColor(completeColor)
         let selected = view.selectedLineID
         let reach = region.insetBy(dx: -view.lineWidth, dy: -view.lineWidth)
-        for item in view.lines.lines(crossing: reach) where item.id != selected {
+        // The grid hands back every line filed near the region; stroke only those whose stroke can reach it.
+        for item in view.lines.lines(crossing: reach)
+        where item.id != selected && item.line.bounds(width: view.lineWidth).intersects(region) {
             cacheContext.stroke(item.line, width: view.lineWidth)
         }
         cacheContext.restore()
