@@ -97,9 +97,10 @@ open class Window: View {
 
     private func begin(_ input: TouchInput, at time: TimeInterval) {
         guard let view = hitTest(input.location) else { return }
-        if !view.isMultipleTouchEnabled, touchesByPlatformID.values.contains(where: { $0.view === view }) {
-            return
-        }
+        // A view that is not multiple-touch enabled does not see further fingers; its recognizers still do (as in
+        // UIKit, a pinch works on a single-touch view).
+        let hiddenFromView =
+            !view.isMultipleTouchEnabled && touchesByPlatformID.values.contains(where: { $0.view === view })
         nextTouchIdentifier += 1
         let tapCount: Int
         if let last = lastTap, time - last.time <= multiTapInterval,
@@ -114,6 +115,7 @@ open class Window: View {
             force: input.force, tapCount: tapCount, window: self)
         touch.view = view
         touchesByPlatformID[input.id] = touch
+        if hiddenFromView { touch.viewDelivery = .finished }
         arena.touchBegan(touch, view: view)
     }
 

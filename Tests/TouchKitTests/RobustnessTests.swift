@@ -197,6 +197,19 @@ import Testing
         #expect(h.log.entries == ["view.began", "view.ended"])
     }
 
+    @Test("a pinch still works on a view that is not multiple-touch enabled")
+    func pinchOnSingleTouchView() {
+        let h = Harness()
+        h.view.isMultipleTouchEnabled = false
+        let pinch = h.add(PinchGestureRecognizer(), "pinch")
+        h.down(1, 100, 100, at: 0)
+        h.down(2, 200, 100, at: 0.01)
+        h.move(2, 300, 100, at: 0.05)
+        #expect(pinch.state == .began)
+        #expect(pinch.scale.isClose(to: 2))
+        #expect(h.log.entries == ["view.began", "view.cancelled(gesture)", "pinch:began"])
+    }
+
     @Test("touches on disabled or hidden views go to the view behind")
     func hitTestSkipsDisabled() {
         let h = Harness()
