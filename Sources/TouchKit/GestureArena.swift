@@ -175,6 +175,7 @@ final class GestureArena {
     /// Removes a finished touch from the shared event once its turn is over.
     func touchLeft(_ touch: Touch) {
         event.allTouches.remove(touch)
+        if !touch.isHeld { touch.releaseView() }
     }
 
     private func prepareEvent(_ touch: Touch, adding: Bool) {
@@ -237,6 +238,7 @@ final class GestureArena {
             } else {
                 touch.isHeld = false
                 heldTouches.remove(at: index)
+                if touch.phase.isFinished { touch.releaseView() }
             }
         }
     }
@@ -247,6 +249,7 @@ final class GestureArena {
             touch.viewDelivery = .finished
             touch.pendingEndForView = false
             touch.isHeld = false
+            if touch.phase.isFinished { touch.releaseView() }
         }
         heldTouches.removeAll { !$0.isHeld }
     }
@@ -603,16 +606,19 @@ final class GestureArena {
 
     /// Breaks the arena's references to recognizers when its window goes away.
     func tearDown() {
-        for recognizer in engaged {
-            recognizer.cancelAllTimers()
-            recognizer.arena = nil
-            recognizer.isInEngagedList = false
-        }
+        // Recognizers (and their subclasses' state) hold touches, and touches hold recognizers: reset them all.
+        let list = engaged
         engaged.removeAll()
+        for recognizer in list {
+            recognizer.isInEngagedList = false
+            resetRecognizer(recognizer)
+        }
         waiting.removeAll()
         checkList.removeAll()
         effects.removeAll()
+        for touch in heldTouches { touch.releaseView() }
         heldTouches.removeAll()
+        for touch in event.allTouches { touch.releaseView() }
     }
 
     // MARK: Introspection for tests and debugging

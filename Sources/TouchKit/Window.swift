@@ -32,6 +32,10 @@ open class Window: View {
     }
 
     deinit {
+        for touch in touchesByPlatformID.values {
+            touch.releaseView()
+            touch.gestureRecognizers.removeAll()
+        }
         arena.tearDown()
     }
 

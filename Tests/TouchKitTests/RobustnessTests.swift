@@ -197,6 +197,29 @@ import Testing
         #expect(h.log.entries == ["view.began", "view.ended"])
     }
 
+    @Test("a window dropped in the middle of gestures frees its views, recognizers and touches")
+    func noLeakMidGesture() {
+        weak var window: Window?
+        weak var view: View?
+        weak var pan: GestureRecognizer?
+        weak var touch: Touch?
+        do {
+            let h = Harness()
+            _ = standardRecognizers(h)
+            pan = h.view.gestureRecognizers.last
+            h.tap(100, 100, at: 0, duration: 0.05)
+            h.down(2, 300, 300, at: 0.1)
+            h.move(2, 350, 300, at: 0.2)
+            touch = h.window.activeTouches.first
+            window = h.window
+            view = h.view
+        }
+        #expect(window == nil)
+        #expect(view == nil)
+        #expect(pan == nil)
+        #expect(touch == nil)
+    }
+
     @Test("a pinch still works on a view that is not multiple-touch enabled")
     func pinchOnSingleTouchView() {
         let h = Harness()
