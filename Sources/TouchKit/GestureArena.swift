@@ -451,14 +451,17 @@ final class GestureArena {
         }
     }
 
-    /// A recognizer leaves its view: it stops at once, without actions, and returns to possible.
-    func detach(_ recognizer: GestureRecognizer) {
+    /// Recognizers leave their views: they stop at once, without actions, and return to possible. All of them go
+    /// before anyone waiting on them is reconsidered.
+    func detach(_ recognizers: [GestureRecognizer]) {
+        guard !recognizers.isEmpty else { return }
         performTurn {
-            waiting.removeAll { $0 === recognizer }
-            engaged.removeAll { $0 === recognizer }
-            recognizer.isInEngagedList = false
-            resetRecognizer(recognizer)
-            recognizer.arena = nil
+            for recognizer in recognizers {
+                waiting.removeAll { $0 === recognizer }
+                engaged.removeAll { $0 === recognizer }
+                recognizer.isInEngagedList = false
+                resetRecognizer(recognizer)
+            }
             needsSettle = true
             settle()
         }
@@ -502,7 +505,10 @@ final class GestureArena {
             case .cancelInView(let touches):
                 cancelInViews(touches)
             case .action(let recognizer):
-                recognizer.sendActions()
+                // A recognizer reset (or failed) since the change has nothing to report.
+                if recognizer.storedState != .possible, recognizer.storedState != .failed {
+                    recognizer.sendActions()
+                }
             }
         }
         effects.removeAll(keepingCapacity: true)

@@ -137,11 +137,19 @@ open class Window: View {
         arena.performTurn {
             for id in leaving.keys.sorted() { cancel(platformID: id, reason: .system, at: clock.now) }
             arena.dropHeldTouches(in: view)
+            // Recognizers of the leaving views stop now rather than finish (from a timer) on a detached view.
+            var stack = [view]
+            var leavingRecognizers: [GestureRecognizer] = []
+            while let current = stack.popLast() {
+                leavingRecognizers += current.gestureRecognizers.filter { $0.arena === arena }
+                stack.append(contentsOf: current.subviews)
+            }
+            arena.detach(leavingRecognizers)
         }
     }
 
     func recognizerWillLeave(_ recognizer: GestureRecognizer) {
-        (recognizer.arena ?? arena).detach(recognizer)
+        (recognizer.arena ?? arena).detach([recognizer])
     }
 
     /// How many touches have a delivery to their view held back by a recognizer that is still deciding.

@@ -186,6 +186,26 @@ import Testing
         #expect(h.log.entries == ["child.began", "child.cancelled(system)"])
     }
 
+    @Test("removing a view stops its waiting recognizers: no action arrives later")
+    func viewRemovedStopsRecognizers() {
+        let h = Harness()
+        let child = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), log: h.log, label: "child")
+        h.view.addSubview(child)
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        let single = TapGestureRecognizer()
+        single.require(toFail: double)
+        h.add(double, "double", to: child)
+        h.add(single, "single", to: child)
+        h.tap(50, 50, at: 0, duration: 0.05)
+        child.removeFromSuperview()
+        h.settle()
+        #expect(h.actions.isEmpty)
+        #expect(single.state == .possible)
+        #expect(double.state == .possible)
+        #expect(h.window.arena.engagedRecognizers.isEmpty)
+    }
+
     @Test("a view that is not multiple-touch enabled gets only the first finger")
     func singleTouchView() {
         let h = Harness()
