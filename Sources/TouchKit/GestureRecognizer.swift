@@ -107,11 +107,15 @@ open class GestureRecognizer: GestureRecognizerActions {
 
     /// Whether the recognizer takes part. Disabling it mid-gesture cancels the gesture (or fails it while still
     /// possible), and it receives no touches until enabled again.
-    public var isEnabled: Bool = true {
-        didSet {
-            if oldValue, !isEnabled { currentArena?.disable(self) }
+    public var isEnabled: Bool {
+        get { enabled }
+        set {
+            let old = enabled
+            enabled = newValue
+            if old, !newValue { currentArena?.disable(self) }
         }
     }
+    @exclusivity(unchecked) private var enabled = true
     /// Whether recognizing takes the recognizer's touches away from the view (`touchesCancelled` with reason
     /// `.gestureRecognized`). UIKit's default, true.
     @exclusivity(unchecked) public var cancelsTouchesInView = true
@@ -143,7 +147,6 @@ open class GestureRecognizer: GestureRecognizerActions {
     @exclusivity(unchecked) var sessionTouches: [Touch] = []
     /// Every touch received since the last reset, for deciding which recognizers compete.
     @exclusivity(unchecked) var trackedTouches: [Touch] = []
-    /// Window location of the last touches, kept once they are gone.
     /// Recognizers that must fail first, held strongly as UIKit does.
     @exclusivity(unchecked) var explicitFailureRequirements: [GestureRecognizer] = []
     @exclusivity(unchecked) var timerTokens: [TimerToken] = []
@@ -179,6 +182,7 @@ open class GestureRecognizer: GestureRecognizerActions {
         }
     }
 
+    /// Whether `touch` belongs to the current session (the touches `location(in:)` describes).
     func isTrackingLive(_ touch: Touch) -> Bool {
         sessionTouches.contains { $0 === touch }
     }
