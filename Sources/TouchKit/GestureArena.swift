@@ -511,8 +511,11 @@ final class GestureArena {
                 }
             }
         }
-        effects.removeAll(keepingCapacity: true)
-        effectIndex = 0
+        // Compact now and then rather than after every event: clearing costs more than the few stale entries.
+        if effects.count >= 64 {
+            effects.removeAll(keepingCapacity: true)
+            effectIndex = 0
+        }
     }
 
     private func cancelInViews(_ touches: [Touch]) {
@@ -622,6 +625,7 @@ final class GestureArena {
         waiting.removeAll()
         checkList.removeAll()
         effects.removeAll()
+        effectIndex = 0
         for touch in heldTouches { touch.releaseView() }
         heldTouches.removeAll()
         for touch in event.allTouches { touch.releaseView() }

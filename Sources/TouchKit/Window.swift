@@ -9,7 +9,13 @@ open class Window: View {
     public internal(set) weak var firstResponder: Responder?
 
     /// Live touches by the platform's id.
-    @exclusivity(unchecked) private var touchesByPlatformID: [UInt64: Touch] = [:]
+    @exclusivity(unchecked) private var touchesByPlatformID: [UInt64: Touch] = [:] {
+        // Any change may remove or replace the cached touch.
+        didSet { cachedTouch = nil }
+    }
+    /// The last touch looked up, so a finger's stream of moves skips hashing. Valid while the dictionary holds it.
+    @exclusivity(unchecked) private var cachedID: UInt64 = 0
+    @exclusivity(unchecked) private var cachedTouch: Unmanaged<Touch>?
     @exclusivity(unchecked) private var nextTouchIdentifier: UInt64 = 0
     /// The last ended touch, for counting multi-taps.
     @exclusivity(unchecked) private var lastTap: (location: Point, time: TimeInterval, count: Int)?
@@ -61,7 +67,7 @@ open class Window: View {
                 }
                 begin(input, at: time)
             case .moved:
-                guard let touch = touchesByPlatformID[input.id], input.location.isFinite else { return }
+                guard let touch = liveTouch(input.id), input.location.isFinite else { return }
                 touch.previousWindowLocation = touch.windowLocation
                 touch.windowLocation = input.location
                 touch.timestamp = time
@@ -86,6 +92,14 @@ open class Window: View {
                 cancel(platformID: input.id, reason: .system, at: time)
             }
         }
+    }
+
+    private func liveTouch(_ id: UInt64) -> Touch? {
+        if let cached = cachedTouch, cachedID == id { return cached.takeUnretainedValue() }
+        guard let touch = touchesByPlatformID[id] else { return nil }
+        cachedID = id
+        cachedTouch = Unmanaged.passUnretained(touch)
+        return touch
     }
 
     /// Cancels every live touch on behalf of the system (a device was removed, the window lost its input), and
