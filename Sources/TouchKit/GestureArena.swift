@@ -175,6 +175,7 @@ final class GestureArena {
     /// Removes a finished touch from the shared event once its turn is over.
     func touchLeft(_ touch: Touch) {
         event.allTouches.remove(touch)
+        if !touch.isHeld { touch.releaseView() }
     }
 
     private func prepareEvent(_ touch: Touch, adding: Bool) {
@@ -237,6 +238,7 @@ final class GestureArena {
             } else {
                 touch.isHeld = false
                 heldTouches.remove(at: index)
+                if touch.phase.isFinished { touch.releaseView() }
             }
         }
     }
@@ -247,6 +249,7 @@ final class GestureArena {
             touch.viewDelivery = .finished
             touch.pendingEndForView = false
             touch.isHeld = false
+            if touch.phase.isFinished { touch.releaseView() }
         }
         heldTouches.removeAll { !$0.isHeld }
     }
@@ -448,14 +451,17 @@ final class GestureArena {
         }
     }
 
-    /// A recognizer leaves its view: it stops at once, without actions, and returns to possible.
-    func detach(_ recognizer: GestureRecognizer) {
+    /// Recognizers leave their views: they stop at once, without actions, and return to possible. All of them go
+    /// before anyone waiting on them is reconsidered.
+    func detach(_ recognizers: [GestureRecognizer]) {
+        guard !recognizers.isEmpty else { return }
         performTurn {
-            waiting.removeAll { $0 === recognizer }
-            engaged.removeAll { $0 === recognizer }
-            recognizer.isInEngagedList = false
-            resetRecognizer(recognizer)
-            recognizer.arena = nil
+            for recognizer in recognizers {
+                waiting.removeAll { $0 === recognizer }
+                engaged.removeAll { $0 === recognizer }
+                recognizer.isInEngagedList = false
+                resetRecognizer(recognizer)
+            }
             needsSettle = true
             settle()
         }
@@ -499,11 +505,17 @@ final class GestureArena {
             case .cancelInView(let touches):
                 cancelInViews(touches)
             case .action(let recognizer):
-                recognizer.sendActions()
+                // A recognizer reset (or failed) since the change has nothing to report.
+                if recognizer.storedState != .possible, recognizer.storedState != .failed {
+                    recognizer.sendActions()
+                }
             }
         }
-        effects.removeAll(keepingCapacity: true)
-        effectIndex = 0
+        // Compact now and then rather than after every event: clearing costs more than the few stale entries.
+        if effects.count >= 64 {
+            effects.removeAll(keepingCapacity: true)
+            effectIndex = 0
+        }
     }
 
     private func cancelInViews(_ touches: [Touch]) {
@@ -603,16 +615,20 @@ final class GestureArena {
 
     /// Breaks the arena's references to recognizers when its window goes away.
     func tearDown() {
-        for recognizer in engaged {
-            recognizer.cancelAllTimers()
-            recognizer.arena = nil
-            recognizer.isInEngagedList = false
-        }
+        // Recognizers (and their subclasses' state) hold touches, and touches hold recognizers: reset them all.
+        let list = engaged
         engaged.removeAll()
+        for recognizer in list {
+            recognizer.isInEngagedList = false
+            resetRecognizer(recognizer)
+        }
         waiting.removeAll()
         checkList.removeAll()
         effects.removeAll()
+        effectIndex = 0
+        for touch in heldTouches { touch.releaseView() }
         heldTouches.removeAll()
+        for touch in event.allTouches { touch.releaseView() }
     }
 
     // MARK: Introspection for tests and debugging

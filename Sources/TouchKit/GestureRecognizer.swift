@@ -107,11 +107,15 @@ open class GestureRecognizer: GestureRecognizerActions {
 
     /// Whether the recognizer takes part. Disabling it mid-gesture cancels the gesture (or fails it while still
     /// possible), and it receives no touches until enabled again.
-    public var isEnabled: Bool = true {
-        didSet {
-            if oldValue, !isEnabled { currentArena?.disable(self) }
+    public var isEnabled: Bool {
+        get { enabled }
+        set {
+            let old = enabled
+            enabled = newValue
+            if old, !newValue { currentArena?.disable(self) }
         }
     }
+    @exclusivity(unchecked) private var enabled = true
     /// Whether recognizing takes the recognizer's touches away from the view (`touchesCancelled` with reason
     /// `.gestureRecognized`). UIKit's default, true.
     @exclusivity(unchecked) public var cancelsTouchesInView = true
@@ -143,7 +147,6 @@ open class GestureRecognizer: GestureRecognizerActions {
     @exclusivity(unchecked) var sessionTouches: [Touch] = []
     /// Every touch received since the last reset, for deciding which recognizers compete.
     @exclusivity(unchecked) var trackedTouches: [Touch] = []
-    /// Window location of the last touches, kept once they are gone.
     /// Recognizers that must fail first, held strongly as UIKit does.
     @exclusivity(unchecked) var explicitFailureRequirements: [GestureRecognizer] = []
     @exclusivity(unchecked) var timerTokens: [TimerToken] = []
@@ -179,6 +182,7 @@ open class GestureRecognizer: GestureRecognizerActions {
         }
     }
 
+    /// Whether `touch` belongs to the current session (the touches `location(in:)` describes).
     func isTrackingLive(_ touch: Touch) -> Bool {
         sessionTouches.contains { $0 === touch }
     }
@@ -234,30 +238,41 @@ open class GestureRecognizer: GestureRecognizerActions {
 
     // MARK: Location
 
-    /// The live touches, or, once they are gone, the last ones (so a tap's action can ask where it was).
-    private var describedTouches: ArraySlice<Touch> {
-        let live = sessionTouches.filter { !$0.phase.isFinished }
-        return live.isEmpty ? sessionTouches[...] : live[...]
-    }
+    /// Whether `location(in:)` and friends describe the live touches (true) or, once all have lifted, the last ones
+    /// (so a tap's action can ask where the tap was).
+    private var describesLiveTouches: Bool { sessionTouches.contains { !$0.phase.isFinished } }
+
+    private func isDescribed(_ touch: Touch, live: Bool) -> Bool { !live || !touch.phase.isFinished }
 
     /// How many touches the gesture involves: the live ones, or the last ones once all have lifted.
-    public var numberOfTouches: Int { describedTouches.count }
+    public var numberOfTouches: Int {
+        let live = describesLiveTouches
+        return sessionTouches.reduce(0) { $0 + (isDescribed($1, live: live) ? 1 : 0) }
+    }
 
     /// The centroid of the gesture's touches in `view`'s coordinates (the window's when nil).
     open func location(in view: View?) -> Point {
-        let touches = describedTouches
-        guard !touches.isEmpty else { return .zero }
+        let live = describesLiveTouches
         var sum = Point.zero
-        for touch in touches { sum += touch.windowLocation }
-        let centroid = sum / Double(touches.count)
+        var count = 0
+        for touch in sessionTouches where isDescribed(touch, live: live) {
+            sum += touch.windowLocation
+            count += 1
+        }
+        guard count > 0 else { return .zero }
+        let centroid = sum / Double(count)
         return view?.convert(centroid, from: nil) ?? centroid
     }
 
     /// The location of the touch at `index` (in the order the touches went down), or `.zero` when there is none.
     public func location(ofTouch index: Int, in view: View?) -> Point {
-        let touches = describedTouches
-        guard index >= 0, index < touches.count else { return .zero }
-        return touches[touches.startIndex + index].location(in: view)
+        let live = describesLiveTouches
+        var remaining = index
+        for touch in sessionTouches where isDescribed(touch, live: live) {
+            if remaining == 0 { return touch.location(in: view) }
+            remaining -= 1
+        }
+        return .zero
     }
 
     /// The live touches this recognizer tracks, in the order they went down.

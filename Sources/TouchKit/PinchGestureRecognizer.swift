@@ -22,7 +22,12 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
                 ignore(touch, for: event)
             } else {
                 pair.append(touch)
-                if pair.count == 2 { pairFormed(at: event.timestamp) }
+                guard pair.count == 2 else { continue }
+                if state == .began || state == .changed {
+                    pairRejoined(at: event.timestamp)
+                } else {
+                    pairFormed(at: event.timestamp)
+                }
             }
         }
     }
@@ -32,15 +37,15 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
         pairMoved(at: event.timestamp)
     }
 
+    /// The gesture ends when both fingers have lifted (UIKit's rule); with one finger it holds its value, and a
+    /// finger coming back carries on from there.
     open override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {
         pair.removeAll { $0.phase.isFinished }
+        guard pair.isEmpty else { return }
         switch state {
-        case .began, .changed:
-            state = .ended
-        case .possible:
-            if pair.isEmpty { state = .failed }
-        default:
-            break
+        case .began, .changed: state = .ended
+        case .possible: state = .failed
+        default: break
         }
     }
 
@@ -49,7 +54,10 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
         super.touchesCancelled(touches, with: event)
     }
 
+    /// Two fingers are down and the gesture starts afresh.
     func pairFormed(at time: TimeInterval) {}
+    /// A second finger came back during the gesture: carry on without a jump.
+    func pairRejoined(at time: TimeInterval) {}
     func pairMoved(at time: TimeInterval) {}
 
     open override func reset() {
@@ -81,8 +89,9 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
         }
     }
 
-    /// The scale factor's rate of change, per second.
-    public var velocity: Double { tracker.velocity(at: now).x }
+    /// The scale factor's rate of change, per second. The fit runs over the fingers' distance, so setting `scale`
+    /// rescales the velocity to the new reference (UIKit: setting the scale resets the velocity).
+    public var velocity: Double { tracker.velocity(at: now).x * baseScale / baseSpan }
 
     override func pairFormed(at time: TimeInterval) {
         startSpan = span
@@ -90,12 +99,21 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
         baseSpan = Swift.max(startSpan, 1)
         baseScale = 1
         tracker.clear()
-        tracker.add(Point(x: scale, y: 0), at: time)
+        tracker.add(Point(x: span, y: 0), at: time)
+    }
+
+    override func pairRejoined(at time: TimeInterval) {
+        // Keep the scale reached with the old pair: the new distance stands for it.
+        baseScale = baseScale * lastSpan / baseSpan
+        baseSpan = Swift.max(span, 1)
+        lastSpan = span
+        tracker.clear()
+        tracker.add(Point(x: span, y: 0), at: time)
     }
 
     override func pairMoved(at time: TimeInterval) {
         lastSpan = span
-        tracker.add(Point(x: scale, y: 0), at: time)
+        tracker.add(Point(x: span, y: 0), at: time)
         switch state {
         case .possible:
             if abs(span - startSpan) > minimumSpanChange { state = .began }
@@ -143,6 +161,12 @@ open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
         origin = 0
         tracker.clear()
         tracker.add(.zero, at: time)
+    }
+
+    override func pairRejoined(at time: TimeInterval) {
+        lastAngle = angle
+        tracker.clear()
+        tracker.add(Point(x: turned, y: 0), at: time)
     }
 
     override func pairMoved(at time: TimeInterval) {

@@ -22,12 +22,30 @@ public final class Touch: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) public internal(set) var tapCount: Int
     /// Pressure, 0...1 with 1/3 a normal press, when the device reports it.
     @exclusivity(unchecked) public internal(set) var force: Double?
-    /// The view the touch began in. Every later event of the touch goes to it. Held strongly, as UIKit does.
+    /// The view the touch began in. Every later event of the touch goes to it.
+    ///
+    /// Held strongly while the touch is live (as UIKit does) and weakly once the view has seen its end, so a view
+    /// that keeps finished touches (in a dictionary of strokes, say) does not keep itself alive through them.
     public internal(set) var view: View? {
-        didSet { viewRef = view.map { Unmanaged.passUnretained($0) } }
+        get { strongView ?? weakView }
+        set {
+            strongView = newValue
+            weakView = nil
+            viewRef = newValue.map { Unmanaged.passUnretained($0) }
+        }
     }
-    /// `view` without reference counting, for the per-event calls (the strong `view` keeps it alive).
+    @exclusivity(unchecked) private var strongView: View?
+    private weak var weakView: View?
+    /// `view` without reference counting, for the per-event calls; valid while `strongView` holds the view.
     @exclusivity(unchecked) private(set) var viewRef: Unmanaged<View>?
+
+    /// Stops owning the view once the touch and its delivery are over.
+    func releaseView() {
+        guard let view = strongView else { return }
+        weakView = view
+        strongView = nil
+        viewRef = nil
+    }
     /// The window of the touch's view.
     public var window: Window? { view?.window }
     /// The recognizers that receive this touch.

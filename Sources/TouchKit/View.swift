@@ -13,7 +13,8 @@ open class View: Responder {
     @exclusivity(unchecked) public var transform: AffineTransform = .identity
     /// Views with interaction disabled (and their subviews) are skipped by hit testing.
     @exclusivity(unchecked) public var isUserInteractionEnabled = true
-    /// Whether the view accepts more than one touch at a time. When false, extra fingers are not delivered to it.
+    /// Whether the view accepts more than one touch at a time. When false, extra fingers are not delivered to the
+    /// view itself, though its gesture recognizers still receive them.
     @exclusivity(unchecked) public var isMultipleTouchEnabled = false
     @exclusivity(unchecked) public var isHidden = false
     @exclusivity(unchecked) public private(set) var gestureRecognizers: [GestureRecognizer] = []

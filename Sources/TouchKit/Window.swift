@@ -9,7 +9,13 @@ open class Window: View {
     public internal(set) weak var firstResponder: Responder?
 
     /// Live touches by the platform's id.
-    @exclusivity(unchecked) private var touchesByPlatformID: [UInt64: Touch] = [:]
+    @exclusivity(unchecked) private var touchesByPlatformID: [UInt64: Touch] = [:] {
+        // Any change may remove or replace the cached touch.
+        didSet { cachedTouch = nil }
+    }
+    /// The last touch looked up, so a finger's stream of moves skips hashing. Valid while the dictionary holds it.
+    @exclusivity(unchecked) private var cachedID: UInt64 = 0
+    @exclusivity(unchecked) private var cachedTouch: Unmanaged<Touch>?
     @exclusivity(unchecked) private var nextTouchIdentifier: UInt64 = 0
     /// The last ended touch, for counting multi-taps.
     @exclusivity(unchecked) private var lastTap: (location: Point, time: TimeInterval, count: Int)?
@@ -32,6 +38,10 @@ open class Window: View {
     }
 
     deinit {
+        for touch in touchesByPlatformID.values {
+            touch.releaseView()
+            touch.gestureRecognizers.removeAll()
+        }
         arena.tearDown()
     }
 
@@ -57,7 +67,7 @@ open class Window: View {
                 }
                 begin(input, at: time)
             case .moved:
-                guard let touch = touchesByPlatformID[input.id], input.location.isFinite else { return }
+                guard let touch = liveTouch(input.id), input.location.isFinite else { return }
                 touch.previousWindowLocation = touch.windowLocation
                 touch.windowLocation = input.location
                 touch.timestamp = time
@@ -84,6 +94,14 @@ open class Window: View {
         }
     }
 
+    private func liveTouch(_ id: UInt64) -> Touch? {
+        if let cached = cachedTouch, cachedID == id { return cached.takeUnretainedValue() }
+        guard let touch = touchesByPlatformID[id] else { return nil }
+        cachedID = id
+        cachedTouch = Unmanaged.passUnretained(touch)
+        return touch
+    }
+
     /// Cancels every live touch on behalf of the system (a device was removed, the window lost its input), and
     /// with them every gesture in progress: afterwards every recognizer is back in `possible`.
     public func cancelAllTouches() {
@@ -97,9 +115,10 @@ open class Window: View {
 
     private func begin(_ input: TouchInput, at time: TimeInterval) {
         guard let view = hitTest(input.location) else { return }
-        if !view.isMultipleTouchEnabled, touchesByPlatformID.values.contains(where: { $0.view === view }) {
-            return
-        }
+        // A view that is not multiple-touch enabled does not see further fingers; its recognizers still do (as in
+        // UIKit, a pinch works on a single-touch view).
+        let hiddenFromView =
+            !view.isMultipleTouchEnabled && touchesByPlatformID.values.contains(where: { $0.view === view })
         nextTouchIdentifier += 1
         let tapCount: Int
         if let last = lastTap, time - last.time <= multiTapInterval,
@@ -114,6 +133,7 @@ open class Window: View {
             force: input.force, tapCount: tapCount, window: self)
         touch.view = view
         touchesByPlatformID[input.id] = touch
+        if hiddenFromView { touch.viewDelivery = .finished }
         arena.touchBegan(touch, view: view)
     }
 
@@ -131,11 +151,19 @@ open class Window: View {
         arena.performTurn {
             for id in leaving.keys.sorted() { cancel(platformID: id, reason: .system, at: clock.now) }
             arena.dropHeldTouches(in: view)
+            // Recognizers of the leaving views stop now rather than finish (from a timer) on a detached view.
+            var stack = [view]
+            var leavingRecognizers: [GestureRecognizer] = []
+            while let current = stack.popLast() {
+                leavingRecognizers += current.gestureRecognizers.filter { $0.arena === arena }
+                stack.append(contentsOf: current.subviews)
+            }
+            arena.detach(leavingRecognizers)
         }
     }
 
     func recognizerWillLeave(_ recognizer: GestureRecognizer) {
-        (recognizer.arena ?? arena).detach(recognizer)
+        (recognizer.arena ?? arena).detach([recognizer])
     }
 
     /// How many touches have a delivery to their view held back by a recognizer that is still deciding.

@@ -389,3 +389,146 @@ import Testing
         #expect(translation == pt(30, 0))
     }
 }
+
+/// Every combination of the three delivery properties, for a tap that recognizes and for one that fails.
+@Suite struct DeliveryMatrixTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let cancels: Bool
+        let delaysBegan: Bool
+        let delaysEnded: Bool
+        let recognized: [String]
+        let failed: [String]
+        var testDescription: String {
+            "cancels \(cancels), delaysBegan \(delaysBegan), delaysEnded \(delaysEnded)"
+        }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            cancels: true, delaysBegan: false, delaysEnded: true,
+            recognized: ["view.began", "view.moved", "view.cancelled(gesture)", "tap:ended"],
+            failed: ["view.began", "view.moved", "view.moved", "view.ended"]),
+        Case(
+            cancels: true, delaysBegan: false, delaysEnded: false,
+            recognized: ["view.began", "view.moved", "view.cancelled(gesture)", "tap:ended"],
+            failed: ["view.began", "view.moved", "view.moved", "view.ended"]),
+        Case(
+            cancels: false, delaysBegan: false, delaysEnded: true,
+            recognized: ["view.began", "view.moved", "tap:ended", "view.ended"],
+            failed: ["view.began", "view.moved", "view.moved", "view.ended"]),
+        Case(
+            cancels: false, delaysBegan: false, delaysEnded: false,
+            recognized: ["view.began", "view.moved", "tap:ended", "view.ended"],
+            failed: ["view.began", "view.moved", "view.moved", "view.ended"]),
+        Case(
+            cancels: true, delaysBegan: true, delaysEnded: true,
+            recognized: ["tap:ended"],
+            failed: ["view.began", "view.moved", "view.ended"]),
+        Case(
+            cancels: true, delaysBegan: true, delaysEnded: false,
+            recognized: ["tap:ended"],
+            failed: ["view.began", "view.moved", "view.ended"]),
+        Case(
+            cancels: false, delaysBegan: true, delaysEnded: true,
+            recognized: ["tap:ended", "view.began", "view.moved", "view.ended"],
+            failed: ["view.began", "view.moved", "view.ended"]),
+        Case(
+            cancels: false, delaysBegan: true, delaysEnded: false,
+            recognized: ["tap:ended", "view.began", "view.moved", "view.ended"],
+            failed: ["view.began", "view.moved", "view.ended"]),
+    ]
+
+    func harness(_ c: Case) -> Harness {
+        let h = Harness()
+        let tap = TapGestureRecognizer()
+        tap.cancelsTouchesInView = c.cancels
+        tap.delaysTouchesBegan = c.delaysBegan
+        tap.delaysTouchesEnded = c.delaysEnded
+        h.add(tap, "tap")
+        return h
+    }
+
+    @Test("a recognized tap: the view's callbacks and the action, in order", arguments: cases)
+    func recognized(_ c: Case) {
+        let h = harness(c)
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 103, 100, at: 0.05)
+        h.up(1, 103, 100, at: 0.1)
+        #expect(h.log.entries == c.recognized)
+        #expect(h.view.violations.isEmpty)
+    }
+
+    @Test("a failed tap: the view gets every touch, late only while began was delayed", arguments: cases)
+    func failed(_ c: Case) {
+        let h = harness(c)
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 103, 100, at: 0.05)
+        h.move(1, 150, 100, at: 0.1)
+        h.up(1, 150, 100, at: 0.15)
+        #expect(h.log.entries == c.failed)
+        #expect(h.view.violations.isEmpty)
+        #expect(h.view.liveTouches.isEmpty)
+    }
+}
+
+@Suite struct RecognizerAPITests {
+    @Test("location(ofTouch:in:) reports each finger in the order they went down")
+    func locationOfTouch() {
+        let h = Harness()
+        let pan = h.add(PanGestureRecognizer(), "pan")
+        h.down(1, 100, 100, at: 0)
+        h.down(2, 300, 200, at: 0.01)
+        #expect(pan.numberOfTouches == 2)
+        #expect(pan.location(ofTouch: 0, in: nil) == pt(100, 100))
+        #expect(pan.location(ofTouch: 1, in: h.view) == pt(300, 200))
+        #expect(pan.location(ofTouch: 2, in: nil) == .zero)
+        #expect(pan.location(ofTouch: -1, in: nil) == .zero)
+        #expect(pan.location(in: nil) == pt(200, 150))
+    }
+
+    @Test("failure requirements chain: A waits for B, which waits for C")
+    func chainedRequirements() {
+        let h = Harness()
+        let triple = TapGestureRecognizer()
+        triple.numberOfTapsRequired = 3
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        let single = TapGestureRecognizer()
+        double.require(toFail: triple)
+        single.require(toFail: double)
+        h.add(triple, "triple")
+        h.add(double, "double")
+        h.add(single, "single")
+        h.tap(100, 100, at: 0, duration: 0.05)
+        h.tap(100, 100, at: 0.2, duration: 0.05)
+        h.settle()
+        #expect(h.actions == ["double:ended"])
+        h.tap(100, 100, at: 2, duration: 0.05)
+        h.settle()
+        #expect(h.actions == ["double:ended", "single:ended"])
+        h.tap(100, 100, at: 4, duration: 0.05)
+        h.tap(100, 100, at: 4.2, duration: 0.05)
+        h.tap(100, 100, at: 4.4, duration: 0.05)
+        h.settle()
+        #expect(h.actions == ["double:ended", "single:ended", "triple:ended"])
+    }
+
+    @Test("require(toFail:) on itself or twice on the same recognizer is harmless")
+    func requireEdgeCases() {
+        let h = Harness()
+        let tap = h.add(TapGestureRecognizer(), "tap")
+        let other = h.add(PanGestureRecognizer(), "pan")
+        tap.require(toFail: tap)
+        tap.require(toFail: other)
+        tap.require(toFail: other)
+        h.tap(100, 100, at: 0)
+        #expect(h.actions == ["tap:ended"])
+    }
+
+    @Test("a recognizer's description names its class, name and state")
+    func description() {
+        let tap = TapGestureRecognizer()
+        tap.name = "select"
+        #expect(tap.description == "TapGestureRecognizer(\"select\", possible)")
+    }
+}

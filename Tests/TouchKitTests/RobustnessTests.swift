@@ -186,6 +186,26 @@ import Testing
         #expect(h.log.entries == ["child.began", "child.cancelled(system)"])
     }
 
+    @Test("removing a view stops its waiting recognizers: no action arrives later")
+    func viewRemovedStopsRecognizers() {
+        let h = Harness()
+        let child = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), log: h.log, label: "child")
+        h.view.addSubview(child)
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        let single = TapGestureRecognizer()
+        single.require(toFail: double)
+        h.add(double, "double", to: child)
+        h.add(single, "single", to: child)
+        h.tap(50, 50, at: 0, duration: 0.05)
+        child.removeFromSuperview()
+        h.settle()
+        #expect(h.actions.isEmpty)
+        #expect(single.state == .possible)
+        #expect(double.state == .possible)
+        #expect(h.window.arena.engagedRecognizers.isEmpty)
+    }
+
     @Test("a view that is not multiple-touch enabled gets only the first finger")
     func singleTouchView() {
         let h = Harness()
@@ -195,6 +215,42 @@ import Testing
         h.up(2, 200, 200, at: 0.2)
         h.up(1, 100, 100, at: 0.3)
         #expect(h.log.entries == ["view.began", "view.ended"])
+    }
+
+    @Test("a window dropped in the middle of gestures frees its views, recognizers and touches")
+    func noLeakMidGesture() {
+        weak var window: Window?
+        weak var view: View?
+        weak var pan: GestureRecognizer?
+        weak var touch: Touch?
+        do {
+            let h = Harness()
+            _ = standardRecognizers(h)
+            pan = h.view.gestureRecognizers.last
+            h.tap(100, 100, at: 0, duration: 0.05)
+            h.down(2, 300, 300, at: 0.1)
+            h.move(2, 350, 300, at: 0.2)
+            touch = h.window.activeTouches.first
+            window = h.window
+            view = h.view
+        }
+        #expect(window == nil)
+        #expect(view == nil)
+        #expect(pan == nil)
+        #expect(touch == nil)
+    }
+
+    @Test("a pinch still works on a view that is not multiple-touch enabled")
+    func pinchOnSingleTouchView() {
+        let h = Harness()
+        h.view.isMultipleTouchEnabled = false
+        let pinch = h.add(PinchGestureRecognizer(), "pinch")
+        h.down(1, 100, 100, at: 0)
+        h.down(2, 200, 100, at: 0.01)
+        h.move(2, 300, 100, at: 0.05)
+        #expect(pinch.state == .began)
+        #expect(pinch.scale.isClose(to: 2))
+        #expect(h.log.entries == ["view.began", "view.cancelled(gesture)", "pinch:began"])
     }
 
     @Test("touches on disabled or hidden views go to the view behind")

@@ -131,13 +131,45 @@ import Testing
         h.move(1, 250, 300, at: 0.1)
         h.move(2, 450, 300, at: 0.15)
         h.up(1, 250, 300, at: 0.2)
-        #expect(pinch.state == .ended)
+        #expect(pinch.state == .changed)
         h.up(2, 450, 300, at: 0.25)
         #expect(pinch.state == .possible)
         #expect(scales.count == 4)
         #expect(scales[0].isClose(to: 1.2))
         #expect(scales[2].isClose(to: 2))
         #expect(scales[3].isClose(to: 2))
+    }
+
+    @Test("a finger lifted and put back continues the pinch without a jump")
+    func pinchFingerReturns() {
+        let h = Harness()
+        let pinch = h.add(PinchGestureRecognizer(), "pinch")
+        h.down(1, 300, 300, at: 0)
+        h.down(2, 400, 300, at: 0)
+        h.move(2, 500, 300, at: 0.05)
+        #expect(pinch.scale.isClose(to: 2))
+        h.up(2, 500, 300, at: 0.1)
+        #expect(pinch.scale.isClose(to: 2))
+        h.down(3, 350, 300, at: 0.15)
+        #expect(pinch.scale.isClose(to: 2))
+        h.move(3, 400, 300, at: 0.2)
+        #expect(pinch.scale.isClose(to: 4))
+        h.up(1, 300, 300, at: 0.3)
+        h.up(3, 400, 300, at: 0.3)
+        #expect(h.actions.last == "pinch:ended")
+    }
+
+    @Test("setting scale rescales the pinch velocity to the new reference")
+    func pinchVelocityAfterReset() {
+        let h = Harness()
+        let pinch = h.add(PinchGestureRecognizer(), "pinch")
+        h.down(1, 300, 300, at: 0)
+        h.down(2, 400, 300, at: 0)
+        for i in 1...5 { h.move(2, 400 + Double(i) * 10, 300, at: Double(i) * 0.01) }
+        #expect(pinch.velocity.isClose(to: 10, within: 1e-6))
+        pinch.scale = 1
+        // The span is now 150 px for scale 1: 1000 px/s is 1000/150 per second.
+        #expect(pinch.velocity.isClose(to: 1000.0 / 150, within: 1e-6))
     }
 
     @Test("a pinch begins only after the span changes by more than 10 px")
