@@ -51,7 +51,8 @@ import TouchTrackerRender
         window.addSubview(view)
         window.send(TouchInput(id: 1, phase: .began, location: Point(x: 20, y: 20), timestamp: 0))
         window.send(TouchInput(id: 1, phase: .moved, location: Point(x: 150, y: 20), timestamp: 0.1))
-        let canvas = try render(view)
+        // The window must outlive the render: a window that goes away cancels its touches, completing the line.
+        let canvas = try withExtendedLifetime(window) { try render(view) }
         let pixel = try #require(canvas.pixel(x: 80, y: 20))
         #expect(pixel.red > 240 && pixel.green < 20 && pixel.blue < 20)
     }
