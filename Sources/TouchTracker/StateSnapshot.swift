@@ -32,8 +32,11 @@ public struct StateSnapshot: Hashable, Sendable {
         return Array(text.utf8)
     }
 
+    /// Numbers exactly as the document writes them.
     private func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+        var bytes: [UInt8] = []
+        DocumentCodec.appendNumber(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private func escape(_ text: String) -> String {
