@@ -12,9 +12,10 @@ BIN ?=
 # Build and run: the C libraries the app links against.
 RUN_PACKAGES := libx11-dev libxi-dev libcairo2-dev pkg-config
 # Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol
-# header comes with xserver-xorg-dev), Xvfb, and the X utilities the tests call.
+# header comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
+# (renders exported PDFs back to pixels).
 TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-dev xvfb xdotool \
-	x11-utils x11-xserver-utils xinput desktop-file-utils
+	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript
 
 .PHONY: all build release run test lint format deps-run deps-test clean install uninstall validate-resources
 
