@@ -142,3 +142,29 @@ import TouchTrackerRender
         }
     }
 }
+
+/// The overlay above the drawing: repainted where it appears and where it was.
+@Suite struct OverlayRenderingTests {
+    @Test("the inspector draws a blue ring around a live touch and a dark panel, and its going repaints them white")
+    func inspectorAppearsAndGoes() throws {
+        let controller = DrawingController(size: Size(width: 400, height: 300))
+        let renderer = try DrawingRenderer(width: 400, height: 300)
+        _ = renderer.frame(for: controller.drawingView, menu: nil, overlay: controller.overlay)
+        controller.handleKey(KeyCommand(key: "F1"))
+        controller.send(TouchInput(id: 1, phase: .began, location: Point(x: 250, y: 200), timestamp: 0.1))
+        let shown = try #require(renderer.frame(for: controller.drawingView, menu: nil, overlay: controller.overlay))
+        #expect(shown.contains(Point(x: 278, y: 200)) && shown.contains(Point(x: 12, y: 12)))
+        let ring = try #require(renderer.canvas.pixel(x: 278, y: 200))
+        #expect(ring.blue > 200 && ring.red < 80, "\(ring)")
+        let panel = try #require(renderer.canvas.pixel(x: 12, y: 12))
+        #expect(max(panel.red, panel.green, panel.blue) < 70, "\(panel)")
+        controller.handleKey(KeyCommand(key: "F1"))
+        let hidden = try #require(renderer.frame(for: controller.drawingView, menu: nil, overlay: controller.overlay))
+        #expect(hidden.contains(Point(x: 278, y: 200)))
+        for (x, y) in [(278, 200), (12, 12)] {
+            let pixel = try #require(renderer.canvas.pixel(x: x, y: y))
+            #expect(min(pixel.red, pixel.green, pixel.blue) > 245, "(\(x), \(y)) is \(pixel)")
+        }
+        #expect(renderer.frame(for: controller.drawingView, menu: nil, overlay: controller.overlay) == nil)
+    }
+}
