@@ -11,11 +11,13 @@ struct WindowMemory {
         path = Self.sibling(of: documentPath, replacingExtensionWith: "window.json")
     }
 
-    /// `folder/name.json` → `folder/name.EXT`; a name without an extension gets `.EXT` added.
+    /// `folder/name.json` → `folder/name.EXT`; a name without an extension gets `.EXT` added, and so does a
+    /// document that already ends in `.EXT` (so the sibling never replaces the document itself).
     static func sibling(of documentPath: String, replacingExtensionWith newExtension: String) -> String {
         let url = URL(fileURLWithPath: documentPath)
         let base = url.pathExtension.isEmpty ? url : url.deletingPathExtension()
-        return base.path + "." + newExtension
+        let sibling = base.path + "." + newExtension
+        return sibling == url.path ? url.path + "." + newExtension : sibling
     }
 
     private struct Stored: Codable {
