@@ -3,16 +3,21 @@
 
 SWIFT ?= swift
 PREFIX ?= /usr/local
+# Staging root for packagers: `make install DESTDIR=/tmp/stage` puts everything under /tmp/stage$(PREFIX).
+DESTDIR ?=
 ARGS ?=
+# The binary `install` copies. Left empty it builds the release binary first; tests point it at a built one.
+BIN ?=
 
 # Build and run: the C libraries the app links against.
 RUN_PACKAGES := libx11-dev libxi-dev libcairo2-dev pkg-config
 # Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol
-# header comes with xserver-xorg-dev), Xvfb, and the X utilities the tests call.
+# header comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
+# (renders exported PDFs back to pixels).
 TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-dev xvfb xdotool \
-	x11-utils x11-xserver-utils xinput
+	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript
 
-.PHONY: all build release run test bench lint format deps-run deps-test clean
+.PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources
 
 all: build
 
@@ -57,12 +62,38 @@ format:
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory validate-resources
 	$(SWIFT) test --skip-build
 
 # Measures the app against the seed's naive way in one run; prints a table, writes bench-results.json.
 bench: deps-run
 	$(SWIFT) build -c release --product touchtracker-bench
 	.build/release/touchtracker-bench bench-results.json
+
+# The desktop entry must satisfy the freedesktop.org spec (desktop-file-utils).
+validate-resources:
+	desktop-file-validate Resources/touchtracker.desktop
+
+# What `install` puts where (relative to $(DESTDIR)$(PREFIX)); `uninstall` removes exactly these.
+INSTALLED_BIN := bin/touchtracker
+INSTALLED_DESKTOP := share/applications/touchtracker.desktop
+INSTALLED_ICON := share/icons/hicolor/scalable/apps/touchtracker.svg
+INSTALLED_MAN := share/man/man1/touchtracker.1
+
+install: $(if $(BIN),,release)
+	install -D -m 755 $(or $(BIN),.build/release/touchtracker) "$(DESTDIR)$(PREFIX)/$(INSTALLED_BIN)"
+	install -D -m 644 Resources/touchtracker.desktop "$(DESTDIR)$(PREFIX)/$(INSTALLED_DESKTOP)"
+	install -D -m 644 Resources/touchtracker.svg "$(DESTDIR)$(PREFIX)/$(INSTALLED_ICON)"
+	install -D -m 644 Resources/touchtracker.1 "$(DESTDIR)$(PREFIX)/$(INSTALLED_MAN)"
+	@# Refresh the desktop's caches when installing for real (not into a staging DESTDIR).
+	@if [ -z "$(DESTDIR)" ]; then \
+		command -v update-desktop-database >/dev/null && update-desktop-database -q "$(PREFIX)/share/applications" || true; \
+		command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t "$(PREFIX)/share/icons/hicolor" || true; \
+	fi
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/$(INSTALLED_BIN)" "$(DESTDIR)$(PREFIX)/$(INSTALLED_DESKTOP)" \
+		"$(DESTDIR)$(PREFIX)/$(INSTALLED_ICON)" "$(DESTDIR)$(PREFIX)/$(INSTALLED_MAN)"
 
 clean:
 	rm -rf .build

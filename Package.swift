@@ -55,8 +55,8 @@ let package = Package(
         // Scenarios/ holds replay scripts and expected snapshots, read by ScenarioTests at run time.
         .testTarget(name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchKit"], exclude: ["Scenarios"]),
         .testTarget(name: "TouchTrackerRenderTests", dependencies: ["TouchTrackerRender", "TouchTracker"]),
-        // Drives the real `touchtracker` binary under a private Xorg with inputtest devices.
-        .testTarget(name: "EndToEndTests", dependencies: ["TouchTracker", "CX11"]),
+        // Drives the real `touchtracker` binary under a private Xorg with inputtest devices (the renderer reads PNGs).
+        .testTarget(name: "EndToEndTests", dependencies: ["TouchTracker", "TouchTrackerRender", "CX11"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,18 +22,53 @@ public final class DrawingController {
     private var dragAnchor: Point?
     private let gestureRules = GestureRules()
 
+    /// Device pixels per 96-dpi pixel (HiDPI): line width, hit radius, tap slop, gesture distances and the menu
+    /// scale with it, so the app has the same physical size at any resolution. Documents keep window pixels.
+    public var scale: Double = 1 {
+        didSet { applyScale() }
+    }
+
+    /// Whether the gesture inspector (F1) is shown.
+    public private(set) var isInspectorVisible = false
+    /// Each recognizer's last outcome (began, ended, cancelled, failed) as the inspector saw it.
+    private var lastOutcomes: [ObjectIdentifier: GestureRecognizer.State] = [:]
+    /// A short confirmation shown on screen (for example after exporting), and its timer.
+    public private(set) var notice: String?
+    private var noticeTimer: TimerToken?
+    /// Ctrl+S: the platform exports the drawing (the core knows no file formats). Nil: Ctrl+S does nothing.
+    public var onExport: (() -> Void)?
+
     /// Called after every completed edit with the new document (for saving).
     public var onEdit: ((Drawing) -> Void)? {
         get { drawingView.onEdit }
         set { drawingView.onEdit = newValue }
     }
 
-    public init(size: Size, drawing: Drawing = Drawing(), clock: Clock = Clock()) {
+    public init(size: Size, drawing: Drawing = Drawing(), clock: Clock = Clock(), scale: Double = 1) {
         let frame = Rect(origin: .zero, size: size)
         window = Window(frame: frame, clock: clock)
         drawingView = DrawingView(frame: frame, drawing: drawing)
         window.addSubview(drawingView)
         installRecognizers()
+        self.scale = scale
+        applyScale()
+    }
+
+    /// Sets every distance from its 96-dpi default (DESIGN.md §2) times `scale`.
+    private func applyScale() {
+        drawingView.lineWidth = 10 * scale
+        drawingView.tapSlop = 10 * scale
+        drawingView.hitRadius = 20 * scale
+        window.tapSlop = 10 * scale
+        window.multiTapDistance = 45 * scale
+        for tap in [tapRecognizer, doubleTapRecognizer] {
+            tap.allowableMovement = 10 * scale
+            tap.allowableMultiTapDistance = 45 * scale
+        }
+        longPressRecognizer.allowableMovement = 10 * scale
+        drawingView.damage.cacheNeedsRebuild = true
+        drawingView.damage.add(window.bounds)
+        if let menu { openMenu(at: menu.anchor) }
     }
 
     private func installRecognizers() {
@@ -54,6 +89,9 @@ public final class DrawingController {
         drawingView.addGestureRecognizer(doubleTapRecognizer)
         drawingView.addGestureRecognizer(tapRecognizer)
         drawingView.addGestureRecognizer(longPressRecognizer)
+        for recognizer in recognizers {
+            recognizer.addTarget(self) { controller, recognizer in controller.noteOutcome(of: recognizer) }
+        }
     }
 
     /// Every recognizer the controller uses, for the inspector and invariant checks.
@@ -76,6 +114,10 @@ public final class DrawingController {
 
     public func send(_ input: TouchInput) {
         window.send(input)
+        if isInspectorVisible {
+            // A failure is not reported to actions; it shows while the failed recognizer's touch is still down.
+            for recognizer in recognizers where recognizer.state == .failed { noteOutcome(of: recognizer) }
+        }
     }
 
     /// Lets time pass to `time` (seconds on the window clock), firing due gesture timers.
@@ -128,6 +170,12 @@ public final class DrawingController {
         case ("Menu", _, _), ("F10", false, true):
             guard let line = drawingView.selectedLine else { return false }
             openMenu(at: (line.begin + line.end) / 2)
+        case ("s", true, false):
+            guard let onExport else { return false }
+            onExport()
+        case ("F1", false, false):
+            isInspectorVisible.toggle()
+            lastOutcomes.removeAll()
         default:
             return false
         }
@@ -195,7 +243,8 @@ public final class DrawingController {
 
     private func openMenu(at point: Point) {
         closeMenu()
-        let view = MenuView(menu: PopupMenu(anchor: point, items: [Self.deleteTitle], within: window.bounds))
+        let view = MenuView(
+            menu: PopupMenu(anchor: point, items: [Self.deleteTitle], within: window.bounds, scale: scale))
         view.onActivate = { [weak self] title in self?.activateMenuItem(title) }
         view.onChange = { [weak self, weak view] in
             if let self, let view { self.drawingView.damage.add(view.menu.damageFrame) }
@@ -211,6 +260,40 @@ public final class DrawingController {
         drawingView.damage.add(view.menu.damageFrame)
         view.removeFromSuperview()
     }
+
+    // MARK: Overlays
+
+    /// Shows `text` on screen for `duration` seconds of the window clock.
+    public func showNotice(_ text: String, for duration: TimeInterval = 2) {
+        if let noticeTimer { window.clock.cancel(noticeTimer) }
+        notice = text
+        noticeTimer = window.clock.schedule(after: duration) { [weak self] in
+            self?.notice = nil
+            self?.noticeTimer = nil
+        }
+    }
+
+    private func noteOutcome(of recognizer: GestureRecognizer) {
+        guard isInspectorVisible, recognizer.state != .changed else { return }
+        lastOutcomes[ObjectIdentifier(recognizer)] = recognizer.state
+    }
+
+    /// What the gesture inspector shows now, or nil while it is hidden.
+    public var inspector: InspectorSnapshot? {
+        guard isInspectorVisible else { return nil }
+        let touches = window.activeTouches.sorted { $0.identifier < $1.identifier }.map {
+            InspectorSnapshot.TouchMark(id: $0.identifier, location: $0.location(in: nil), phase: "\($0.phase)")
+        }
+        let rows = recognizers.map { recognizer in
+            InspectorSnapshot.RecognizerRow(
+                name: recognizer.name ?? "\(type(of: recognizer))", state: "\(recognizer.state)",
+                lastOutcome: lastOutcomes[ObjectIdentifier(recognizer)].map { "\($0)" })
+        }
+        return InspectorSnapshot(touches: touches, recognizers: rows, scale: scale)
+    }
+
+    /// Everything drawn above the canvas and the menu.
+    public var overlay: Overlay { Overlay(inspector: inspector, notice: notice, scale: scale) }
 
     // MARK: Snapshot
 

@@ -9,18 +9,25 @@ public struct PopupMenu: Hashable, Sendable {
     public var highlightedIndex: Int?
     /// The menu's rectangle, kept inside the window.
     public private(set) var frame: Rect
+    /// Device pixels per 96-dpi pixel: every metric (and the painter's text) is multiplied by it.
+    public private(set) var scale: Double
 
+    /// Metrics at scale 1 (96 dpi).
     public static let itemHeight = 36.0
     public static let minimumWidth = 120.0
     public static let widthPerCharacter = 10.0
     public static let padding = 4.0
 
-    public init(anchor: Point, items: [String], within bounds: Rect) {
+    public var itemHeight: Double { Self.itemHeight * scale }
+    public var padding: Double { Self.padding * scale }
+
+    public init(anchor: Point, items: [String], within bounds: Rect, scale: Double = 1) {
         self.anchor = anchor
         self.items = items
+        self.scale = scale
         let longest = items.map(\.count).max() ?? 0
-        let width = Swift.max(Self.minimumWidth, Double(longest) * Self.widthPerCharacter + 40)
-        let height = Double(items.count) * Self.itemHeight + 2 * Self.padding
+        let width = scale * Swift.max(Self.minimumWidth, Double(longest) * Self.widthPerCharacter + 40)
+        let height = Double(items.count) * Self.itemHeight * scale + 2 * Self.padding * scale
         // Open below-right of the point, flipping or clamping so the whole menu stays visible.
         var x = anchor.x
         var y = anchor.y
@@ -34,8 +41,8 @@ public struct PopupMenu: Hashable, Sendable {
     /// The rectangle of item `index`.
     public func itemFrame(_ index: Int) -> Rect {
         Rect(
-            x: frame.minX, y: frame.minY + Self.padding + Double(index) * Self.itemHeight, width: frame.width,
-            height: Self.itemHeight)
+            x: frame.minX, y: frame.minY + padding + Double(index) * itemHeight, width: frame.width,
+            height: itemHeight)
     }
 
     /// The item under `point`, if any.
@@ -45,7 +52,7 @@ public struct PopupMenu: Hashable, Sendable {
     }
 
     /// The area to repaint when the menu appears, changes or goes (its shadow included).
-    public var damageFrame: Rect { frame.insetBy(dx: -8, dy: -8) }
+    public var damageFrame: Rect { frame.insetBy(dx: -8 * scale, dy: -8 * scale) }
 
     /// Moves the highlight by `step` items, wrapping around; from no highlight, down starts at the top.
     public mutating func moveHighlight(by step: Int) {

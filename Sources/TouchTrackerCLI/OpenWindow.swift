@@ -17,8 +17,19 @@ struct OpenWindow: ParsableCommand {
             valueName: "path"))
     var document: String?
 
-    @Option(help: ArgumentHelp("Window size and position, as X11 writes it.", valueName: "WxH+X+Y"))
+    @Option(
+        help: ArgumentHelp(
+            "Window size and position, as X11 writes it.",
+            discussion: "Default: where the window was when it last closed (kept next to the document), or 800x600.",
+            valueName: "WxH+X+Y"))
     var geometry: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Scale line width, hit radius, gesture distances and menu text (0.5 to 8).",
+            discussion: "Default: the X resource Xft.dpi divided by 96, or 1 when it is not set.",
+            valueName: "factor"))
+    var scale: Double?
 
     @Option(help: ArgumentHelp("The X display to use instead of $DISPLAY.", valueName: "name"))
     var display: String?
@@ -30,16 +41,21 @@ struct OpenWindow: ParsableCommand {
         if let geometry, WindowGeometry(parsing: geometry) == nil {
             throw ValidationError("--geometry \"\(geometry)\" is not WxH or WxH+X+Y (for example 800x600+0+0)")
         }
+        if let scale, !(0.5...8).contains(scale) {
+            throw ValidationError("--scale \(scale) is not between 0.5 and 8")
+        }
     }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let store = DocumentStore(path: document ?? DocumentLocation.defaultPath(environment: environment))
         let drawing = DocumentLoading.loadForEditing(store)
+        let memory = WindowMemory(documentPath: store.path)
         let options = X11AppOptions(
             displayName: display,
-            geometry: geometry.flatMap(WindowGeometry.init(parsing:)) ?? .default,
-            verbose: verbose)
+            geometry: geometry.flatMap(WindowGeometry.init(parsing:)) ?? memory.load() ?? .default,
+            verbose: verbose, scale: scale,
+            exportPath: WindowMemory.sibling(of: store.path, replacingExtensionWith: "png"))
         let app: X11App
         do {
             app = try X11App(options: options, drawing: drawing, environment: environment, log: Diagnostics.note)
@@ -55,6 +71,11 @@ struct OpenWindow: ParsableCommand {
             }
         }
         let status = app.run()
+        do {
+            try memory.save(app.windowGeometry)
+        } catch {
+            Diagnostics.error("cannot remember the window's place: \(error)")
+        }
         throw ExitCode(status)
     }
 }

@@ -34,10 +34,15 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("Canvas size.", valueName: "WxH"))
     var size: String = "800x600"
 
+    @Option(
+        help: ArgumentHelp("Scale line width, hit radius, gesture distances and menu (HiDPI).", valueName: "factor"))
+    var scale: Double = 1
+
     func validate() throws {
         guard CanvasSize(parsing: size) != nil else {
             throw ValidationError("--size \"\(size)\" is not WxH with both between 1 and 16384 (for example 800x600)")
         }
+        guard (0.5...8).contains(scale) else { throw ValidationError("--scale \(scale) is not between 0.5 and 8") }
     }
 
     func run() throws {
@@ -66,12 +71,13 @@ struct Replay: ParsableCommand {
             }
         }
         let controller = DrawingController(
-            size: Size(width: Double(canvas.width), height: Double(canvas.height)), drawing: drawing)
+            size: Size(width: Double(canvas.width), height: Double(canvas.height)), drawing: drawing, scale: scale)
         ReplayRunner.run(events, on: controller)
         do {
             if let png {
                 let renderer = try DrawingRenderer(width: canvas.width, height: canvas.height)
-                _ = renderer.frame(for: controller.drawingView, menu: controller.menu, forceFull: true)
+                _ = renderer.frame(
+                    for: controller.drawingView, menu: controller.menu, overlay: controller.overlay, forceFull: true)
                 try renderer.canvas.writePNG(to: png)
             }
             if let state { try AtomicFile.write(controller.snapshot.encoded(), to: state) }

@@ -7,15 +7,25 @@ struct TouchTrackerCommand: ParsableCommand {
         commandName: "touchtracker",
         abstract: "Draw lines with several fingers (or the mouse) at once.",
         discussion: """
+            Commands (see 'touchtracker help <subcommand>'):
+              touchtracker [open] [--document PATH] [--geometry WxH+X+Y] [--display NAME] [--scale FACTOR] [--verbose]
+              touchtracker replay SCRIPT [--document IN] [--state OUT] [--png OUT] [--size WxH] [--scale FACTOR]
+              touchtracker export DOCUMENT (--png|--svg|--pdf) OUT [--size WxH]
             Gestures (fingers or mouse button 1): drag to draw a line (red while drawing, black when done; \
             several fingers draw several lines at once); tap a line to select it and open the Delete menu; tap \
             elsewhere to deselect; double-tap to clear; press and hold a line, then drag, to move it. Right-click \
             a line to open its menu at once.
             Keys: Delete deletes the selected line; Up/Down/Return choose in the menu, Escape closes it; Menu or \
-            Shift+F10 opens it; Ctrl+Z undoes; Ctrl+Shift+Z or Ctrl+Y redoes.
+            Shift+F10 opens it; Ctrl+Z undoes; Ctrl+Shift+Z or Ctrl+Y redoes; Ctrl+S exports a PNG next to the \
+            document (drawing.json -> drawing.png); F1 shows or hides the gesture inspector (live touches and each \
+            recognizer's state).
+            Files: the default document is $XDG_DATA_HOME/touchtracker/drawing.json \
+            (~/.local/share/touchtracker/drawing.json); the window's size and place are kept next to it in \
+            drawing.window.json. HiDPI: sizes follow the X resource Xft.dpi (scale = dpi / 96) unless --scale is \
+            given. Manual: man touchtracker.
             """,
         version: "0.1.0",
-        subcommands: [OpenWindow.self, Replay.self],
+        subcommands: [OpenWindow.self, Replay.self, Export.self],
         defaultSubcommand: OpenWindow.self
     )
 }

@@ -23,6 +23,12 @@ public final class CairoContext {
     }
 
     public func save() { cairo_save(pointer) }
+
+    /// Throws if Cairo recorded an error while drawing (Cairo's calls do not fail one by one).
+    public func checkStatus(_ operation: String) throws(CairoError) {
+        let status = cairo_status(pointer)
+        guard status == CAIRO_STATUS_SUCCESS else { throw CairoError(operation, status) }
+    }
     public func restore() { cairo_restore(pointer) }
 
     public func setColor(_ color: Color) {

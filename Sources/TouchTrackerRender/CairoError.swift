@@ -10,5 +10,11 @@ public struct CairoError: Error, CustomStringConvertible {
         self.status = String(cString: cairo_status_to_string(status))
     }
 
+    /// A failure around Cairo (a file operation), described in words.
+    init(_ operation: String, problem: String) {
+        self.operation = operation
+        self.status = problem
+    }
+
     public var description: String { "\(operation) failed: \(status)" }
 }

@@ -22,6 +22,11 @@ public final class CairoSurface {
             operation: "cairo_image_surface_create(\(width)x\(height))")
     }
 
+    /// Reads a PNG file into an image surface.
+    public convenience init(readingPNG path: String) throws(CairoError) {
+        try self.init(taking: cairo_image_surface_create_from_png(path), operation: "reading PNG \(path)")
+    }
+
     deinit {
         cairo_surface_destroy(pointer)
     }

@@ -13,6 +13,9 @@ public final class DrawingRenderer {
     private var cache: CairoSurface
     private var cacheContext: CairoContext
     private var cacheIsStale = true
+    /// The overlay last drawn and the pixels it covered, so a change repaints both the old and the new place.
+    private var lastOverlay = Overlay()
+    private var lastOverlayBounds = Rect.null
 
     public var backgroundColor = Color.white
     public var completeColor = Color.black
@@ -36,13 +39,18 @@ public final class DrawingRenderer {
         cache = try CairoSurface(width: width, height: height)
         cacheContext = try CairoContext(surface: cache)
         cacheIsStale = true
+        lastOverlay = Overlay()
+        lastOverlayBounds = .null
     }
 
     public var selectedColor = Color.green
 
-    /// Draws what changed in `view` (and the popup `menu`) since the last frame and clears the view's damage.
-    /// Returns the region of `canvas` that changed (nil when nothing did), for the platform to present.
-    public func frame(for view: DrawingView, menu: PopupMenu? = nil, forceFull: Bool = false) -> Rect? {
+    /// Draws what changed in `view` (and the popup `menu`, and the `overlay` above both) since the last frame and
+    /// clears the view's damage. Returns the region of `canvas` that changed (nil when nothing did), for the
+    /// platform to present.
+    public func frame(
+        for view: DrawingView, menu: PopupMenu? = nil, overlay: Overlay = Overlay(), forceFull: Bool = false
+    ) -> Rect? {
         let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         var damage = view.damage
         view.damage = Damage()
@@ -53,9 +61,16 @@ public final class DrawingRenderer {
             for rect in damage.staleCacheRegions { refreshCache(view, in: rect.intersection(full)) }
         }
         if forceFull { damage.add(full) }
+        if overlay != lastOverlay {
+            damage.add(lastOverlayBounds)
+            lastOverlay = overlay
+            lastOverlayBounds =
+                overlay.isEmpty ? .null : OverlayPainter.bounds(of: overlay, canvas: full, in: canvasContext)
+            damage.add(lastOverlayBounds)
+        }
         let region = damage.region.intersection(full)
         guard !region.isEmpty else { return nil }
-        compose(view, menu: menu, in: region)
+        compose(view, menu: menu, overlay: overlay, in: region)
         return region
     }
 
@@ -91,7 +106,7 @@ public final class DrawingRenderer {
         cache.flush()
     }
 
-    private func compose(_ view: DrawingView, menu: PopupMenu?, in region: Rect) {
+    private func compose(_ view: DrawingView, menu: PopupMenu?, overlay: Overlay, in region: Rect) {
         canvasContext.save()
         canvasContext.clip(to: region)
         canvasContext.paint(cache)
@@ -104,6 +119,10 @@ public final class DrawingRenderer {
             canvasContext.stroke(line, width: view.lineWidth)
         }
         if let menu, menu.damageFrame.intersects(region) { MenuPainter.paint(menu, in: canvasContext) }
+        if !overlay.isEmpty, lastOverlayBounds.intersects(region) {
+            OverlayPainter.paint(
+                overlay, canvas: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), in: canvasContext)
+        }
         canvasContext.restore()
         canvas.flush()
     }

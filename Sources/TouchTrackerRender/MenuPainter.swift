@@ -10,34 +10,37 @@ enum MenuPainter {
     static func paint(_ menu: PopupMenu, in context: CairoContext) {
         let cr = context.pointer
         let frame = menu.frame
+        let scale = menu.scale
         context.save()
         // Shadow: a few offset translucent layers.
         for step in 1...4 {
-            let offset = Double(step)
+            let offset = Double(step) * scale
             context.setColor(Color(red: 0, green: 0, blue: 0, alpha: 0.06))
-            roundedRect(cr, frame.insetBy(dx: -offset / 2, dy: -offset / 2).offsetBy(dx: 1, dy: offset), radius: 6)
+            roundedRect(
+                cr, frame.insetBy(dx: -offset / 2, dy: -offset / 2).offsetBy(dx: scale, dy: offset),
+                radius: 6 * scale)
             cairo_fill(cr)
         }
         context.setColor(Color(red: 0.98, green: 0.98, blue: 0.98))
-        roundedRect(cr, frame, radius: 6)
+        roundedRect(cr, frame, radius: 6 * scale)
         cairo_fill_preserve(cr)
         context.setColor(Color(red: 0.55, green: 0.55, blue: 0.6))
-        cairo_set_line_width(cr, 1)
+        cairo_set_line_width(cr, scale)
         cairo_stroke(cr)
         cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, fontSize)
+        cairo_set_font_size(cr, fontSize * scale)
         for (index, title) in menu.items.enumerated() {
             let row = menu.itemFrame(index)
             let highlighted = index == menu.highlightedIndex
             if highlighted {
                 context.setColor(Color(red: 0.21, green: 0.47, blue: 0.86))
-                roundedRect(cr, row.insetBy(dx: 4, dy: 1), radius: 4)
+                roundedRect(cr, row.insetBy(dx: 4 * scale, dy: scale), radius: 4 * scale)
                 cairo_fill(cr)
             }
             context.setColor(highlighted ? .white : Color(red: 0.1, green: 0.1, blue: 0.12))
             var extents = cairo_text_extents_t()
             cairo_text_extents(cr, title, &extents)
-            let x = row.minX + 16
+            let x = row.minX + 16 * scale
             let y = row.midY - extents.height / 2 - extents.y_bearing
             cairo_move_to(cr, x.rounded(), y.rounded())
             cairo_show_text(cr, title)

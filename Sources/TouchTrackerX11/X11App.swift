@@ -9,11 +9,20 @@ public struct X11AppOptions: Sendable {
     public var displayName: String?
     public var geometry: WindowGeometry
     public var verbose: Bool
+    /// Device pixels per 96-dpi pixel; nil: `Xft.dpi` / 96, or 1 when the resource is unset.
+    public var scale: Double?
+    /// Where Ctrl+S writes a PNG of the drawing (nil: Ctrl+S does nothing).
+    public var exportPath: String?
 
-    public init(displayName: String? = nil, geometry: WindowGeometry = .default, verbose: Bool = false) {
+    public init(
+        displayName: String? = nil, geometry: WindowGeometry = .default, verbose: Bool = false, scale: Double? = nil,
+        exportPath: String? = nil
+    ) {
         self.displayName = displayName
         self.geometry = geometry
         self.verbose = verbose
+        self.scale = scale
+        self.exportPath = exportPath
     }
 }
 
@@ -35,6 +44,8 @@ public final class X11App {
     private var isReady = false
     private var running = true
     private let log: (String) -> Void
+    /// Device pixels per 96-dpi pixel in effect.
+    public let scale: Double
 
     public init(
         options: X11AppOptions, drawing: Drawing, environment: [String: String], log: @escaping (String) -> Void
@@ -42,15 +53,23 @@ public final class X11App {
         self.options = options
         self.log = log
         display = try X11Display(name: options.displayName, environment: environment)
+        let dpi = X11Resources.dpi(display: display)
+        scale = Self.clampedScale(options.scale ?? dpi.map { $0 / 96 } ?? 1)
+        var geometry = options.geometry
+        if !geometry.isExplicit {
+            // The default size is in 96-dpi pixels too, so the window has the same physical size.
+            geometry.width = Int((Double(geometry.width) * scale).rounded())
+            geometry.height = Int((Double(geometry.height) * scale).rounded())
+        }
         xi = XInput2(display: display)
-        window = try X11Window(display: display, geometry: options.geometry, title: "TouchTracker")
-        let width = options.geometry.width
-        let height = options.geometry.height
+        window = try X11Window(display: display, geometry: geometry, title: "TouchTracker")
+        let width = geometry.width
+        let height = geometry.height
         renderer = try DrawingRenderer(width: width, height: height)
         presenter = try WindowPresenter(window: window)
         controller = DrawingController(
             size: Size(width: Double(width), height: Double(height)), drawing: drawing,
-            clock: Clock(now: MonotonicClock.now()))
+            clock: Clock(now: MonotonicClock.now()), scale: scale)
         translator = EventTranslator(display: display, window: window, xi: xi)
         if let xi {
             xi.selectInput(display: display, window: window.id)
@@ -60,8 +79,49 @@ public final class X11App {
                 ExposureMask | StructureNotifyMask | KeyPressMask | FocusChangeMask | ButtonPressMask
                     | ButtonReleaseMask | PointerMotionMask)
         }
-        if options.verbose { describeInput() }
+        setIcon()
+        if options.exportPath != nil {
+            controller.onExport = { [unowned self] in self.exportPNG() }
+        }
+        if options.verbose {
+            describeInput()
+            log(
+                "scale \(scale) (Xft.dpi \(dpi.map { "\($0)" } ?? "unset")\(options.scale != nil ? ", --scale given" : ""))"
+            )
+        }
     }
+
+    /// Scales outside 0.5...8 are typos or broken resources, not screens.
+    static func clampedScale(_ scale: Double) -> Double {
+        scale.isFinite ? min(8, max(0.5, scale)) : 1
+    }
+
+    private func setIcon() {
+        do {
+            window.setIcon(try [16, 32, 48, 128].map { (size: $0, argb: try IconPainter.argb(size: $0)) })
+        } catch {
+            log("cannot draw the window icon: \(error)")
+        }
+    }
+
+    /// Ctrl+S: writes the drawing as it is shown (without menu or selection) to `exportPath`, and says so on screen.
+    private func exportPNG() {
+        guard let path = options.exportPath else { return }
+        let name = (path as NSString).lastPathComponent
+        do {
+            try DrawingExporter.export(
+                controller.drawingView.drawing, format: .png, to: path, width: window.width, height: window.height,
+                lineWidth: controller.drawingView.lineWidth)
+            controller.showNotice("Exported \(name)")
+            if options.verbose { log("exported \(path)") }
+        } catch {
+            controller.showNotice("Cannot export \(name)")
+            log("cannot export \(path): \(error)")
+        }
+    }
+
+    /// The window's size and position now, to bring it back there next time.
+    public var windowGeometry: WindowGeometry { window.currentGeometry() }
 
     private func describeInput() {
         log("display \(display.name)")
@@ -130,7 +190,8 @@ public final class X11App {
     }
 
     private func drawFrame() {
-        var region = renderer.frame(for: controller.drawingView, menu: controller.menu) ?? .null
+        var region =
+            renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay) ?? .null
         region = region.union(exposed)
         exposed = .null
         guard !region.isNull else { return }

@@ -44,6 +44,32 @@ public final class X11Window {
         display.flush()
     }
 
+    /// Sets `_NET_WM_ICON`: each image as width, height, then its 0xAARRGGBB pixels, one C long per number (the
+    /// property's format 32 means `long` in Xlib).
+    public func setIcon(_ images: [(size: Int, argb: [UInt32])]) {
+        var longs: [UInt] = []
+        for image in images where image.argb.count == image.size * image.size {
+            longs.append(UInt(image.size))
+            longs.append(UInt(image.size))
+            longs.append(contentsOf: image.argb.map { UInt($0) })
+        }
+        guard !longs.isEmpty else { return }
+        longs.withUnsafeBytes { bytes in
+            _ = XChangeProperty(
+                display.pointer, id, display.atom("_NET_WM_ICON"), XA_CARDINAL, 32, PropModeReplace,
+                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(longs.count))
+        }
+    }
+
+    /// The window's size and its position on the root window now (for remembering it).
+    public func currentGeometry() -> WindowGeometry {
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var child: Window = 0
+        XTranslateCoordinates(display.pointer, id, display.rootWindow, 0, 0, &x, &y, &child)
+        return WindowGeometry(width: width, height: height, x: Int(x), y: Int(y), isExplicit: true)
+    }
+
     public func map() {
         XMapWindow(display.pointer, id)
         display.flush()

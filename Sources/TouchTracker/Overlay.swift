@@ -1,0 +1,51 @@
+import TouchKit
+
+/// What the gesture inspector (F1) shows: every live touch and every recognizer's state, so anyone can see why a
+/// gesture was or was not recognized.
+public struct InspectorSnapshot: Hashable, Sendable {
+    /// One finger (or the mouse button) on the screen.
+    public struct TouchMark: Hashable, Sendable {
+        /// `Touch.identifier`: unique per contact.
+        public var id: UInt64
+        /// Window coordinates.
+        public var location: Point
+        public var phase: String
+    }
+
+    /// One gesture recognizer.
+    public struct RecognizerRow: Hashable, Sendable {
+        public var name: String
+        /// The state now (possible, began, changed, ended, cancelled, failed).
+        public var state: String
+        /// The last outcome seen since the inspector opened, if any: recognizers return to possible as soon as
+        /// their touches lift, so this keeps what they decided.
+        public var lastOutcome: String?
+    }
+
+    public var touches: [TouchMark]
+    public var recognizers: [RecognizerRow]
+    public var scale: Double
+
+    /// One line of text per recognizer, as the inspector panel shows it.
+    public var recognizerLines: [String] {
+        recognizers.map { row in
+            "\(row.name): \(row.state)" + (row.lastOutcome.map { " (last: \($0))" } ?? "")
+        }
+    }
+}
+
+/// Everything drawn above the drawing and the popup menu: the gesture inspector and a short notice.
+public struct Overlay: Hashable, Sendable {
+    public var inspector: InspectorSnapshot?
+    /// A short confirmation such as "Exported drawing.png".
+    public var notice: String?
+    public var scale: Double
+
+    public init(inspector: InspectorSnapshot? = nil, notice: String? = nil, scale: Double = 1) {
+        self.inspector = inspector
+        self.notice = notice
+        self.scale = scale
+    }
+
+    public var isEmpty: Bool { inspector == nil && notice == nil }
+}

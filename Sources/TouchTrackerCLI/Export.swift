@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import TouchTracker
+import TouchTrackerRender
+
+/// `touchtracker export DOCUMENT (--png|--svg|--pdf) OUT [--size WxH]`: draws a document into a picture file with
+/// Cairo's own PNG, SVG and PDF surfaces.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a document into a PNG, SVG or PDF file.",
+        discussion: """
+            Exactly one of --png, --svg and --pdf names the output. The file appears complete or not at all. A \
+            document that cannot be read is reported in one line and nothing is written (status 1).
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The document (JSON) to draw.", valueName: "document"))
+    var document: String
+
+    @Option(help: ArgumentHelp("Write a PNG picture here.", valueName: "out"))
+    var png: String?
+
+    @Option(help: ArgumentHelp("Write an SVG drawing here.", valueName: "out"))
+    var svg: String?
+
+    @Option(help: ArgumentHelp("Write a one-page PDF here.", valueName: "out"))
+    var pdf: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Canvas size in pixels (PDF: points).", discussion: "Default: 800x600, grown so every line fits.",
+            valueName: "WxH"))
+    var size: String?
+
+    /// The one output asked for.
+    private var output: (format: ExportFormat, path: String)? {
+        let outputs = [(ExportFormat.png, png), (.svg, svg), (.pdf, pdf)].compactMap { format, path in
+            path.map { (format, $0) }
+        }
+        return outputs.count == 1 ? outputs[0] : nil
+    }
+
+    func validate() throws {
+        guard output != nil else { throw ValidationError("give exactly one of --png, --svg and --pdf") }
+        if let size, CanvasSize(parsing: size) == nil {
+            throw ValidationError("--size \"\(size)\" is not WxH with both between 1 and 16384 (for example 800x600)")
+        }
+    }
+
+    func run() throws {
+        let (format, path) = output!
+        let store = DocumentStore(path: document)
+        let drawing: Drawing
+        do {
+            // A missing file would load as an empty drawing; exporting that is never what was meant.
+            guard store.exists else { throw DocumentFileError(path: document, problem: "no such file") }
+            drawing = try store.load()
+        } catch {
+            Diagnostics.error("cannot read document \(error)")
+            throw ExitCode(1)
+        }
+        let canvas =
+            size.flatMap(CanvasSize.init(parsing:)).map { ($0.width, $0.height) }
+            ?? DrawingExporter.canvasSize(for: drawing)
+        do {
+            try DrawingExporter.export(drawing, format: format, to: path, width: canvas.0, height: canvas.1)
+        } catch {
+            Diagnostics.error("cannot write \(path): \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TouchTrackerRender
+
+/// The command line without a display: --help, --version, the man page, and `export`.
+@Suite("Command line")
+struct CommandLineTests {
+    /// Runs the built `touchtracker` with `arguments`; returns status, stdout and stderr.
+    private func touchtracker(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let app = try AppProcess(arguments: arguments, environment: ["DISPLAY": nil])
+        let status = try await app.waitForExit()
+        return (status, app.stdout, app.stderr)
+    }
+
+    /// The package folder (two levels above this file).
+    private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every `--option` a help text names.
+    private func options(in help: String) -> Set<String> {
+        var found = Set<String>()
+        let scanner = help.components(separatedBy: CharacterSet(charactersIn: " \n[](|),"))
+        for word in scanner where word.hasPrefix("--") && word.count > 2 {
+            found.insert(String(word.prefix { $0.isLetter || $0 == "-" }))
+        }
+        return found
+    }
+
+    @Test("--help names every subcommand, every subcommand's options, every gesture and every shortcut")
+    func helpListsEverything() async throws {
+        let help = try await touchtracker(["--help"])
+        #expect(help.status == 0)
+        for subcommand in ["open", "replay", "export"] {
+            #expect(help.stdout.contains(subcommand), "\(subcommand)")
+            let detail = try await touchtracker(["help", subcommand])
+            let missing = options(in: detail.stdout).subtracting(options(in: help.stdout))
+            #expect(missing.isEmpty, "touchtracker --help does not mention \(missing.sorted()) of \(subcommand)")
+        }
+        let gesturesAndKeys = [
+            "drag", "tap a line", "double-tap", "press and hold", "Right-click", "Delete", "Up/Down/Return", "Escape",
+            "Shift+F10", "Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "Ctrl+S", "F1",
+        ]
+        for item in gesturesAndKeys { #expect(help.stdout.contains(item), "--help does not mention \(item)") }
+    }
+
+    @Test("the man page names every subcommand, option, gesture and key, and the version --version prints")
+    func manPageListsEverything() async throws {
+        let man = try String(
+            contentsOf: Self.packageRoot.appendingPathComponent("Resources/touchtracker.1"), encoding: .utf8)
+        let text = man.replacingOccurrences(of: "\\-", with: "-")
+        let version = try await touchtracker(["--version"])
+        #expect(version.status == 0)
+        let number = version.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(number.split(separator: ".").count == 3, "\(version.stdout)")
+        #expect(text.contains(".TH TOUCHTRACKER 1") && text.contains("TouchTracker \(number)"))
+        for subcommand in ["open", "replay", "export"] {
+            let detail = try await touchtracker(["help", subcommand])
+            for option in options(in: detail.stdout) {
+                #expect(text.contains(option), "the man page does not mention \(option) of \(subcommand)")
+            }
+        }
+        for item in ["Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "Ctrl+S", "F1", "Shift+F10", "Escape", "Delete", "double tap"]
+        {
+            #expect(text.contains(item), "the man page does not mention \(item)")
+        }
+    }
+
+    @Test("export writes PNG, SVG and PDF files of a document, and grows the default page to hold every line")
+    func exportWritesEachFormat() async throws {
+        let folder = try makeTemporaryFolder("export")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("d.json").path
+        try Data(#"{"version": 1, "lines": [{"begin": {"x": 100, "y": 50}, "end": {"x": 900, "y": 50}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: document))
+        for format in ["png", "svg", "pdf"] {
+            let out = folder.appendingPathComponent("out.\(format)").path
+            let result = try await touchtracker(["export", document, "--\(format)", out])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        }
+        let png = try CairoSurface(readingPNG: folder.appendingPathComponent("out.png").path)
+        #expect(png.width == 906 && png.height == 600, "\(png.width)x\(png.height)")
+        let black = try #require(png.pixel(x: 850, y: 50))
+        #expect(max(black.red, black.green, black.blue) < 40)
+        let svg = try String(contentsOf: folder.appendingPathComponent("out.svg"), encoding: .utf8)
+        #expect(svg.contains("width=\"906px\"") && svg.contains("d=\"M 100 50 L 900 50 \""), "\(svg)")
+        let pdf = try Data(contentsOf: folder.appendingPathComponent("out.pdf"))
+        #expect(String(decoding: pdf.prefix(5), as: UTF8.self) == "%PDF-")
+
+        let sized = folder.appendingPathComponent("sized.png").path
+        #expect(try await touchtracker(["export", document, "--png", sized, "--size", "300x200"]).status == 0)
+        let small = try CairoSurface(readingPNG: sized)
+        #expect(small.width == 300 && small.height == 200)
+    }
+
+    @Test(
+        "export of an unreadable document prints one 'cannot read document' line, exits 1 and writes nothing",
+        arguments: ["not json", #"{"version": 99, "lines": []}"#, nil])
+    func exportRefusesBadDocument(contents: String?) async throws {
+        let folder = try makeTemporaryFolder("export-bad")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("d.json")
+        if let contents { try Data(contents.utf8).write(to: document) }
+        for format in ["png", "svg", "pdf"] {
+            let out = folder.appendingPathComponent("out.\(format)").path
+            let result = try await touchtracker(["export", document.path, "--\(format)", out])
+            #expect(result.status == 1, "\(result)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("touchtracker: cannot read document "), "\(result.stderr)")
+            #expect(lines.first?.contains(document.path) == true, "\(result.stderr)")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left == (contents == nil ? [] : ["d.json"]), "\(left)")
+    }
+
+    @Test("export wants exactly one of --png, --svg and --pdf")
+    func exportNeedsOneFormat() async throws {
+        let none = try await touchtracker(["export", "/nonexistent.json"])
+        #expect(none.status == 64 && none.stderr.contains("exactly one of --png, --svg and --pdf"), "\(none)")
+        let two = try await touchtracker(["export", "/nonexistent.json", "--png", "/tmp/a.png", "--svg", "/tmp/a.svg"])
+        #expect(two.status == 64, "\(two)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/a.png"))
+    }
+}

@@ -1,0 +1,142 @@
+import Testing
+import TouchKit
+import TouchTracker
+
+/// The controller's desktop features on a virtual clock: HiDPI scale, the gesture inspector, Ctrl+S and notices.
+@Suite struct DesktopControllerTests {
+    /// A controller on an 800x600 window with its own clock, fed like replay feeds it.
+    final class Harness {
+        let controller: DrawingController
+        var time: TimeInterval = 0
+
+        init(scale: Double = 1, drawing: Drawing = Drawing()) {
+            controller = DrawingController(size: Size(width: 800, height: 600), drawing: drawing, scale: scale)
+        }
+
+        func send(_ id: UInt64, _ phase: TouchInput.Phase, _ x: Double, _ y: Double, after delay: Double = 0.02) {
+            time += delay
+            controller.advanceTime(to: time)
+            controller.send(TouchInput(id: id, phase: phase, location: Point(x: x, y: y), timestamp: time))
+        }
+
+        func tap(_ id: UInt64, _ x: Double, _ y: Double) {
+            send(id, .began, x, y)
+            send(id, .ended, x, y)
+        }
+
+        func settle() {
+            time += 1
+            controller.advanceTime(to: time)
+        }
+    }
+
+    let horizontal = Drawing(lines: [Line(begin: Point(x: 100, y: 200), end: Point(x: 600, y: 200))])
+
+    @Test("scale 2 doubles line width, tap slop, hit radius and every gesture distance")
+    func scaleDoublesDistances() {
+        let controller = Harness(scale: 2).controller
+        #expect(controller.drawingView.lineWidth == 20)
+        #expect(controller.drawingView.tapSlop == 20)
+        #expect(controller.drawingView.hitRadius == 40)
+        #expect(controller.window.tapSlop == 20 && controller.window.multiTapDistance == 90)
+        #expect(controller.tapRecognizer.allowableMovement == 20)
+        #expect(controller.doubleTapRecognizer.allowableMovement == 20)
+        #expect(controller.doubleTapRecognizer.allowableMultiTapDistance == 90)
+        #expect(controller.longPressRecognizer.allowableMovement == 20)
+        let defaults = Harness().controller
+        #expect(defaults.drawingView.lineWidth == 10 && defaults.drawingView.hitRadius == 20)
+        #expect(defaults.doubleTapRecognizer.allowableMultiTapDistance == 45)
+    }
+
+    @Test("at scale 2 a 15 px stroke is a tap, not a line, while at scale 1 it draws")
+    func scaleWidensTapSlop() {
+        for (scale, lines) in [(1.0, 1), (2.0, 0)] {
+            let harness = Harness(scale: scale)
+            harness.send(1, .began, 300, 300)
+            harness.send(1, .moved, 309, 312)
+            harness.send(1, .ended, 309, 312)
+            harness.settle()
+            #expect(harness.controller.drawingView.drawing.lines.count == lines, "scale \(scale)")
+        }
+    }
+
+    @Test("at scale 2 a tap 35 px from a line selects it; at scale 1 it deselects")
+    func scaleWidensHitRadius() {
+        for (scale, selected) in [(1.0, false), (2.0, true)] {
+            let harness = Harness(scale: scale, drawing: horizontal)
+            harness.tap(1, 300, 235)
+            harness.settle()
+            #expect((harness.controller.drawingView.selectedLineID != nil) == selected, "scale \(scale)")
+            #expect((harness.controller.menu != nil) == selected, "scale \(scale)")
+        }
+    }
+
+    @Test("the menu at scale 2 is twice as large, and at scale 1 keeps its 96-dpi metrics")
+    func menuScales() {
+        let bounds = Rect(x: 0, y: 0, width: 800, height: 600)
+        let normal = PopupMenu(anchor: Point(x: 100, y: 100), items: ["Delete"], within: bounds)
+        let double = PopupMenu(anchor: Point(x: 100, y: 100), items: ["Delete"], within: bounds, scale: 2)
+        #expect(normal.frame == Rect(x: 100, y: 100, width: 120, height: 44))
+        #expect(double.frame == Rect(x: 100, y: 100, width: 240, height: 88))
+        #expect(double.itemFrame(0) == Rect(x: 100, y: 108, width: 240, height: 72))
+        #expect(double.item(at: Point(x: 330, y: 170)) == 0)
+    }
+
+    @Test("F1 toggles the inspector, which lists live touches with their ids and every recognizer with its state")
+    func inspectorListsTouchesAndRecognizers() throws {
+        let harness = Harness(drawing: horizontal)
+        let controller = harness.controller
+        #expect(controller.inspector == nil && controller.overlay.isEmpty)
+        #expect(controller.handleKey(KeyCommand(key: "F1")))
+        harness.send(7, .began, 300, 400)
+        harness.send(8, .began, 500, 400)
+        let inspector = try #require(controller.inspector)
+        #expect(inspector.touches.map(\.location) == [Point(x: 300, y: 400), Point(x: 500, y: 400)])
+        #expect(Set(inspector.touches.map(\.id)).count == 2)
+        #expect(inspector.recognizers.map(\.name) == ["tap", "double tap", "long press"])
+        // Two fingers at once are more than the one-finger tap allows: it has failed while they are down.
+        #expect(inspector.recognizers[0].state == "failed", "\(inspector.recognizerLines)")
+        harness.send(7, .ended, 300, 400)
+        harness.send(8, .ended, 500, 400)
+        let after = try #require(controller.inspector)
+        #expect(after.touches.isEmpty)
+        #expect(after.recognizerLines[0] == "tap: possible (last: failed)", "\(after.recognizerLines)")
+        #expect(controller.handleKey(KeyCommand(key: "F1")))
+        #expect(controller.inspector == nil)
+    }
+
+    @Test("the inspector keeps a recognized tap's outcome after the recognizer resets")
+    func inspectorKeepsLastOutcome() throws {
+        let harness = Harness(drawing: horizontal)
+        harness.controller.handleKey(KeyCommand(key: "F1"))
+        harness.tap(1, 300, 205)
+        harness.settle()
+        let inspector = try #require(harness.controller.inspector)
+        #expect(inspector.recognizerLines[0] == "tap: possible (last: ended)", "\(inspector.recognizerLines)")
+        #expect(harness.controller.drawingView.selectedLineID != nil)
+    }
+
+    @Test("Ctrl+S asks the platform to export; without an exporter it does nothing")
+    func controlSExports() {
+        let controller = Harness().controller
+        #expect(!controller.handleKey(KeyCommand(key: "s", control: true)))
+        var exports = 0
+        controller.onExport = { exports += 1 }
+        #expect(controller.handleKey(KeyCommand(key: "s", control: true)))
+        #expect(!controller.handleKey(KeyCommand(key: "s")))
+        #expect(exports == 1)
+    }
+
+    @Test("a notice shows for its time on the window clock, and a new one restarts the time")
+    func noticeExpires() {
+        let harness = Harness()
+        let controller = harness.controller
+        controller.showNotice("Exported a.png", for: 2)
+        controller.advanceTime(to: 1.5)
+        controller.showNotice("Exported b.png", for: 2)
+        controller.advanceTime(to: 3)
+        #expect(controller.overlay.notice == "Exported b.png")
+        controller.advanceTime(to: 3.6)
+        #expect(controller.notice == nil && controller.overlay.isEmpty)
+    }
+}
