@@ -31,6 +31,7 @@ public final class X11Window {
         self.deleteWindowAtom = display.atom("WM_DELETE_WINDOW")
         setNames(title: title)
         setHints(geometry)
+        setInputHint()
         var protocols = [deleteWindowAtom]
         XSetWMProtocols(dpy, window, &protocols, 1)
         var pid = UInt(getpid())
@@ -93,6 +94,15 @@ public final class X11Window {
         // WM_CLASS is two NUL-terminated strings: instance, then class.
         let classHint = Array("touchtracker\0TouchTracker\0".utf8)
         XChangeProperty(dpy, id, XA_WM_CLASS, XA_STRING, 8, PropModeReplace, classHint, Int32(classHint.count))
+    }
+
+    /// ICCCM: the window takes keyboard input when the window manager gives it focus (the "passive" model).
+    private func setInputHint() {
+        guard let hints = XAllocWMHints() else { return }
+        defer { XFree(hints) }
+        hints.pointee.flags = InputHint
+        hints.pointee.input = 1
+        XSetWMHints(display.pointer, id, hints)
     }
 
     private func setHints(_ geometry: WindowGeometry) {
