@@ -37,6 +37,12 @@ struct OpenWindow: ParsableCommand {
     @Flag(help: "Print the input devices and mode in use, and window life-cycle events, on stderr.")
     var verbose = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Print a line with the monotonic time after every frame is presented, on stderr.",
+            discussion: "For latency measurements (touchtracker-bench)."))
+    var traceFrames = false
+
     func validate() throws {
         if let geometry, WindowGeometry(parsing: geometry) == nil {
             throw ValidationError("--geometry \"\(geometry)\" is not WxH or WxH+X+Y (for example 800x600+0+0)")
@@ -51,11 +57,12 @@ struct OpenWindow: ParsableCommand {
         let store = DocumentStore(path: document ?? DocumentLocation.defaultPath(environment: environment))
         let drawing = DocumentLoading.loadForEditing(store)
         let memory = WindowMemory(documentPath: store.path)
-        let options = X11AppOptions(
+        var options = X11AppOptions(
             displayName: display,
             geometry: geometry.flatMap(WindowGeometry.init(parsing:)) ?? memory.load() ?? .default,
             verbose: verbose, scale: scale,
             exportPath: WindowMemory.sibling(of: store.path, replacingExtensionWith: "png"))
+        options.traceFrames = traceFrames
         let app: X11App
         do {
             app = try X11App(options: options, drawing: drawing, environment: environment, log: Diagnostics.note)

@@ -13,6 +13,9 @@ public struct X11AppOptions: Sendable {
     public var scale: Double?
     /// Where Ctrl+S writes a PNG of the drawing (nil: Ctrl+S does nothing).
     public var exportPath: String?
+    /// Print `touchtracker: frame presented t=SECONDS` (CLOCK_MONOTONIC) on stderr after each frame, for latency
+    /// measurements.
+    public var traceFrames = false
 
     public init(
         displayName: String? = nil, geometry: WindowGeometry = .default, verbose: Bool = false, scale: Double? = nil,
@@ -196,6 +199,7 @@ public final class X11App {
         exposed = .null
         guard !region.isNull else { return }
         presenter.present(renderer.canvas, region: region)
+        if options.traceFrames { log(String(format: "frame presented t=%.6f", MonotonicClock.now())) }
     }
 
     private func waitForInput() {
