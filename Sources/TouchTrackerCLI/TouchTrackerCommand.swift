@@ -8,7 +8,8 @@ struct TouchTrackerCommand: ParsableCommand {
         abstract: "Draw lines with several fingers (or the mouse) at once.",
         discussion: """
             Commands (see 'touchtracker help <subcommand>'):
-              touchtracker [open] [--document PATH] [--geometry WxH+X+Y] [--display NAME] [--scale FACTOR] [--verbose]
+              touchtracker [open] [--document PATH] [--geometry WxH+X+Y] [--display NAME] [--scale FACTOR]
+                [--verbose] [--trace-frames]
               touchtracker replay SCRIPT [--document IN] [--state OUT] [--png OUT] [--size WxH] [--scale FACTOR]
               touchtracker export DOCUMENT (--png|--svg|--pdf) OUT [--size WxH]
             Gestures (fingers or mouse button 1): drag to draw a line (red while drawing, black when done; \
