@@ -15,7 +15,7 @@ struct TouchTrackerCommand: ParsableCommand {
             Shift+F10 opens it; Ctrl+Z undoes; Ctrl+Shift+Z or Ctrl+Y redoes.
             """,
         version: "0.1.0",
-        subcommands: [OpenWindow.self, Replay.self],
+        subcommands: [OpenWindow.self, Replay.self, Demo.self],
         defaultSubcommand: OpenWindow.self
     )
 }
