@@ -56,9 +56,11 @@ public final class RawSwipeView: View {
 /// A swipe recognizer that stays recognized while it waits for a recognizer it requires to fail.
 ///
 /// Workaround for TouchKit: `SwipeGestureRecognizer` recognizes before the finger lifts, but while it waits (for
-/// the Z recognizer to fail) its state still reads `possible`, so its own lift check and its 0.5 s timer set it to
-/// `failed`, and a rightward swipe held a moment, or whose recognizer runs before the Z's, is lost. Remove this
-/// class once TouchKit keeps a waiting recognizer out of its own failure checks.
+/// the Z recognizer to fail) its state still reads `possible` and it still receives the touch, so its own checks
+/// (the angle of later movement, the lift, its 0.5 s timer) set it to `failed` or change its direction, and a
+/// rightward swipe held a moment is lost. As UIKit does with a recognizer that has recognized and waits, this one
+/// ignores its touches from then on and keeps the direction it recognized. Remove this class once TouchKit keeps a
+/// waiting recognizer out of its own checks.
 final class PatientSwipeGestureRecognizer: SwipeGestureRecognizer {
     private var askedToRecognize = false
 
@@ -69,6 +71,14 @@ final class PatientSwipeGestureRecognizer: SwipeGestureRecognizer {
             if newValue == .failed, askedToRecognize, super.state == .possible { return }
             super.state = newValue
         }
+    }
+
+    override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
+        if !askedToRecognize { super.touchesMoved(touches, with: event) }
+    }
+
+    override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {
+        if !askedToRecognize { super.touchesEnded(touches, with: event) }
     }
 
     override func reset() {
