@@ -329,7 +329,7 @@ public enum DemoPainter {
         context.setColor(Color(red: 1, green: 0.96, blue: 0.89))
         context.fill(recognized)
         context.setColor(Color(red: 0.6, green: 0.6, blue: 0.65))
-        context.fill(Rect(x: recognized.minX - 1, y: raw.minY, width: 2, height: raw.height))
+        context.fill(Rect(x: recognized.minX - 1, y: titleBarHeight, width: 2, height: raw.maxY - titleBarHeight))
         let heading = Color(red: 0.2, green: 0.22, blue: 0.3)
         let note = Color(red: 0.4, green: 0.42, blue: 0.5)
         let top = titleBarHeight
