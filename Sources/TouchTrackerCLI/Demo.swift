@@ -17,6 +17,7 @@ struct Demo: ParsableCommand {
             circle: tap to place the circle, drag to move it, pinch to size it.
             swipe: on the left a swipe detector on raw touches (Horizontal/Vertical), on the right \
             SwipeGestureRecognizer (its direction) and a custom Z recognizer the swipe waits for.
+            Keys: Tab and Shift+Tab switch to the next and previous demo; F1, F2 and F3 pick one.
             --replay runs a JSON Lines script of touch and key events (as `touchtracker replay` takes) and, after \
             the last one, lets time run until every timer and animation is done.
             """

@@ -66,6 +66,7 @@ public final class CircleScene: DemoScene {
 
     public var isAnimating: Bool { false }
 
+    /// `{"version": 1, "scene": "circle", "x", "y" (centre), "radius"}`.
     public var snapshot: [UInt8] {
         SnapshotJSON.object([
             ("version", .number(1)),

@@ -252,6 +252,9 @@ public final class FarmScene: DemoScene {
             || animals.contains { $0.flipProgress(at: now) != nil }
     }
 
+    /// `{"version": 1, "scene": "farm", "animals": [...]}`, animals bottom to top and then those fading out, each
+    /// `{"kind", "x", "y" (centre), "width", "height" (bounds), "scale", "rotation" (radians, clockwise),
+    /// "opacity", "leaving" (fading out after a clear), "flipping"}`.
     public var snapshot: [UInt8] {
         let now = window.clock.now
         var entries: [SnapshotJSON] = []

@@ -164,6 +164,8 @@ public final class SwipeScene: DemoScene {
 
     public var isAnimating: Bool { false }
 
+    /// `{"version": 1, "scene": "swipe", "rawLabel", "rawCount", "swipeLabel", "swipeCount", "zCount",
+    /// "lastRecognized"}`.
     public var snapshot: [UInt8] {
         SnapshotJSON.object([
             ("version", .number(1)),
