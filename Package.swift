@@ -30,10 +30,12 @@ let package = Package(
 
         .target(name: "TouchKit"),
         .target(name: "TouchTracker", dependencies: ["TouchKit"]),
+        // The seed's gesture demos (Farm, Circle, Swipe) as scenes any host can drive: window or replay.
+        .target(name: "TouchTrackerDemos", dependencies: ["TouchKit"]),
 
         // MARK: Platform edges
 
-        .target(name: "TouchTrackerRender", dependencies: ["TouchTracker", "CCairo"]),
+        .target(name: "TouchTrackerRender", dependencies: ["TouchTracker", "TouchTrackerDemos", "CCairo"]),
         .target(name: "TouchTrackerX11", dependencies: ["TouchTracker", "TouchTrackerRender", "CX11", "CCairo"]),
 
         // MARK: The executable
@@ -41,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "TouchTrackerCLI",
             dependencies: [
-                "TouchTracker", "TouchTrackerRender", "TouchTrackerX11",
+                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerX11",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +57,12 @@ let package = Package(
         // Scenarios/ holds replay scripts and expected snapshots, read by ScenarioTests at run time.
         .testTarget(name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchKit"], exclude: ["Scenarios"]),
         .testTarget(name: "TouchTrackerRenderTests", dependencies: ["TouchTrackerRender", "TouchTracker"]),
+        // Scenarios/ holds demo replay scripts and expected scene snapshots, read by DemoScenarioTests at run time.
+        .testTarget(
+            name: "TouchTrackerDemosTests",
+            dependencies: ["TouchTrackerDemos", "TouchTracker", "TouchTrackerRender", "TouchKit"],
+            exclude: ["Scenarios"]
+        ),
         // Drives the real `touchtracker` binary under a private Xorg with inputtest devices (the renderer reads PNGs).
         .testTarget(name: "EndToEndTests", dependencies: ["TouchTracker", "TouchTrackerRender", "CX11"]),
     ],

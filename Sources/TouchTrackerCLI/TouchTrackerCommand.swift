@@ -26,7 +26,7 @@ struct TouchTrackerCommand: ParsableCommand {
             given. Manual: man touchtracker.
             """,
         version: "0.1.0",
-        subcommands: [OpenWindow.self, Replay.self, Export.self],
+        subcommands: [OpenWindow.self, Replay.self, Export.self, Demo.self],
         defaultSubcommand: OpenWindow.self
     )
 }

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import TouchKit
+import TouchTracker
+import TouchTrackerDemos
+import TouchTrackerRender
+
+/// `touchtracker demo farm|circle|swipe`: the seed's gesture demos. With `--replay` the scene runs a script on a
+/// virtual clock (no display needed) and writes its state and/or a picture; without it the demo opens in a window.
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Try the gesture demos: the Farm, the Circle and the Swipe (Tab or F1-F3 switches).",
+        discussion: """
+            farm: tap the background for a hen; tap an animal: hen → egg → chicken → hen; press and hold: the hen \
+            is roasted, the egg fried; drag, pinch and turn it (together with two fingers); swipe in from the left \
+            edge to clear the farm.
+            circle: tap to place the circle, drag to move it, pinch to size it.
+            swipe: on the left a swipe detector on raw touches (Horizontal/Vertical), on the right \
+            SwipeGestureRecognizer (its direction) and a custom Z recognizer the swipe waits for.
+            Keys: Tab and Shift+Tab switch to the next and previous demo; F1, F2 and F3 pick one.
+            --replay runs a JSON Lines script of touch and key events (as `touchtracker replay` takes) and, after \
+            the last one, lets time run until every timer and animation is done.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The scene: farm, circle or swipe.", valueName: "scene"))
+    var scene: DemoSceneKind
+
+    @Option(help: ArgumentHelp("Run this replay script (JSON Lines) instead of opening a window.", valueName: "path"))
+    var replay: String?
+
+    @Option(help: ArgumentHelp("With --replay: write the scene's final state (JSON) here.", valueName: "path"))
+    var state: String?
+
+    @Option(help: ArgumentHelp("With --replay: write a picture of the final state (PNG) here.", valueName: "path"))
+    var png: String?
+
+    @Option(help: ArgumentHelp("The scene's size.", valueName: "WxH"))
+    var size: String = "800x600"
+
+    @Option(help: ArgumentHelp("The X display to use instead of $DISPLAY.", valueName: "name"))
+    var display: String?
+
+    @Flag(help: "Print the input devices and mode in use, and window life-cycle events, on stderr.")
+    var verbose = false
+
+    func validate() throws {
+        guard CanvasSize(parsing: size) != nil else {
+            throw ValidationError("--size \"\(size)\" is not WxH with both between 1 and 16384 (for example 800x600)")
+        }
+        if replay == nil, state != nil || png != nil {
+            throw ValidationError("--state and --png need --replay (a window writes no files)")
+        }
+    }
+
+    func run() throws {
+        let canvas = CanvasSize(parsing: size)!
+        guard let replay else {
+            let options = DemoWindowOptions(
+                width: canvas.width, height: canvas.height, displayName: display, verbose: verbose)
+            let status: Int32
+            do {
+                status = try Self.openDemoWindow(scene, options)
+            } catch {
+                Diagnostics.error("\(error)")
+                throw ExitCode(2)
+            }
+            throw ExitCode(status)
+        }
+        let events = try Self.readScript(replay)
+        let host = DemoHost(kind: scene, size: Size(width: Double(canvas.width), height: Double(canvas.height)))
+        DemoReplay.run(events, on: host)
+        do {
+            if let png {
+                try DemoPainter.render(host.scene, width: canvas.width, height: canvas.height).writePNG(to: png)
+            }
+            if let state { try AtomicFile.write(host.snapshot, to: state) }
+        } catch {
+            Diagnostics.error("cannot write the result: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Reads a replay script's touch and key events; menu events have no meaning in a demo and are refused.
+    static func readScript(_ path: String) throws -> [(time: Double, event: DemoReplayEvent)] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            Diagnostics.error("cannot read replay script \(path): \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        let parsed: [TimedReplayEvent]
+        do {
+            parsed = try ReplayScript.parse(text)
+        } catch {
+            Diagnostics.error("\(path): \(error)")
+            throw ExitCode(1)
+        }
+        if let index = parsed.firstIndex(where: { if case .menu = $0.event { true } else { false } }) {
+            // Parsed events do not carry their line: count the script's non-blank lines to find it.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                .filter { !$0.element.allSatisfy(\.isWhitespace) }.map { $0.offset + 1 }
+            let line = index < lines.count ? lines[index] : index + 1
+            Diagnostics.error("\(path): line \(line): \"menu\" events have no meaning in a demo (demos have no menu)")
+            throw ExitCode(1)
+        }
+        return demoEvents(parsed)
+    }
+
+    /// The touch and key events of a parsed script, for `DemoReplay` (menu events are left out).
+    static func demoEvents(_ events: [TimedReplayEvent]) -> [(time: Double, event: DemoReplayEvent)] {
+        events.compactMap { timed in
+            switch timed.event {
+            case .touch(let id, let phase, let location, let force):
+                (timed.time, .touch(id: id, phase: phase, location: location, force: force))
+            case .key(let command):
+                (timed.time, .key(name: command.key, control: command.control, shift: command.shift))
+            case .menu:
+                nil
+            }
+        }
+    }
+
+    // MARK: The window hook
+
+    /// Opens `scene` in a window and runs it until the window closes, returning the exit status. The X11 side sets
+    /// this at start-up; until it does, asking for a demo window fails with `DemoWindowUnavailable`.
+    nonisolated(unsafe) static var openDemoWindow:
+        (_ scene: DemoSceneKind, _ options: DemoWindowOptions) throws -> Int32 =
+            { scene, _ in throw DemoWindowUnavailable(scene: scene) }
+}
+
+/// What a demo window is opened with.
+struct DemoWindowOptions: Hashable, Sendable {
+    var width: Int
+    var height: Int
+    /// The X display, or nil for $DISPLAY.
+    var displayName: String?
+    var verbose: Bool
+}
+
+/// The demo window is not wired to the X11 platform yet.
+struct DemoWindowUnavailable: Error, CustomStringConvertible {
+    var scene: DemoSceneKind
+    var description: String {
+        "the \(scene.rawValue) demo window is not available in this build; run it without a display with "
+            + "`touchtracker demo \(scene.rawValue) --replay SCRIPT --png OUT`"
+    }
+}
+
+extension DemoSceneKind: ExpressibleByArgument {}
