@@ -36,7 +36,10 @@ let package = Package(
         // MARK: Platform edges
 
         .target(name: "TouchTrackerRender", dependencies: ["TouchTracker", "TouchTrackerDemos", "CCairo"]),
-        .target(name: "TouchTrackerX11", dependencies: ["TouchTracker", "TouchTrackerRender", "CX11", "CCairo"]),
+        .target(
+            name: "TouchTrackerX11",
+            dependencies: ["TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "CX11", "CCairo"]
+        ),
 
         // MARK: The executable
 

@@ -4,6 +4,7 @@ import TouchKit
 import TouchTracker
 import TouchTrackerDemos
 import TouchTrackerRender
+import TouchTrackerX11
 
 /// `touchtracker demo farm|circle|swipe`: the seed's gesture demos. With `--replay` the scene runs a script on a
 /// virtual clock (no display needed) and writes its state and/or a picture; without it the demo opens in a window.
@@ -29,7 +30,10 @@ struct Demo: ParsableCommand {
     @Option(help: ArgumentHelp("Run this replay script (JSON Lines) instead of opening a window.", valueName: "path"))
     var replay: String?
 
-    @Option(help: ArgumentHelp("With --replay: write the scene's final state (JSON) here.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the scene's state (JSON) here: with --replay at the end, in a window after every change.",
+            valueName: "path"))
     var state: String?
 
     @Option(help: ArgumentHelp("With --replay: write a picture of the final state (PNG) here.", valueName: "path"))
@@ -37,6 +41,9 @@ struct Demo: ParsableCommand {
 
     @Option(help: ArgumentHelp("The scene's size.", valueName: "WxH"))
     var size: String = "800x600"
+
+    @Option(help: ArgumentHelp("Window size and position (instead of --size).", valueName: "WxH+X+Y"))
+    var geometry: String?
 
     @Option(help: ArgumentHelp("The X display to use instead of $DISPLAY.", valueName: "name"))
     var display: String?
@@ -48,24 +55,32 @@ struct Demo: ParsableCommand {
         guard CanvasSize(parsing: size) != nil else {
             throw ValidationError("--size \"\(size)\" is not WxH with both between 1 and 16384 (for example 800x600)")
         }
-        if replay == nil, state != nil || png != nil {
-            throw ValidationError("--state and --png need --replay (a window writes no files)")
+        if replay == nil, png != nil {
+            throw ValidationError("--png needs --replay (a window draws on the screen)")
+        }
+        if let geometry, WindowGeometry(parsing: geometry) == nil {
+            throw ValidationError("--geometry \"\(geometry)\" is not WxH or WxH+X+Y (for example 800x600+0+0)")
         }
     }
 
     func run() throws {
         let canvas = CanvasSize(parsing: size)!
         guard let replay else {
-            let options = DemoWindowOptions(
-                width: canvas.width, height: canvas.height, displayName: display, verbose: verbose)
-            let status: Int32
+            let options = X11DemoOptions(
+                displayName: display,
+                geometry: geometry.flatMap(WindowGeometry.init(parsing:))
+                    ?? WindowGeometry(width: canvas.width, height: canvas.height, x: 0, y: 0, isExplicit: false),
+                verbose: verbose, statePath: state)
+            let app: X11DemoApp
             do {
-                status = try Self.openDemoWindow(scene, options)
-            } catch {
-                Diagnostics.error("\(error)")
+                app = try X11DemoApp(
+                    kind: scene, options: options, environment: ProcessInfo.processInfo.environment,
+                    log: Diagnostics.note)
+            } catch let error as X11Error {
+                Diagnostics.error(error.description)
                 throw ExitCode(2)
             }
-            throw ExitCode(status)
+            throw ExitCode(app.run())
         }
         let events = try Self.readScript(replay)
         let host = DemoHost(kind: scene, size: Size(width: Double(canvas.width), height: Double(canvas.height)))
@@ -120,32 +135,6 @@ struct Demo: ParsableCommand {
                 nil
             }
         }
-    }
-
-    // MARK: The window hook
-
-    /// Opens `scene` in a window and runs it until the window closes, returning the exit status. The X11 side sets
-    /// this at start-up; until it does, asking for a demo window fails with `DemoWindowUnavailable`.
-    nonisolated(unsafe) static var openDemoWindow:
-        (_ scene: DemoSceneKind, _ options: DemoWindowOptions) throws -> Int32 =
-            { scene, _ in throw DemoWindowUnavailable(scene: scene) }
-}
-
-/// What a demo window is opened with.
-struct DemoWindowOptions: Hashable, Sendable {
-    var width: Int
-    var height: Int
-    /// The X display, or nil for $DISPLAY.
-    var displayName: String?
-    var verbose: Bool
-}
-
-/// The demo window is not wired to the X11 platform yet.
-struct DemoWindowUnavailable: Error, CustomStringConvertible {
-    var scene: DemoSceneKind
-    var description: String {
-        "the \(scene.rawValue) demo window is not available in this build; run it without a display with "
-            + "`touchtracker demo \(scene.rawValue) --replay SCRIPT --png OUT`"
     }
 }
 

@@ -12,6 +12,8 @@ struct TouchTrackerCommand: ParsableCommand {
                 [--verbose] [--trace-frames]
               touchtracker replay SCRIPT [--document IN] [--state OUT] [--png OUT] [--size WxH] [--scale FACTOR]
               touchtracker export DOCUMENT (--png|--svg|--pdf) OUT [--size WxH]
+              touchtracker demo (farm|circle|swipe) [--geometry WxH+X+Y] [--state OUT] [--display NAME] [--verbose]
+              touchtracker demo (farm|circle|swipe) --replay SCRIPT [--state OUT] [--png OUT] [--size WxH]
             Gestures (fingers or mouse button 1): drag to draw a line (red while drawing, black when done; \
             several fingers draw several lines at once); tap a line to select it and open the Delete menu; tap \
             elsewhere to deselect; double-tap to clear; press and hold a line, then drag, to move it. Right-click \

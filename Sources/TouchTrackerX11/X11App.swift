@@ -35,14 +35,10 @@ public struct X11AppOptions: Sendable {
 /// then sleep in `poll` on the X connection (and the signal pipe) until the next event or timer deadline.
 public final class X11App {
     private let options: X11AppOptions
-    private let display: X11Display
-    private let xi: XInput2?
-    private let window: X11Window
+    private let surface: X11Surface
+    private var window: X11Window { surface.window }
     private let renderer: DrawingRenderer
-    private let presenter: WindowPresenter
     public let controller: DrawingController
-    private var translator: EventTranslator
-    private let signals = SignalPipe()
     private var exposed = Rect.null
     private var isReady = false
     private var running = true
@@ -55,7 +51,7 @@ public final class X11App {
     ) throws {
         self.options = options
         self.log = log
-        display = try X11Display(name: options.displayName, environment: environment)
+        let display = try X11Display(name: options.displayName, environment: environment)
         let dpi = X11Resources.dpi(display: display)
         scale = Self.clampedScale(options.scale ?? dpi.map { $0 / 96 } ?? 1)
         var geometry = options.geometry
@@ -64,30 +60,20 @@ public final class X11App {
             geometry.width = Int((Double(geometry.width) * scale).rounded())
             geometry.height = Int((Double(geometry.height) * scale).rounded())
         }
-        xi = XInput2(display: display)
-        window = try X11Window(display: display, geometry: geometry, title: "TouchTracker")
+        surface = try X11Surface(
+            display: display, geometry: geometry, title: "TouchTracker")
         let width = geometry.width
         let height = geometry.height
         renderer = try DrawingRenderer(width: width, height: height)
-        presenter = try WindowPresenter(window: window)
         controller = DrawingController(
             size: Size(width: Double(width), height: Double(height)), drawing: drawing,
             clock: Clock(now: MonotonicClock.now()), scale: scale)
-        translator = EventTranslator(display: display, window: window, xi: xi)
-        if let xi {
-            xi.selectInput(display: display, window: window.id)
-        } else {
-            XSelectInput(
-                display.pointer, window.id,
-                ExposureMask | StructureNotifyMask | KeyPressMask | FocusChangeMask | ButtonPressMask
-                    | ButtonReleaseMask | PointerMotionMask)
-        }
-        setIcon()
+        surface.setIcon(log: log)
         if options.exportPath != nil {
             controller.onExport = { [unowned self] in self.exportPNG() }
         }
         if options.verbose {
-            describeInput()
+            surface.describeInput(log: log)
             log(
                 "scale \(scale) (Xft.dpi \(dpi.map { "\($0)" } ?? "unset")\(options.scale != nil ? ", --scale given" : ""))"
             )
@@ -97,14 +83,6 @@ public final class X11App {
     /// Scales outside 0.5...8 are typos or broken resources, not screens.
     static func clampedScale(_ scale: Double) -> Double {
         scale.isFinite ? min(8, max(0.5, scale)) : 1
-    }
-
-    private func setIcon() {
-        do {
-            window.setIcon(try [16, 32, 48, 128].map { (size: $0, argb: try IconPainter.argb(size: $0)) })
-        } catch {
-            log("cannot draw the window icon: \(error)")
-        }
     }
 
     /// Ctrl+S: writes the drawing as it is shown (without menu or selection) to `exportPath`, and says so on screen.
@@ -126,35 +104,12 @@ public final class X11App {
     /// The window's size and position now, to bring it back there next time.
     public var windowGeometry: WindowGeometry { window.currentGeometry() }
 
-    private func describeInput() {
-        log("display \(display.name)")
-        guard let xi else {
-            log("input: core pointer events (no XInput2 on this server)")
-            return
-        }
-        let mode = xi.supportsTouch ? "touch and pointer events" : "pointer events only (touch needs XI 2.2)"
-        log("input: XInput \(xi.versionText), \(mode)")
-        for line in xi.describeDevices(display: display) { log(line) }
-    }
-
     /// Runs until the window is closed or SIGTERM/SIGINT arrives. Returns the exit status.
     public func run() -> Int32 {
         window.map()
-        while running {
-            let now = MonotonicClock.now()
-            while running, display.pendingEventCount > 0 {
-                var event = display.nextEvent()
-                for platformEvent in translator.translate(&event, now: now) { handle(platformEvent) }
-            }
-            controller.window.clock.advance(to: MonotonicClock.now())
-            drawFrame()
-            if signals.drain() {
-                if options.verbose { log("signal received; exiting") }
-                break
-            }
-            guard running else { break }
-            waitForInput()
-        }
+        let signalled = surface.loop.run(
+            clock: controller.window.clock, isRunning: { running }, handle: handle, drawFrame: drawFrame)
+        if signalled, options.verbose { log("signal received; exiting") }
         return 0
     }
 
@@ -181,7 +136,7 @@ public final class X11App {
             } catch {
                 log("cannot resize the canvas to \(width)x\(height): \(error)")
             }
-            presenter.resize(width: width, height: height)
+            surface.presenter.resize(width: width, height: height)
             controller.resize(to: Size(width: Double(width), height: Double(height)))
         case .mapped:
             break
@@ -198,22 +153,7 @@ public final class X11App {
         region = region.union(exposed)
         exposed = .null
         guard !region.isNull else { return }
-        presenter.present(renderer.canvas, region: region)
+        surface.presenter.present(renderer.canvas, region: region)
         if options.traceFrames { log(String(format: "frame presented t=%.6f", MonotonicClock.now())) }
-    }
-
-    private func waitForInput() {
-        // Xlib may already hold events it read while flushing; polling then would sleep on them.
-        if display.pendingEventCount > 0 { return }
-        var timeout: Int32 = -1
-        if let deadline = controller.window.clock.nextDeadline {
-            let milliseconds = (deadline - MonotonicClock.now()) * 1000
-            timeout = Int32(max(0, min(milliseconds.rounded(.up), 60_000)))
-        }
-        var fds = [
-            pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
-        ]
-        _ = poll(&fds, 2, timeout)
     }
 }

@@ -30,7 +30,7 @@ struct CommandLineTests {
     func helpListsEverything() async throws {
         let help = try await touchtracker(["--help"])
         #expect(help.status == 0)
-        for subcommand in ["open", "replay", "export"] {
+        for subcommand in ["open", "replay", "export", "demo"] {
             #expect(help.stdout.contains(subcommand), "\(subcommand)")
             let detail = try await touchtracker(["help", subcommand])
             let missing = options(in: detail.stdout).subtracting(options(in: help.stdout))
@@ -53,7 +53,7 @@ struct CommandLineTests {
         let number = version.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(number.split(separator: ".").count == 3, "\(version.stdout)")
         #expect(text.contains(".TH TOUCHTRACKER 1") && text.contains("TouchTracker \(number)"))
-        for subcommand in ["open", "replay", "export"] {
+        for subcommand in ["open", "replay", "export", "demo"] {
             let detail = try await touchtracker(["help", subcommand])
             for option in options(in: detail.stdout) {
                 #expect(text.contains(option), "the man page does not mention \(option) of \(subcommand)")

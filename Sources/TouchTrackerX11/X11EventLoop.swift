@@ -1,0 +1,55 @@
+import CX11
+import Foundation
+import TouchKit
+
+/// The loop both windows run, shaped like st's: drain every queued X event, let due timers fire, draw one frame
+/// for the whole batch, then sleep in `poll` on the X connection (and the signal pipe) until the next event, the
+/// next timer deadline, or the next animation frame.
+final class X11EventLoop {
+    private let display: X11Display
+    private var translator: EventTranslator
+    private let signals = SignalPipe()
+    /// How long to sleep between frames while something animates (about 60 frames a second).
+    private let animationFrameInterval = 1.0 / 60
+
+    init(display: X11Display, translator: EventTranslator) {
+        self.display = display
+        self.translator = translator
+    }
+
+    /// Runs until `isRunning` turns false or SIGTERM/SIGINT arrives. Returns true when a signal ended it.
+    func run(
+        clock: Clock, isRunning: () -> Bool, handle: (PlatformEvent) -> Void, drawFrame: () -> Void,
+        isAnimating: () -> Bool = { false }
+    ) -> Bool {
+        while isRunning() {
+            let now = MonotonicClock.now()
+            while isRunning(), display.pendingEventCount > 0 {
+                var event = display.nextEvent()
+                for platformEvent in translator.translate(&event, now: now) { handle(platformEvent) }
+            }
+            clock.advance(to: MonotonicClock.now())
+            drawFrame()
+            if signals.drain() { return true }
+            guard isRunning() else { break }
+            waitForInput(clock: clock, animating: isAnimating())
+        }
+        return false
+    }
+
+    private func waitForInput(clock: Clock, animating: Bool) {
+        // Xlib may already hold events it read while flushing; polling then would sleep on them.
+        if display.pendingEventCount > 0 { return }
+        var wait: Double? = animating ? animationFrameInterval : nil
+        if let deadline = clock.nextDeadline {
+            wait = min(wait ?? .infinity, deadline - MonotonicClock.now())
+        }
+        var timeout: Int32 = -1
+        if let wait { timeout = Int32(max(0, min((wait * 1000).rounded(.up), 60_000))) }
+        var fds = [
+            pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
+        ]
+        _ = poll(&fds, 2, timeout)
+    }
+}
