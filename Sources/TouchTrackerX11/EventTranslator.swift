@@ -12,6 +12,8 @@ struct EventTranslator {
     private var touchSources: [UInt64: Int32] = [:]
     /// The pointer's platform touch id while button 1 is down.
     private var mouseTouchID: UInt64?
+    /// Touchpad pinches and swipes become virtual touches.
+    private var gestures = TouchpadGestureBridge()
 
     /// Platform ids of mouse "touches" live above every XI2 (device, touch id) pair.
     private static let mouseIDBase: UInt64 = 1 << 62
@@ -61,6 +63,14 @@ struct EventTranslator {
         if type == XI_HierarchyChanged {
             return hierarchyChanged(data.assumingMemoryBound(to: XIHierarchyEvent.self).pointee, now: now)
         }
+        switch type {
+        case XI_GesturePinchBegin, XI_GesturePinchUpdate, XI_GesturePinchEnd:
+            return pinch(data.assumingMemoryBound(to: XIGesturePinchEvent.self).pointee, type: type, now: now)
+        case XI_GestureSwipeBegin, XI_GestureSwipeUpdate, XI_GestureSwipeEnd:
+            return swipe(data.assumingMemoryBound(to: XIGestureSwipeEvent.self).pointee, type: type, now: now)
+        default:
+            break
+        }
         let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
         guard e.event == window.id else { return [] }
         let time = timeline.seconds(forServerTime: UInt32(truncatingIfNeeded: e.time), now: now)
@@ -87,6 +97,38 @@ struct EventTranslator {
         default:
             return []
         }
+    }
+
+    private static func gesturePhase(_ type: Int32, begin: Int32, end: Int32, flags: Int32, cancelled: Int32)
+        -> TouchpadGestureBridge.Phase
+    {
+        if type == begin { return .began }
+        if type == end { return flags & cancelled != 0 ? .cancelled : .ended }
+        return .changed
+    }
+
+    private mutating func pinch(_ e: XIGesturePinchEvent, type: Int32, now: Double) -> [PlatformEvent] {
+        guard e.event == window.id else { return [] }
+        let phase = Self.gesturePhase(
+            type, begin: XI_GesturePinchBegin, end: XI_GesturePinchEnd, flags: e.flags,
+            cancelled: XIGesturePinchEventCancelled)
+        let time = timeline.seconds(forServerTime: UInt32(truncatingIfNeeded: e.time), now: now)
+        return gestures.pinch(
+            phase, focus: Point(x: e.event_x, y: e.event_y), delta: Point(x: e.delta_x, y: e.delta_y),
+            scale: e.scale, deltaAngle: e.delta_angle, timestamp: time
+        ).map { .touch($0) }
+    }
+
+    private mutating func swipe(_ e: XIGestureSwipeEvent, type: Int32, now: Double) -> [PlatformEvent] {
+        guard e.event == window.id else { return [] }
+        let phase = Self.gesturePhase(
+            type, begin: XI_GestureSwipeBegin, end: XI_GestureSwipeEnd, flags: e.flags,
+            cancelled: XIGestureSwipeEventCancelled)
+        let time = timeline.seconds(forServerTime: UInt32(truncatingIfNeeded: e.time), now: now)
+        return gestures.swipe(
+            phase, focus: Point(x: e.event_x, y: e.event_y), delta: Point(x: e.delta_x, y: e.delta_y),
+            fingerCount: Int(e.detail), timestamp: time
+        ).map { .touch($0) }
     }
 
     private mutating func translateCorePointer(_ event: inout XEvent, now: Double) -> [PlatformEvent] {

@@ -26,6 +26,9 @@ public struct XInput2 {
     /// XI 2.2 added touch events.
     public var supportsTouch: Bool { major > 2 || (major == 2 && minor >= 2) }
 
+    /// XI 2.4 added touchpad gestures (pinch and swipe).
+    public var supportsGestures: Bool { major > 2 || (major == 2 && minor >= 4) }
+
     public var versionText: String { "\(major).\(minor)" }
 
     /// Selects touch (when supported) and pointer events from master devices on `window`, one copy per event.
@@ -33,6 +36,12 @@ public struct XInput2 {
         var events = [XI_ButtonPress, XI_ButtonRelease, XI_Motion]
         // TouchBegin, TouchUpdate and TouchEnd must be selected together, or the server answers BadValue.
         if supportsTouch { events += [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd] }
+        if supportsGestures {
+            events += [
+                XI_GesturePinchBegin, XI_GesturePinchUpdate, XI_GesturePinchEnd, XI_GestureSwipeBegin,
+                XI_GestureSwipeUpdate, XI_GestureSwipeEnd,
+            ]
+        }
         select(events, device: XIAllMasterDevices, window: window, display: display)
         // Device hot-plug is reported per slave device, on the root window.
         select([XI_HierarchyChanged], device: XIAllDevices, window: display.rootWindow, display: display)

@@ -20,6 +20,8 @@ final class InputTestDevice: Sendable {
         case touch = "Touch"
         case pointer = "PointerAbsolute"
         case keyboard = "Keyboard"
+        /// A touchpad that reports XI 2.4 pinch and swipe gestures.
+        case gesture = "PointerGesture"
     }
 
     struct ProtocolError: Error, CustomStringConvertible {
@@ -35,6 +37,8 @@ final class InputTestDevice: Sendable {
         case button = 4
         case key = 5
         case touch = 6
+        case gesturePinch = 7
+        case gestureSwipe = 8
     }
 
     // enum xf86ITResponseType
@@ -58,6 +62,8 @@ final class InputTestDevice: Sendable {
     static let buttonSize = 1064  // xf86ITEventButton
     static let keySize = 16  // xf86ITEventKey
     static let touchSize = 1056  // xf86ITEventTouch
+    static let gesturePinchSize = 64  // xf86ITEventGesturePinch
+    static let gestureSwipeSize = 48  // xf86ITEventGestureSwipe
     static let serverVersionSize = 12  // xf86ITResponseServerVersion
     static let syncFinishedSize = 8  // xf86ITResponseSyncFinished
 
@@ -176,6 +182,40 @@ final class InputTestDevice: Sendable {
         message.padding(4)
         message.valuators(nil)
         try send(message.finished(expectedLength: Self.buttonSize))
+    }
+
+    // MARK: Touchpad gestures
+
+    /// The phases of a touchpad gesture, as XI 2.4 numbers them for pinches; swipes add 3.
+    enum GesturePhase: UInt16 {
+        case begin = 27  // XI_GesturePinchBegin
+        case update = 28  // XI_GesturePinchUpdate
+        case end = 29  // XI_GesturePinchEnd
+    }
+
+    /// A touchpad pinch event: `scale` relative to the gesture's start, `deltaAngle` in degrees since the last event.
+    func gesturePinch(
+        _ phase: GesturePhase, fingers: UInt16 = 2, dx: Double = 0, dy: Double = 0, scale: Double,
+        deltaAngle: Double
+    ) throws {
+        var message = MessageBuilder()
+        message.header(length: Self.gesturePinchSize, type: EventType.gesturePinch.rawValue)
+        message.u16(phase.rawValue)
+        message.u16(fingers)
+        message.u32(0)  // flags
+        for value in [dx, dy, dx, dy, scale, deltaAngle] { message.f64(value) }
+        try send(message.finished(expectedLength: Self.gesturePinchSize))
+    }
+
+    /// A touchpad swipe event moving by (dx, dy) since the last one.
+    func gestureSwipe(_ phase: GesturePhase, fingers: UInt16 = 3, dx: Double = 0, dy: Double = 0) throws {
+        var message = MessageBuilder()
+        message.header(length: Self.gestureSwipeSize, type: EventType.gestureSwipe.rawValue)
+        message.u16(phase.rawValue + 3)  // XI_GestureSwipeBegin is XI_GesturePinchBegin + 3
+        message.u16(fingers)
+        message.u32(0)  // flags
+        for value in [dx, dy, dx, dy] { message.f64(value) }
+        try send(message.finished(expectedLength: Self.gestureSwipeSize))
     }
 
     // MARK: Keyboard

@@ -32,6 +32,7 @@ final class XorgServer: Sendable {
     let touchSocketPath: String
     let pointerSocketPath: String
     let keyboardSocketPath: String
+    let gestureSocketPath: String
     /// Root window size in pixels.
     let width: Int
     let height: Int
@@ -65,10 +66,14 @@ final class XorgServer: Sendable {
         touchSocketPath = directory.appendingPathComponent("touch.sock").path
         pointerSocketPath = directory.appendingPathComponent("pointer.sock").path
         keyboardSocketPath = directory.appendingPathComponent("keyboard.sock").path
+        gestureSocketPath = directory.appendingPathComponent("gesture.sock").path
         let configDirectory = directory.appendingPathComponent("xorg.conf.d")
         try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
-        try Self.config(touch: touchSocketPath, pointer: pointerSocketPath, keyboard: keyboardSocketPath)
-            .write(toFile: configPath, atomically: true, encoding: .utf8)
+        try Self.config(
+            touch: touchSocketPath, pointer: pointerSocketPath, keyboard: keyboardSocketPath,
+            gesture: gestureSocketPath
+        )
+        .write(toFile: configPath, atomically: true, encoding: .utf8)
 
         let process = try ChildProcess(
             executable: Self.xorgExecutable(),
@@ -153,6 +158,7 @@ final class XorgServer: Sendable {
                 case .touch: touchSocketPath
                 case .pointer: pointerSocketPath
                 case .keyboard: keyboardSocketPath
+                case .gesture: gestureSocketPath
                 }
             let device = try InputTestDevice(kind: kind, socketPath: path, screenWidth: width, screenHeight: height)
             state.devices[kind] = device
@@ -163,6 +169,7 @@ final class XorgServer: Sendable {
     var touch: InputTestDevice { get throws { try device(.touch) } }
     var pointer: InputTestDevice { get throws { try device(.pointer) } }
     var keyboard: InputTestDevice { get throws { try device(.keyboard) } }
+    var gesture: InputTestDevice { get throws { try device(.gesture) } }
 
     var isRunning: Bool { process.isRunning }
 
@@ -260,7 +267,7 @@ final class XorgServer: Sendable {
             .joined(separator: "\n")
     }
 
-    private static func config(touch: String, pointer: String, keyboard: String) -> String {
+    private static func config(touch: String, pointer: String, keyboard: String, gesture: String) -> String {
         """
         Section "ServerFlags"
             Option "AutoAddDevices" "false"
@@ -299,12 +306,20 @@ final class XorgServer: Sendable {
             Option "DeviceType" "Keyboard"
         EndSection
 
+        Section "InputDevice"
+            Identifier "gesture"
+            Driver "inputtest"
+            Option "SocketPath" "\(gesture)"
+            Option "DeviceType" "PointerGesture"
+        EndSection
+
         Section "ServerLayout"
             Identifier "layout"
             Screen "screen"
             InputDevice "touch"
             InputDevice "pointer" "CorePointer"
             InputDevice "keyboard" "CoreKeyboard"
+            InputDevice "gesture" "SendCoreEvents"
         EndSection
 
         """
