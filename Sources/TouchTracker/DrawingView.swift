@@ -356,7 +356,10 @@ public final class DrawingView: View {
     private func pairingPartner(at time: TimeInterval) -> UInt64? {
         var best: (id: UInt64, began: TimeInterval)?
         for id in linesInProgress.keys {
-            guard let began = tracks[id]?.began, time - began <= circlePairingInterval, time >= began else { continue }
+            // A microsecond of tolerance: 1.1 − 1.0 is a hair above 0.1 in binary floating point.
+            guard let began = tracks[id]?.began, time - began <= circlePairingInterval + 1e-6, time >= began else {
+                continue
+            }
             if best == nil || (began, id) < (best!.began, best!.id) { best = (id, began) }
         }
         return best?.id
@@ -441,6 +444,7 @@ public final class DrawingView: View {
     /// Width by speed: `speedWidthFactor / speed`, clamped, rounded to 1/100 px. A finger at rest (or the first
     /// sample, where there is no speed yet) gets the widest stroke, never a division by zero.
     public func widthForSpeed(_ speed: Double) -> Double {
+        if speed == .infinity { return minimumSpeedWidth }
         guard speed.isFinite, speed > 0 else { return maximumSpeedWidth }
         let raw = speedWidthFactor / speed
         let width = raw.isFinite ? Swift.min(maximumSpeedWidth, Swift.max(minimumSpeedWidth, raw)) : maximumSpeedWidth
