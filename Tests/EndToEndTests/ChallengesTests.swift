@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The book's challenges under the real X server (issue 9): two inputtest touches that go down 0.05 s apart draw
-/// one circle once two-finger circles are switched on with the O key.
+/// The book's challenges under the real X server (issue 9): two inputtest touches that go down together (two
+/// separate TouchBegin events) draw one circle once two-finger circles are switched on with the O key.
 @Suite("Challenges")
 struct ChallengesEndToEndTests {
     /// The parts of the saved document this test reads (unknown keys ignored).
@@ -24,7 +24,7 @@ struct ChallengesEndToEndTests {
     /// X keycode of `o` (evdev KEY_O 24 + 8) on the servers' US layout.
     static let keyO: Int32 = 32
 
-    @Test("with circles on (O), two touches 0.05 s apart save one circle whose box has them at opposite corners")
+    @Test("with circles on (O), two touches going down together save one circle whose box has them at opposite corners")
     func twoTouchesDrawACircle() async throws {
         let session = try await AppSession.launch()
         defer { session.stop() }
@@ -47,9 +47,11 @@ struct ChallengesEndToEndTests {
         let touch = try session.server.touch
         let first: (begin: (x: Double, y: Double), end: (x: Double, y: Double)) = ((220, 180), (120, 100))
         let second: (begin: (x: Double, y: Double), end: (x: Double, y: Double)) = ((300, 260), (420, 330))
+        // Two separate TouchBegin messages written back to back: the server stamps them a few milliseconds apart
+        // (well within the 0.1 s pairing window even on a loaded machine) and X11 delivers them as separate events.
+        // Waiting between them in real time would make the test depend on scheduling; the 0.05 s and 0.3 s cases
+        // are replay scenarios on the virtual clock.
         try touch.touch(.begin, id: 0, at: session.root(first.begin))
-        try touch.sync()
-        try await Task.sleep(for: .milliseconds(50))
         try touch.touch(.begin, id: 1, at: session.root(second.begin))
         let steps = 10
         for step in 1...steps {
@@ -61,10 +63,18 @@ struct ChallengesEndToEndTests {
         try touch.touch(.end, id: 1, at: session.root(second.end))
         try touch.sync()
 
-        let saved: CircleDocument = try await waitForValue("a circle in the saved document", timeout: .seconds(10)) {
-            () -> CircleDocument? in
-            guard let saved = CircleDocument.read(document), saved.circles?.isEmpty == false else { return nil }
-            return saved
+        let saved: CircleDocument
+        do {
+            saved = try await waitForValue("a circle or a line in the saved document", timeout: .seconds(20)) {
+                () -> CircleDocument? in
+                guard let saved = CircleDocument.read(document),
+                    saved.circles?.isEmpty == false || !saved.lines.isEmpty
+                else { return nil }
+                return saved
+            }
+        } catch {
+            let contents = (try? String(contentsOf: document, encoding: .utf8)) ?? "(no file)"
+            throw AppProcess.AppError(description: "\(error)\n--- document:\n\(contents)\n\(session.app.transcript)")
         }
         #expect(saved.lines.isEmpty, "the circle's fingers drew lines: \(saved.lines)")
         let circles = try #require(saved.circles)
