@@ -13,7 +13,7 @@ public final class DrawingController {
     public let tapRecognizer = TapGestureRecognizer()
     /// Double tap anywhere: clear.
     public let doubleTapRecognizer = TapGestureRecognizer()
-    /// Press and hold on a line: select it and drag it with that finger.
+    /// Press and hold on a line or circle: select it and drag it with that finger.
     public let longPressRecognizer = LongPressGestureRecognizer()
     /// Three fingers swiping up: open the colour menu. The long press (the move) requires it to fail; recognizing
     /// cancels its three touches in the canvas, which discards their lines (and circle) in progress.
@@ -419,7 +419,7 @@ public final class DrawingController {
 private final class GestureRules: GestureRecognizerDelegate {
     weak var controller: DrawingController?
 
-    /// A long press that does not start on a line does not begin, so that finger keeps drawing.
+    /// A long press that does not start on a line or circle does not begin, so that finger keeps drawing.
     func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
         guard let controller, gestureRecognizer === controller.longPressRecognizer else { return true }
         return controller.drawingView.shape(at: gestureRecognizer.location(in: controller.drawingView)) != nil
