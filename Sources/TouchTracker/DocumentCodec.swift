@@ -65,9 +65,12 @@ public enum DocumentCodec {
             lines.append(
                 Line(
                     begin: try point(rawLine["begin"], field: "\(field).begin"),
-                    end: try point(rawLine["end"], field: "\(field).end")))
+                    end: try point(rawLine["end"], field: "\(field).end"),
+                    color: try color(rawLine["color"], field: "\(field).color"),
+                    width: try strokeWidth(rawLine["width"], field: "\(field).width")))
         }
-        return Drawing(lines: lines)
+        return Drawing(
+            lines: lines, circles: try circles(root["circles"]), options: try options(root["options"]))
     }
 
     public static func encode(_ drawing: Drawing) -> [UInt8] {
@@ -83,9 +86,14 @@ public enum DocumentCodec {
             appendNumber(line.end.x, to: &out)
             out.append(contentsOf: ", \"y\": ".utf8)
             appendNumber(line.end.y, to: &out)
-            out.append(contentsOf: "}}".utf8)
+            out.append(UInt8(ascii: "}"))
+            appendStyle(color: line.color, width: line.width, to: &out)
+            out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: (drawing.lines.isEmpty ? "]}\n" : "\n]}\n").utf8)
+        out.append(contentsOf: (drawing.lines.isEmpty ? "]" : "\n]").utf8)
+        appendCircles(drawing.circles, to: &out)
+        appendOptions(drawing.options, to: &out)
+        out.append(contentsOf: "}\n".utf8)
         return out
     }
 
@@ -117,14 +125,14 @@ public enum DocumentCodec {
         out.append(contentsOf: "\(value)".utf8)
     }
 
-    private static func point(_ value: JSONValue?, field: String) throws(DocumentError) -> Point {
+    static func point(_ value: JSONValue?, field: String) throws(DocumentError) -> Point {
         guard let value else { throw .missingField(field) }
         guard case .object = value else { throw .wrongType(field: field, expected: "an object") }
         return Point(
             x: try coordinate(value["x"], field: "\(field).x"), y: try coordinate(value["y"], field: "\(field).y"))
     }
 
-    private static func coordinate(_ value: JSONValue?, field: String) throws(DocumentError) -> Double {
+    static func coordinate(_ value: JSONValue?, field: String) throws(DocumentError) -> Double {
         guard let value else { throw .missingField(field) }
         guard case .number(let number) = value else { throw .wrongType(field: field, expected: "a number") }
         guard number.isFinite, abs(number) <= coordinateLimit else { throw .invalidCoordinate(field: field) }

@@ -1,11 +1,41 @@
-/// The document: every complete line, oldest first (the last one is on top).
+/// The document: every complete line, oldest first (the last one is on top), the circles (drawn above the lines,
+/// oldest first), and the drawing options saved with it.
 public struct Drawing: Hashable, Sendable {
     /// The document format version this build writes.
     public static let formatVersion = 1
 
     public var lines: [Line]
+    /// Two-finger circles (DESIGN.md §2.15). Written only when there are some.
+    public var circles: [Circle]
+    /// Written only when some option differs from its default.
+    public var options: DrawingOptions
 
-    public init(lines: [Line] = []) {
+    public init(lines: [Line] = [], circles: [Circle] = [], options: DrawingOptions = DrawingOptions()) {
         self.lines = lines
+        self.circles = circles
+        self.options = options
     }
+}
+
+/// The book's challenges, each off by default and saved with the document (DESIGN.md §2.12–16, §3).
+public struct DrawingOptions: Hashable, Sendable {
+    /// Two fingers that go down within 0.1 s of each other draw a circle.
+    public var circles: Bool
+    /// A line's colour follows its angle (hue = angle).
+    public var colorByAngle: Bool
+    /// A line's width follows the finger's speed (faster is thinner).
+    public var widthBySpeed: Bool
+    /// The colour of new lines and circles (when colour by angle is off).
+    public var color: LineColor
+
+    public init(
+        circles: Bool = false, colorByAngle: Bool = false, widthBySpeed: Bool = false, color: LineColor = .black
+    ) {
+        self.circles = circles
+        self.colorByAngle = colorByAngle
+        self.widthBySpeed = widthBySpeed
+        self.color = color
+    }
+
+    public var isDefault: Bool { self == DrawingOptions() }
 }

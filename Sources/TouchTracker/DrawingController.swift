@@ -13,10 +13,21 @@ public final class DrawingController {
     public let tapRecognizer = TapGestureRecognizer()
     /// Double tap anywhere: clear.
     public let doubleTapRecognizer = TapGestureRecognizer()
-    /// Press and hold on a line: select it and drag it with that finger.
+    /// Press and hold on a line or circle: select it and drag it with that finger.
     public let longPressRecognizer = LongPressGestureRecognizer()
+    /// Three fingers swiping up: open the colour menu. The long press (the move) requires it to fail; recognizing
+    /// cancels its three touches in the canvas, which discards their lines (and circle) in progress.
+    public let swipeRecognizer = SwipeGestureRecognizer()
 
     public static let deleteTitle = "Delete"
+    /// The settings menu's items (right click on the empty canvas, or F2).
+    public static let circlesTitle = "Two-Finger Circles"
+    public static let colorByAngleTitle = "Colour by Angle"
+    public static let widthBySpeedTitle = "Width by Speed"
+    public static let colorsTitle = "Colours"
+    public static let settingsTitles = [circlesTitle, colorByAngleTitle, widthBySpeedTitle, colorsTitle]
+    /// The colour menu's items (three-finger swipe up, C, or "Colours" in the settings menu).
+    public static let colorTitles = LineColor.palette.map(\.name)
 
     /// Where the long-pressing finger was at the last move, so the line follows it exactly.
     private var dragAnchor: Point?
@@ -66,9 +77,14 @@ public final class DrawingController {
             tap.allowableMultiTapDistance = 45 * scale
         }
         longPressRecognizer.allowableMovement = 10 * scale
+        swipeRecognizer.minimumDistance = 50 * scale
+        swipeRecognizer.directionSlop = 10 * scale
+        drawingView.speedWidthFactor = 2000 * scale * scale
+        drawingView.minimumSpeedWidth = 1 * scale
+        drawingView.maximumSpeedWidth = 20 * scale
         drawingView.damage.cacheNeedsRebuild = true
         drawingView.damage.add(window.bounds)
-        if let menu { openMenu(at: menu.anchor) }
+        if let menu { reopenMenu(menu) }
     }
 
     private func installRecognizers() {
@@ -86,16 +102,31 @@ public final class DrawingController {
         longPressRecognizer.name = "long press"
         longPressRecognizer.delegate = gestureRules
         longPressRecognizer.addTarget(self) { controller, recognizer in controller.longPressChanged(recognizer) }
+        swipeRecognizer.name = "three-finger swipe"
+        swipeRecognizer.direction = .up
+        swipeRecognizer.numberOfTouchesRequired = 3
+        // Lines complete when their fingers lift, whatever the swipe is still deciding.
+        swipeRecognizer.delaysTouchesEnded = false
+        swipeRecognizer.addTarget(self) { controller, recognizer in
+            if recognizer.state == .ended {
+                controller.drawingView.select(nil)
+                controller.openColorMenu(at: recognizer.location(in: controller.drawingView))
+            }
+        }
+        longPressRecognizer.require(toFail: swipeRecognizer)
         drawingView.addGestureRecognizer(doubleTapRecognizer)
         drawingView.addGestureRecognizer(tapRecognizer)
         drawingView.addGestureRecognizer(longPressRecognizer)
+        drawingView.addGestureRecognizer(swipeRecognizer)
         for recognizer in recognizers {
             recognizer.addTarget(self) { controller, recognizer in controller.noteOutcome(of: recognizer) }
         }
     }
 
     /// Every recognizer the controller uses, for the inspector and invariant checks.
-    public var recognizers: [GestureRecognizer] { [tapRecognizer, doubleTapRecognizer, longPressRecognizer] }
+    public var recognizers: [GestureRecognizer] {
+        [tapRecognizer, doubleTapRecognizer, longPressRecognizer, swipeRecognizer]
+    }
 
     /// The open menu, if any.
     public var menu: PopupMenu? { menuView?.menu }
@@ -107,7 +138,7 @@ public final class DrawingController {
         drawingView.frame = frame
         drawingView.damage.cacheNeedsRebuild = true
         drawingView.damage.add(frame)
-        if let menu { openMenu(at: menu.anchor) }
+        if let menu { reopenMenu(menu) }
     }
 
     // MARK: Input
@@ -130,14 +161,15 @@ public final class DrawingController {
         menuView?.highlight(at: point)
     }
 
-    /// A right click: select the line under the pointer and open its menu at once (no double-tap wait).
+    /// A right click: select the line or circle under the pointer and open its menu at once (no double-tap
+    /// wait); on the empty canvas, deselect and open the settings menu there.
     public func contextClick(at point: Point) {
-        if let id = drawingView.lineID(at: point) {
-            drawingView.select(id)
+        if let shape = drawingView.shape(at: point) {
+            drawingView.selectShape(shape)
             openMenu(at: point)
         } else {
             drawingView.select(nil)
-            closeMenu()
+            openSettingsMenu(at: point)
         }
     }
 
@@ -153,7 +185,7 @@ public final class DrawingController {
             closeMenu()
             drawingView.redo()
         case ("Delete", false, _), ("KP_Delete", false, _):
-            guard drawingView.selectedLineID != nil else { return false }
+            guard drawingView.selectedShape != nil else { return false }
             deleteSelectedLine()
         case ("Escape", _, _):
             guard menuView != nil else { return false }
@@ -168,8 +200,23 @@ public final class DrawingController {
             guard let menu, let index = menu.highlightedIndex else { return false }
             activateMenuItem(menu.items[index])
         case ("Menu", _, _), ("F10", false, true):
-            guard let line = drawingView.selectedLine else { return false }
-            openMenu(at: (line.begin + line.end) / 2)
+            if let line = drawingView.selectedLine {
+                openMenu(at: (line.begin + line.end) / 2)
+            } else if let circle = drawingView.selectedCircle {
+                openMenu(at: circle.center)
+            } else {
+                return false
+            }
+        case ("o", false, _):
+            toggle(\.circles, Self.circlesTitle)
+        case ("a", false, _):
+            toggle(\.colorByAngle, Self.colorByAngleTitle)
+        case ("w", false, _):
+            toggle(\.widthBySpeed, Self.widthBySpeedTitle)
+        case ("c", false, _):
+            openColorMenu(at: keyboardMenuAnchor)
+        case ("F2", false, false):
+            openSettingsMenu(at: keyboardMenuAnchor)
         case ("s", true, false):
             guard let onExport else { return false }
             onExport()
@@ -188,16 +235,53 @@ public final class DrawingController {
         guard let menu, menu.items.contains(title) else { return false }
         switch title {
         case Self.deleteTitle: deleteSelectedLine()
-        default: closeMenu()
+        case Self.circlesTitle:
+            closeMenu()
+            toggle(\.circles, title)
+        case Self.colorByAngleTitle:
+            closeMenu()
+            toggle(\.colorByAngle, title)
+        case Self.widthBySpeedTitle:
+            closeMenu()
+            toggle(\.widthBySpeed, title)
+        case Self.colorsTitle:
+            openColorMenu(at: menu.anchor)
+        default:
+            closeMenu()
+            if let color = LineColor.palette.first(where: { $0.name == title })?.color {
+                chooseColor(color, named: title)
+            }
         }
         return true
+    }
+
+    // MARK: Options
+
+    /// Where menus opened from the keyboard appear: the middle of the window.
+    private var keyboardMenuAnchor: Point { Point(x: window.bounds.midX, y: window.bounds.midY) }
+
+    /// Turns an option on or off, saves it with the document and says so on screen.
+    private func toggle(_ option: WritableKeyPath<DrawingOptions, Bool>, _ title: String) {
+        var options = drawingView.options
+        options[keyPath: option].toggle()
+        drawingView.setOptions(options)
+        showNotice("\(title): \(options[keyPath: option] ? "on" : "off")")
+    }
+
+    /// New lines and circles take `color`; colour by angle goes off, so the choice shows at once.
+    private func chooseColor(_ color: LineColor, named name: String) {
+        var options = drawingView.options
+        options.color = color
+        options.colorByAngle = false
+        drawingView.setOptions(options)
+        showNotice("Colour: \(name)")
     }
 
     // MARK: Gestures
 
     private func tap(at point: Point) {
-        if let id = drawingView.lineID(at: point) {
-            drawingView.select(id)
+        if let shape = drawingView.shape(at: point) {
+            drawingView.selectShape(shape)
             openMenu(at: point)
         } else {
             drawingView.select(nil)
@@ -220,7 +304,7 @@ public final class DrawingController {
         switch recognizer.state {
         case .began:
             closeMenu()
-            drawingView.select(drawingView.lineID(at: point))
+            drawingView.selectShape(drawingView.shape(at: point))
             dragAnchor = point
         case .changed:
             // The line's travel is exactly the pressing finger's travel, whatever other fingers do.
@@ -241,10 +325,36 @@ public final class DrawingController {
 
     // MARK: Menu
 
+    /// Opens the Delete menu for the selection.
     private func openMenu(at point: Point) {
+        openMenu(at: point, items: [Self.deleteTitle])
+    }
+
+    /// Opens the settings menu: the challenges' switches (checked when on) and the way to the colours.
+    public func openSettingsMenu(at point: Point) {
+        let options = drawingView.options
+        var checked: [String] = []
+        if options.circles { checked.append(Self.circlesTitle) }
+        if options.colorByAngle { checked.append(Self.colorByAngleTitle) }
+        if options.widthBySpeed { checked.append(Self.widthBySpeedTitle) }
+        openMenu(at: point, items: Self.settingsTitles, checked: checked)
+    }
+
+    /// Opens the colour menu, the colour in use checked.
+    public func openColorMenu(at point: Point) {
+        let current = LineColor.palette.first { $0.color == drawingView.options.color }?.name
+        openMenu(at: point, items: Self.colorTitles, checked: current.map { [$0] } ?? [])
+    }
+
+    /// Opens the same menu again (after a resize or a change of scale), its items and checks kept.
+    private func reopenMenu(_ menu: PopupMenu) {
+        openMenu(at: menu.anchor, items: menu.items, checked: menu.checkedItems)
+    }
+
+    private func openMenu(at point: Point, items: [String], checked: [String] = []) {
         closeMenu()
         let view = MenuView(
-            menu: PopupMenu(anchor: point, items: [Self.deleteTitle], within: window.bounds, scale: scale))
+            menu: PopupMenu(anchor: point, items: items, checkedItems: checked, within: window.bounds, scale: scale))
         view.onActivate = { [weak self] title in self?.activateMenuItem(title) }
         view.onChange = { [weak self, weak view] in
             if let self, let view { self.drawingView.damage.add(view.menu.damageFrame) }
@@ -300,7 +410,8 @@ public final class DrawingController {
     public var snapshot: StateSnapshot {
         StateSnapshot(
             drawing: drawingView.drawing, selectedLine: drawingView.selectedLineIndex, menu: menu,
-            linesInProgress: drawingView.visibleLinesInProgress.count)
+            linesInProgress: drawingView.visibleLinesInProgress.count, selectedCircle: drawingView.selectedCircleIndex,
+            circlesInProgress: drawingView.visibleCirclesInProgress.count)
     }
 }
 
@@ -308,9 +419,9 @@ public final class DrawingController {
 private final class GestureRules: GestureRecognizerDelegate {
     weak var controller: DrawingController?
 
-    /// A long press that does not start on a line does not begin, so that finger keeps drawing.
+    /// A long press that does not start on a line or circle does not begin, so that finger keeps drawing.
     func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
         guard let controller, gestureRecognizer === controller.longPressRecognizer else { return true }
-        return controller.drawingView.lineID(at: gestureRecognizer.location(in: controller.drawingView)) != nil
+        return controller.drawingView.shape(at: gestureRecognizer.location(in: controller.drawingView)) != nil
     }
 }

@@ -1,9 +1,16 @@
 import TouchKit
 
+/// A complete line or circle, as selection, hit testing and the menu see them.
+public enum ShapeID: Hashable, Sendable {
+    case line(LineID)
+    case circle(CircleID)
+}
+
 /// The TouchTracker canvas (the seed's TouchDrawView): every finger draws its own straight line, keyed by touch;
-/// complete lines can be selected, deleted, cleared, moved, and every such edit undone.
+/// two fingers that go down together can draw a circle; complete lines and circles can be selected, deleted,
+/// cleared, moved, and every such edit undone.
 ///
-/// It owns the lines while the app runs, reports each completed edit through `onEdit` so the platform can save,
+/// It owns the drawing while the app runs, reports each completed edit through `onEdit` so the platform can save,
 /// and records what needs redrawing in `damage`, which the renderer reads and clears.
 public final class DrawingView: View {
     /// Stroke width of every line, in pixels.
@@ -12,23 +19,44 @@ public final class DrawingView: View {
     public var tapSlop = 10.0
     /// How close a tap must be to a line to select it.
     public var hitRadius = 20.0
+    /// Two fingers going down at most this far apart in time draw a circle (when circles are on).
+    public var circlePairingInterval: TimeInterval = 0.1
+    /// Width by speed: width = `speedWidthFactor` / speed (px/s), clamped to the two bounds below.
+    public var speedWidthFactor = 2000.0
+    public var minimumSpeedWidth = 1.0
+    public var maximumSpeedWidth = 20.0
 
     public private(set) var lines: LineCollection
+    public private(set) var circles: CircleCollection
+    /// The challenges' switches and the colour of new lines, saved with the document.
+    public private(set) var options: DrawingOptions
     /// Lines being drawn, by `Touch.identifier` (unique per contact, never a reused platform id).
     public private(set) var linesInProgress: [UInt64: LineInProgress] = [:]
+    /// Circles being drawn, by the pair of touches drawing them.
+    public private(set) var circlesInProgress: [TouchPair: CircleInProgress] = [:]
     /// The selected line, drawn green on top of the others.
     public private(set) var selectedLineID: LineID?
+    /// The selected circle, drawn green on top of the others. At most one of the two selections is set.
+    public private(set) var selectedCircleID: CircleID?
     public private(set) var undoStack = UndoStack()
     /// What changed since the renderer last looked.
     public var damage = Damage()
-    /// Called after every completed edit (and undo or redo) with the new document.
+    /// Called after every completed edit (and undo or redo, and option change) with the new document.
     public var onEdit: ((Drawing) -> Void)?
 
-    /// The selected line's geometry when its move began, for the undoable move edit.
+    /// The selected line's or circle's geometry when its move began, for the undoable move edit.
     private var moveOrigin: Line?
+    private var circleMoveOrigin: Circle?
+    /// When each live touch went down and its velocity samples (TouchKit's estimator).
+    private var tracks: [UInt64: (began: TimeInterval, velocity: VelocityTracker)] = [:]
+    /// Touches of a circle that has completed (its other finger lifted): they draw nothing more.
+    private var spentTouches: Set<UInt64> = []
 
     public init(frame: Rect, drawing: Drawing = Drawing()) {
         self.lines = LineCollection(drawing.lines)
+        self.circles = CircleCollection(drawing.circles)
+        self.options = drawing.options
+        self.widestLoadedStroke = Self.widest(drawing)
         super.init(frame: frame)
         isMultipleTouchEnabled = true
         damage.cacheNeedsRebuild = true
@@ -36,25 +64,55 @@ public final class DrawingView: View {
     }
 
     /// The document as it stands.
-    public var drawing: Drawing { Drawing(lines: lines.lines) }
+    public var drawing: Drawing { Drawing(lines: lines.lines, circles: circles.circles, options: options) }
 
     /// The selected line's index in the document, for the state snapshot.
     public var selectedLineIndex: Int? { selectedLineID.flatMap { lines.position(of: $0) } }
 
+    /// The selected circle's index in the document's circles, for the state snapshot.
+    public var selectedCircleIndex: Int? { selectedCircleID.flatMap { circles.position(of: $0) } }
+
     public var selectedLine: Line? { selectedLineID.flatMap { lines[$0] } }
+
+    public var selectedCircle: Circle? { selectedCircleID.flatMap { circles[$0] } }
+
+    /// The selected line or circle.
+    public var selectedShape: ShapeID? {
+        if let selectedLineID { return .line(selectedLineID) }
+        return selectedCircleID.map { .circle($0) }
+    }
 
     /// The in-progress lines that are visible, oldest touch first.
     public var visibleLinesInProgress: [Line] {
         linesInProgress.sorted { $0.key < $1.key }.compactMap { $0.value.isVisible ? $0.value.line : nil }
     }
 
+    /// The in-progress circles that are visible, oldest pair first.
+    public var visibleCirclesInProgress: [Circle] {
+        circlesInProgress.sorted { ($0.key.first, $0.key.second) < ($1.key.first, $1.key.second) }.compactMap {
+            $0.value.isVisible ? $0.value.circle : nil
+        }
+    }
+
     /// Replaces the whole document (loading a file). Not undoable; clears the history.
     public func replaceDrawing(_ newDrawing: Drawing) {
         lines = LineCollection(newDrawing.lines)
+        circles = CircleCollection(newDrawing.circles)
+        options = newDrawing.options
+        widestLoadedStroke = Self.widest(newDrawing)
         selectedLineID = nil
+        selectedCircleID = nil
         undoStack = UndoStack()
         damage.cacheNeedsRebuild = true
         damage.add(bounds)
+    }
+
+    /// Changes the options (a settings toggle or a colour). Saved with the document, not an undoable edit; lines
+    /// already drawn keep their colour and width.
+    public func setOptions(_ newOptions: DrawingOptions) {
+        guard newOptions != options else { return }
+        options = newOptions
+        onEdit?(drawing)
     }
 
     // MARK: Queries
@@ -64,63 +122,130 @@ public final class DrawingView: View {
         lines.topmostLine(near: point, radius: hitRadius)
     }
 
-    private func strokeBounds(_ line: Line) -> Rect { line.bounds(width: lineWidth) }
+    /// The topmost circle whose outline is within the hit radius of `point`.
+    public func circleID(at point: Point) -> CircleID? {
+        circles.topmostCircle(near: point, radius: hitRadius)
+    }
+
+    /// The topmost shape within the hit radius of `point`. Circles are drawn above lines, so they are hit first.
+    public func shape(at point: Point) -> ShapeID? {
+        if let circle = circleID(at: point) { return .circle(circle) }
+        return lineID(at: point).map { .line($0) }
+    }
+
+    /// The widest stroke any complete line can have, so a renderer querying the line index reaches far enough.
+    public var widestStroke: Double { Swift.max(lineWidth, maximumSpeedWidth, widestLoadedStroke) }
+    private var widestLoadedStroke = 0.0
+
+    private static func widest(_ drawing: Drawing) -> Double {
+        drawing.lines.reduce(0) { Swift.max($0, $1.width ?? 0) }
+    }
+
+    private func strokeBounds(_ line: Line) -> Rect { line.strokeBounds(defaultWidth: lineWidth) }
+
+    private func strokeBounds(_ circle: Circle) -> Rect { circle.strokeBounds(defaultWidth: lineWidth) }
 
     // MARK: Selection
 
-    /// Selects `id` (or nothing). The selected line is lifted out of the line cache and drawn green on top.
+    /// Selects the line `id` (or nothing at all). The selection is lifted out of the cache and drawn green on top.
     public func select(_ id: LineID?) {
-        let id = id.flatMap { lines[$0] == nil ? nil : $0 }
-        guard id != selectedLineID else { return }
-        if let old = selectedLine { damage.invalidateCache(strokeBounds(old)) }
-        selectedLineID = id
-        if let new = selectedLine { damage.invalidateCache(strokeBounds(new)) }
+        selectShape(id.map { .line($0) })
+    }
+
+    /// Selects `shape` (a line or a circle), or nothing.
+    public func selectShape(_ shape: ShapeID?) {
+        var line: LineID?
+        var circle: CircleID?
+        switch shape {
+        case .line(let id): line = lines[id] == nil ? nil : id
+        case .circle(let id): circle = circles[id] == nil ? nil : id
+        case nil: break
+        }
+        if line != selectedLineID {
+            if let old = selectedLine { damage.invalidateCache(strokeBounds(old)) }
+            selectedLineID = line
+            if let new = selectedLine { damage.invalidateCache(strokeBounds(new)) }
+        }
+        if circle != selectedCircleID {
+            if let old = selectedCircle { damage.invalidateCache(strokeBounds(old)) }
+            selectedCircleID = circle
+            if let new = selectedCircle { damage.invalidateCache(strokeBounds(new)) }
+        }
     }
 
     // MARK: Edits
 
-    /// Removes the selected line. Returns whether there was one.
+    /// Removes the selected line or circle. Returns whether there was one.
     @discardableResult
     public func deleteSelectedLine() -> Bool {
-        guard let id = selectedLineID, let line = lines[id] else { return false }
         finishMove()
-        select(nil)
-        lines.remove(id)
-        damage.invalidateCache(strokeBounds(line))
-        commit(.delete(IdentifiedLine(id: id, line: line)))
-        return true
+        if let id = selectedLineID, let line = lines[id] {
+            select(nil)
+            lines.remove(id)
+            damage.invalidateCache(strokeBounds(line))
+            commit(.delete(IdentifiedLine(id: id, line: line)))
+            return true
+        }
+        if let id = selectedCircleID, let circle = circles[id] {
+            select(nil)
+            circles.remove(id)
+            damage.invalidateCache(strokeBounds(circle))
+            commit(.deleteCircle(IdentifiedCircle(id: id, circle: circle)))
+            return true
+        }
+        return false
     }
 
-    /// Removes every line, complete and in progress. Undoable (the complete ones come back).
+    /// Removes every line and circle, complete and in progress. Undoable (the complete ones come back).
     public func clearAll() {
         finishMove()
         select(nil)
         for line in linesInProgress.values where line.isVisible { damage.add(strokeBounds(line.line)) }
+        for circle in circlesInProgress.values where circle.isVisible { damage.add(strokeBounds(circle.circle)) }
         linesInProgress.removeAll()
-        guard !lines.isEmpty else { return }
+        circlesInProgress.removeAll()
+        guard !lines.isEmpty || !circles.isEmpty else { return }
         let removed = lines.removeAll().map { IdentifiedLine(id: $0.id, line: $0.line) }
+        let removedCircles = circles.removeAll().map { IdentifiedCircle(id: $0.id, circle: $0.circle) }
         damage.cacheNeedsRebuild = true
         damage.add(bounds)
-        commit(.clear(removed))
+        commit(.clear(removed, circles: removedCircles))
     }
 
-    /// Moves the selected line by `offset` (a pan step). The move becomes one undoable edit when it ends.
+    /// Moves the selected line or circle by `offset` (a drag step). The move becomes one undoable edit when it ends.
     public func moveSelectedLine(by offset: Point) {
-        guard let id = selectedLineID, let line = lines[id], offset.isFinite, offset != .zero else { return }
-        if moveOrigin == nil { moveOrigin = line }
-        let moved = line.translated(by: offset)
-        guard moved.begin.isFinite, moved.end.isFinite else { return }
-        damage.add(strokeBounds(line))
-        lines.replace(id, with: moved)
-        damage.add(strokeBounds(moved))
+        guard offset.isFinite, offset != .zero else { return }
+        if let id = selectedLineID, let line = lines[id] {
+            if moveOrigin == nil { moveOrigin = line }
+            let moved = line.translated(by: offset)
+            guard moved.begin.isFinite, moved.end.isFinite else { return }
+            damage.add(strokeBounds(line))
+            lines.replace(id, with: moved)
+            damage.add(strokeBounds(moved))
+        } else if let id = selectedCircleID, let circle = circles[id] {
+            if circleMoveOrigin == nil { circleMoveOrigin = circle }
+            let moved = circle.translated(by: offset)
+            guard moved.frame.origin.isFinite else { return }
+            damage.add(strokeBounds(circle))
+            circles.replace(id, with: moved)
+            damage.add(strokeBounds(moved))
+        }
     }
 
     /// Ends a move in progress, recording it for undo and saving.
     public func finishMove() {
-        guard let origin = moveOrigin else { return }
-        moveOrigin = nil
-        guard let id = selectedLineID, let line = lines[id], line != origin else { return }
-        commit(.move(id: id, from: origin, to: line))
+        if let origin = moveOrigin {
+            moveOrigin = nil
+            if let id = selectedLineID, let line = lines[id], line != origin {
+                commit(.move(id: id, from: origin, to: line))
+            }
+        }
+        if let origin = circleMoveOrigin {
+            circleMoveOrigin = nil
+            if let id = selectedCircleID, let circle = circles[id], circle != origin {
+                commit(.moveCircle(id: id, from: origin, to: circle))
+            }
+        }
     }
 
     public func undo() {
@@ -138,26 +263,39 @@ public final class DrawingView: View {
     private func apply(_ edit: Edit, reversed: Bool) {
         select(nil)
         switch (edit, reversed) {
-        case (.add(let added), true):
+        case (.add(let added, let addedCircles), true):
             for item in added { remove(item) }
-        case (.add(let added), false):
+            for item in addedCircles { remove(item) }
+        case (.add(let added, let addedCircles), false):
             for item in added { restore(item) }
+            for item in addedCircles { restore(item) }
         case (.delete(let item), true):
             restore(item)
         case (.delete(let item), false):
             remove(item)
-        case (.clear(let removed), true):
+        case (.deleteCircle(let item), true):
+            restore(item)
+        case (.deleteCircle(let item), false):
+            remove(item)
+        case (.clear(let removed, let removedCircles), true):
             for item in removed { lines.restore(item.id, item.line) }
+            for item in removedCircles { circles.restore(item.id, item.circle) }
             damage.cacheNeedsRebuild = true
             damage.add(bounds)
         case (.clear, false):
             lines.removeAll()
+            circles.removeAll()
             damage.cacheNeedsRebuild = true
             damage.add(bounds)
         case (.move(let id, let from, let to), _):
             let target = reversed ? from : to
             if let current = lines[id] { damage.invalidateCache(strokeBounds(current)) }
             lines.replace(id, with: target)
+            damage.invalidateCache(strokeBounds(target))
+        case (.moveCircle(let id, let from, let to), _):
+            let target = reversed ? from : to
+            if let current = circles[id] { damage.invalidateCache(strokeBounds(current)) }
+            circles.replace(id, with: target)
             damage.invalidateCache(strokeBounds(target))
         }
         onEdit?(drawing)
@@ -173,6 +311,16 @@ public final class DrawingView: View {
         damage.invalidateCache(strokeBounds(item.line))
     }
 
+    private func remove(_ item: IdentifiedCircle) {
+        circles.remove(item.id)
+        damage.invalidateCache(strokeBounds(item.circle))
+    }
+
+    private func restore(_ item: IdentifiedCircle) {
+        circles.restore(item.id, item.circle)
+        damage.invalidateCache(strokeBounds(item.circle))
+    }
+
     private func commit(_ edit: Edit) {
         undoStack.record(edit)
         onEdit?(drawing)
@@ -181,10 +329,40 @@ public final class DrawingView: View {
     // MARK: Touches
 
     public override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
-        for touch in touches {
+        for touch in touches.sorted(by: { $0.identifier < $1.identifier }) {
             let point = touch.location(in: self)
-            linesInProgress[touch.identifier] = LineInProgress(begin: point, end: point, isVisible: false)
+            var velocity = VelocityTracker()
+            velocity.add(point, at: touch.timestamp)
+            tracks[touch.identifier] = (touch.timestamp, velocity)
+            spentTouches.remove(touch.identifier)
+            if options.circles, let partner = pairingPartner(at: touch.timestamp),
+                let partnerLine = linesInProgress.removeValue(forKey: partner)
+            {
+                // The first finger's line was never meant: it becomes one corner of the circle.
+                if partnerLine.isVisible { damage.add(strokeBounds(partnerLine.line)) }
+                let circle = CircleInProgress(
+                    firstStart: partnerLine.begin, secondStart: point, first: partnerLine.end, second: point,
+                    isVisible: partnerLine.isVisible)
+                circlesInProgress[TouchPair(first: partner, second: touch.identifier)] = circle
+                if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
+            } else {
+                linesInProgress[touch.identifier] = LineInProgress(begin: point, end: point, isVisible: false)
+            }
         }
+    }
+
+    /// The finger a new touch at `time` pairs with: the earliest one still drawing a line (not already in a circle)
+    /// that went down at most `circlePairingInterval` earlier.
+    private func pairingPartner(at time: TimeInterval) -> UInt64? {
+        var best: (id: UInt64, began: TimeInterval)?
+        for id in linesInProgress.keys {
+            // A microsecond of tolerance: 1.1 − 1.0 is a hair above 0.1 in binary floating point.
+            guard let began = tracks[id]?.began, time - began <= circlePairingInterval + 1e-6, time >= began else {
+                continue
+            }
+            if best == nil || (began, id) < (best!.began, best!.id) { best = (id, began) }
+        }
+        return best?.id
     }
 
     public override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
@@ -203,34 +381,107 @@ public final class DrawingView: View {
         complete(kept, updatingLocation: false)
     }
 
-    /// Drops the line a touch is drawing, if any (a gesture claimed the touch).
+    /// Drops the line (or circle) a touch is drawing, if any (a gesture claimed the touch). The other finger of a
+    /// dropped circle draws nothing more.
     public func discardLine(of touch: Touch) {
-        if let line = linesInProgress.removeValue(forKey: touch.identifier), line.isVisible {
+        let id = touch.identifier
+        tracks[id] = nil
+        spentTouches.remove(id)
+        if let line = linesInProgress.removeValue(forKey: id), line.isVisible {
             damage.add(strokeBounds(line.line))
+        }
+        if let pair = pair(of: id), let circle = circlesInProgress.removeValue(forKey: pair) {
+            if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
+            spentTouches.insert(pair.partner(of: id))
         }
     }
 
-    private func update(_ touch: Touch) {
-        guard var line = linesInProgress[touch.identifier] else { return }
+    private func pair(of id: UInt64) -> TouchPair? {
+        circlesInProgress.keys.first { $0.contains(id) }
+    }
+
+    private func update(_ touch: Touch, sampling: Bool = true) {
+        let id = touch.identifier
         let point = touch.location(in: self)
         guard point.isFinite else { return }
-        if line.isVisible { damage.add(strokeBounds(line.line)) }
-        line.end = point
-        if !line.isVisible, line.begin.distance(to: point) > tapSlop { line.isVisible = true }
-        if line.isVisible { damage.add(strokeBounds(line.line)) }
-        linesInProgress[touch.identifier] = line
+        var width: Double?
+        if sampling, var track = tracks[id] {
+            track.velocity.add(point, at: touch.timestamp)
+            tracks[id] = track
+            if options.widthBySpeed {
+                let velocity = track.velocity.velocity(at: touch.timestamp)
+                width = widthForSpeed(velocity.length)
+            }
+        }
+        if var line = linesInProgress[id] {
+            if line.isVisible { damage.add(strokeBounds(line.line)) }
+            line.end = point
+            if !line.isVisible, line.begin.distance(to: point) > tapSlop { line.isVisible = true }
+            line.color = options.colorByAngle ? LineColor.hue(line.line.angle) : nil
+            if !options.widthBySpeed {
+                line.width = nil
+            } else if let width {
+                line.width = width
+            } else if line.width == nil {
+                line.width = maximumSpeedWidth
+            }
+            if line.isVisible { damage.add(strokeBounds(line.line)) }
+            linesInProgress[id] = line
+        } else if let pair = pair(of: id), var circle = circlesInProgress[pair] {
+            if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
+            if id == pair.first { circle.first = point } else { circle.second = point }
+            if !circle.isVisible,
+                circle.first.distance(to: circle.firstStart) > tapSlop
+                    || circle.second.distance(to: circle.secondStart) > tapSlop
+            {
+                circle.isVisible = true
+            }
+            if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
+            circlesInProgress[pair] = circle
+        }
+    }
+
+    /// Width by speed: `speedWidthFactor / speed`, clamped, rounded to 1/100 px. A finger at rest (or the first
+    /// sample, where there is no speed yet) gets the widest stroke, never a division by zero.
+    public func widthForSpeed(_ speed: Double) -> Double {
+        if speed == .infinity { return minimumSpeedWidth }
+        guard speed.isFinite, speed > 0 else { return maximumSpeedWidth }
+        let raw = speedWidthFactor / speed
+        let width = raw.isFinite ? Swift.min(maximumSpeedWidth, Swift.max(minimumSpeedWidth, raw)) : maximumSpeedWidth
+        return (width * 100).rounded() / 100
     }
 
     private func complete(_ touches: Set<Touch>, updatingLocation: Bool = true) {
         var added: [IdentifiedLine] = []
+        var addedCircles: [IdentifiedCircle] = []
         for touch in touches.sorted(by: { $0.identifier < $1.identifier }) {
-            if updatingLocation { update(touch) }
-            guard let line = linesInProgress.removeValue(forKey: touch.identifier), line.isVisible else { continue }
-            let id = lines.append(line.line)
-            added.append(IdentifiedLine(id: id, line: line.line))
-            damage.invalidateCache(strokeBounds(line.line))
+            let id = touch.identifier
+            // The lift's own sample says nothing about the stroke's speed: the width stays that of the last move.
+            if updatingLocation { update(touch, sampling: false) }
+            tracks[id] = nil
+            if spentTouches.remove(id) != nil { continue }
+            if let pair = pair(of: id), let circle = circlesInProgress.removeValue(forKey: pair) {
+                // The circle completes when the first of its fingers lifts; the other finger draws nothing more.
+                spentTouches.insert(pair.partner(of: id))
+                guard circle.isVisible else { continue }
+                var shape = circle.circle
+                shape.color = options.color == .black ? nil : options.color
+                let circleID = circles.append(shape)
+                addedCircles.append(IdentifiedCircle(id: circleID, circle: shape))
+                damage.add(strokeBounds(circle.circle))
+                damage.invalidateCache(strokeBounds(shape))
+                continue
+            }
+            guard let inProgress = linesInProgress.removeValue(forKey: id), inProgress.isVisible else { continue }
+            damage.add(strokeBounds(inProgress.line))
+            var line = inProgress.line
+            if !options.colorByAngle { line.color = options.color == .black ? nil : options.color }
+            if !options.widthBySpeed { line.width = nil }
+            let lineID = lines.append(line)
+            added.append(IdentifiedLine(id: lineID, line: line))
+            damage.invalidateCache(strokeBounds(line))
         }
-        guard !added.isEmpty else { return }
-        commit(.add(added))
+        guard !added.isEmpty || !addedCircles.isEmpty else { return }
+        commit(.add(added, circles: addedCircles))
     }
 }

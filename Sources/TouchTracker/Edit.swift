@@ -1,18 +1,20 @@
-/// One undoable change to the complete lines.
+/// One undoable change to the complete lines and circles.
 public enum Edit: Sendable {
-    /// Lines drawn (several fingers can complete lines at once).
-    case add([IdentifiedLine])
+    /// Lines (and circles) drawn: several fingers can complete them in one event.
+    case add([IdentifiedLine], circles: [IdentifiedCircle] = [])
     case delete(IdentifiedLine)
-    case clear([IdentifiedLine])
+    case deleteCircle(IdentifiedCircle)
+    case clear([IdentifiedLine], circles: [IdentifiedCircle] = [])
     case move(id: LineID, from: Line, to: Line)
+    case moveCircle(id: CircleID, from: Circle, to: Circle)
 
     /// A short verb for traces and the inspector.
     public var name: String {
         switch self {
         case .add: "draw"
-        case .delete: "delete"
+        case .delete, .deleteCircle: "delete"
         case .clear: "clear"
-        case .move: "move"
+        case .move, .moveCircle: "move"
         }
     }
 }
@@ -25,6 +27,17 @@ public struct IdentifiedLine: Hashable, Sendable {
     public init(id: LineID, line: Line) {
         self.id = id
         self.line = line
+    }
+}
+
+/// A circle with its ID, as edits remember it.
+public struct IdentifiedCircle: Hashable, Sendable {
+    public var id: CircleID
+    public var circle: Circle
+
+    public init(id: CircleID, circle: Circle) {
+        self.id = id
+        self.circle = circle
     }
 }
 

@@ -1,18 +1,34 @@
+import Foundation
 import TouchKit
 
 /// A straight stroke from where a finger went down to where it lifted.
 public struct Line: Hashable, Sendable {
     public var begin: Point
     public var end: Point
+    /// The stroke colour, when it is not the default black (chosen colour or colour by angle, DESIGN.md §2.12–13).
+    public var color: LineColor?
+    /// The stroke width in pixels, when it is not the view's default (width by speed, DESIGN.md §2.14).
+    public var width: Double?
 
-    public init(begin: Point, end: Point) {
+    public init(begin: Point, end: Point, color: LineColor? = nil, width: Double? = nil) {
         self.begin = begin
         self.end = end
+        self.color = color
+        self.width = width
     }
 
-    /// The line moved by `offset`.
+    /// The line moved by `offset` (its colour and width unchanged).
     public func translated(by offset: Point) -> Line {
-        Line(begin: begin + offset, end: end + offset)
+        Line(begin: begin + offset, end: end + offset, color: color, width: width)
+    }
+
+    /// The direction from `begin` to `end` in degrees, 0 ≤ angle < 360, counter-clockwise from the +x axis as on
+    /// paper (the window's y axis points down, so a line drawn up and to the right is 45°). A line of no length is 0.
+    public var angle: Double {
+        let degrees = atan2(-(end.y - begin.y), end.x - begin.x) * 180 / .pi
+        guard degrees.isFinite else { return 0 }
+        let normalized = degrees < 0 ? degrees + 360 : degrees
+        return normalized >= 360 ? 0 : normalized
     }
 
     /// The exact distance from `point` to the segment (not to the infinite line through it).
@@ -29,4 +45,7 @@ public struct Line: Hashable, Sendable {
     public func bounds(width: Double) -> Rect {
         Rect.bounding(begin, end).insetBy(dx: -width / 2 - 1, dy: -width / 2 - 1)
     }
+
+    /// The pixels this line's stroke can touch, `defaultWidth` standing in for a width it does not set.
+    public func strokeBounds(defaultWidth: Double) -> Rect { bounds(width: width ?? defaultWidth) }
 }

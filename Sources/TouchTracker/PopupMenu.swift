@@ -7,6 +7,8 @@ public struct PopupMenu: Hashable, Sendable {
     public var anchor: Point
     public var items: [String]
     public var highlightedIndex: Int?
+    /// Items shown with a check mark (options that are on, the colour in use), by title.
+    public var checkedItems: [String] = []
     /// The menu's rectangle, kept inside the window.
     public private(set) var frame: Rect
     /// Device pixels per 96-dpi pixel: every metric (and the painter's text) is multiplied by it.
@@ -21,9 +23,10 @@ public struct PopupMenu: Hashable, Sendable {
     public var itemHeight: Double { Self.itemHeight * scale }
     public var padding: Double { Self.padding * scale }
 
-    public init(anchor: Point, items: [String], within bounds: Rect, scale: Double = 1) {
+    public init(anchor: Point, items: [String], checkedItems: [String] = [], within bounds: Rect, scale: Double = 1) {
         self.anchor = anchor
         self.items = items
+        self.checkedItems = checkedItems.filter { items.contains($0) }
         self.scale = scale
         let longest = items.map(\.count).max() ?? 0
         let width = scale * Swift.max(Self.minimumWidth, Double(longest) * Self.widthPerCharacter + 40)

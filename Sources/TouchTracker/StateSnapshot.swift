@@ -6,29 +6,50 @@ public struct StateSnapshot: Hashable, Sendable {
     public var selectedLine: Int?
     public var menu: PopupMenu?
     public var linesInProgress: Int
+    /// The selected circle's index in `drawing.circles`; written only when a circle is selected.
+    public var selectedCircle: Int?
+    /// Visible two-finger circles being drawn; written only when there are some.
+    public var circlesInProgress: Int
 
-    public init(drawing: Drawing, selectedLine: Int?, menu: PopupMenu?, linesInProgress: Int) {
+    public init(
+        drawing: Drawing, selectedLine: Int?, menu: PopupMenu?, linesInProgress: Int, selectedCircle: Int? = nil,
+        circlesInProgress: Int = 0
+    ) {
         self.drawing = drawing
         self.selectedLine = selectedLine
         self.menu = menu
         self.linesInProgress = linesInProgress
+        self.selectedCircle = selectedCircle
+        self.circlesInProgress = circlesInProgress
     }
 
     /// UTF-8 JSON, one line per document line so diffs read well.
     public func encoded() -> [UInt8] {
         var document = String(decoding: DocumentCodec.encode(drawing), as: UTF8.self)
         // Reuse the document's text and add the transient fields before its closing brace.
-        while document.last == "\n" || document.last == "}" { document.removeLast() }
+        // Exactly the final "}\n": the optional "options" object also ends in a brace.
+        while document.last == "\n" { document.removeLast() }
+        if document.last == "}" { document.removeLast() }
         var text = document
         text += ",\n \"selectedLine\": " + (selectedLine.map(String.init) ?? "null")
+        if let selectedCircle { text += ",\n \"selectedCircle\": \(selectedCircle)" }
         if let menu {
             let items = menu.items.map { "\"" + escape($0) + "\"" }.joined(separator: ", ")
+            var checked = ""
+            if !menu.checkedItems.isEmpty {
+                checked =
+                    ", \"checked\": [" + menu.checkedItems.map { "\"" + escape($0) + "\"" }.joined(separator: ", ")
+                    + "]"
+            }
             text +=
-                ",\n \"menu\": {\"x\": \(number(menu.anchor.x)), \"y\": \(number(menu.anchor.y)), \"items\": [\(items)]}"
+                ",\n \"menu\": {\"x\": \(number(menu.anchor.x)), \"y\": \(number(menu.anchor.y)), \"items\": [\(items)]"
+                + checked + "}"
         } else {
             text += ",\n \"menu\": null"
         }
-        text += ",\n \"linesInProgress\": \(linesInProgress)}\n"
+        text += ",\n \"linesInProgress\": \(linesInProgress)"
+        if circlesInProgress > 0 { text += ",\n \"circlesInProgress\": \(circlesInProgress)" }
+        text += "}\n"
         return Array(text.utf8)
     }
 

@@ -17,7 +17,13 @@ struct TouchTrackerCommand: ParsableCommand {
             Gestures (fingers or mouse button 1): drag to draw a line (red while drawing, black when done; \
             several fingers draw several lines at once); tap a line to select it and open the Delete menu; tap \
             elsewhere to deselect; double-tap to clear; press and hold a line, then drag, to move it. Right-click \
-            a line to open its menu at once.
+            a line to open its menu at once; right-click the empty canvas for the settings menu. Swipe up with \
+            three fingers for the colour menu.
+            Challenges (each off until switched on; saved with the document): O toggles two-finger circles (two \
+            fingers down within 0.1 s draw the circle that fits the box between them; select, delete, move and \
+            undo them like lines); A toggles colour by angle (hue = the line's angle); W toggles width by speed \
+            (faster is thinner, 1-20 px); C opens the colour menu (Black, Red, Green, Blue, Yellow) for new lines; \
+            F2 opens the settings menu.
             Keys: Delete deletes the selected line; Up/Down/Return choose in the menu, Escape closes it; Menu or \
             Shift+F10 opens it; Ctrl+Z undoes; Ctrl+Shift+Z or Ctrl+Y redoes; Ctrl+S exports a PNG next to the \
             document (drawing.json -> drawing.png); F1 shows or hides the gesture inspector (live touches and each \

@@ -21,8 +21,10 @@ public enum DrawingExporter {
     ) -> (width: Int, height: Int) {
         var width = minimum.width
         var height = minimum.height
-        for line in drawing.lines {
-            let bounds = line.bounds(width: lineWidth)
+        let bounds =
+            drawing.lines.map { $0.strokeBounds(defaultWidth: lineWidth) }
+            + drawing.circles.map { $0.strokeBounds(defaultWidth: lineWidth) }
+        for bounds in bounds {
             guard bounds.maxX.isFinite, bounds.maxY.isFinite else { continue }
             width = max(width, Int(min(bounds.maxX.rounded(.up), 16384)))
             height = max(height, Int(min(bounds.maxY.rounded(.up), 16384)))
@@ -72,14 +74,16 @@ public enum DrawingExporter {
         }
     }
 
-    /// Paints the white page and every line, oldest first, in black.
+    /// Paints the white page, every line, oldest first, in its colour (black by default), then every circle.
     static func paint(_ drawing: Drawing, in context: CairoContext, width: Int, height: Int, lineWidth: Double) {
         context.save()
         context.setColor(.white)
         context.fill(Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
-        context.setColor(.black)
         for line in drawing.lines where line.begin.isFinite && line.end.isFinite {
-            context.stroke(line, width: lineWidth)
+            context.strokeStyled(line, defaultColor: .black, defaultWidth: lineWidth)
+        }
+        for circle in drawing.circles {
+            context.strokeStyled(circle, defaultColor: .black, defaultWidth: lineWidth)
         }
         context.restore()
     }

@@ -74,14 +74,18 @@ public final class DrawingRenderer {
         return region
     }
 
-    /// Redraws the whole cache: every complete line but the selected one.
+    /// Redraws the whole cache: every complete line but the selected one, then every circle but the selected one
+    /// (circles lie above lines).
     private func rebuildCache(_ view: DrawingView) {
         cacheContext.save()
         cacheContext.paint(solid: backgroundColor)
-        cacheContext.setColor(completeColor)
         let selected = view.selectedLineID
         for id in view.lines.order where id != selected {
-            cacheContext.stroke(view.lines[id]!, width: view.lineWidth)
+            cacheContext.strokeStyled(view.lines[id]!, defaultColor: completeColor, defaultWidth: view.lineWidth)
+        }
+        let selectedCircle = view.selectedCircleID
+        for id in view.circles.order where id != selectedCircle {
+            cacheContext.strokeStyled(view.circles[id]!, defaultColor: completeColor, defaultWidth: view.lineWidth)
         }
         cacheContext.restore()
         cache.flush()
@@ -94,13 +98,17 @@ public final class DrawingRenderer {
         cacheContext.save()
         cacheContext.clip(to: region)
         cacheContext.paint(solid: backgroundColor)
-        cacheContext.setColor(completeColor)
         let selected = view.selectedLineID
-        let reach = region.insetBy(dx: -view.lineWidth, dy: -view.lineWidth)
+        let reach = region.insetBy(dx: -view.widestStroke, dy: -view.widestStroke)
         // The grid hands back every line filed near the region; stroke only those whose stroke can reach it.
         for item in view.lines.lines(crossing: reach)
-        where item.id != selected && item.line.bounds(width: view.lineWidth).intersects(region) {
-            cacheContext.stroke(item.line, width: view.lineWidth)
+        where item.id != selected && item.line.strokeBounds(defaultWidth: view.lineWidth).intersects(region) {
+            cacheContext.strokeStyled(item.line, defaultColor: completeColor, defaultWidth: view.lineWidth)
+        }
+        let selectedCircle = view.selectedCircleID
+        for item in view.circles.circles(reaching: region, defaultWidth: view.lineWidth)
+        where item.id != selectedCircle {
+            cacheContext.strokeStyled(item.circle, defaultColor: completeColor, defaultWidth: view.lineWidth)
         }
         cacheContext.restore()
         cache.flush()
@@ -110,13 +118,23 @@ public final class DrawingRenderer {
         canvasContext.save()
         canvasContext.clip(to: region)
         canvasContext.paint(cache)
-        if let selected = view.selectedLine, selected.bounds(width: view.lineWidth).intersects(region) {
+        if let selected = view.selectedLine, selected.strokeBounds(defaultWidth: view.lineWidth).intersects(region) {
             canvasContext.setColor(selectedColor)
-            canvasContext.stroke(selected, width: view.lineWidth)
+            canvasContext.stroke(selected, width: selected.width ?? view.lineWidth)
+        }
+        if let selected = view.selectedCircle, selected.strokeBounds(defaultWidth: view.lineWidth).intersects(region) {
+            canvasContext.setColor(selectedColor)
+            canvasContext.stroke(selected, width: selected.width ?? view.lineWidth)
+        }
+        // In progress: red, or the line's own colour when colour by angle gives it one.
+        for line in view.visibleLinesInProgress
+        where line.strokeBounds(defaultWidth: view.lineWidth).intersects(region) {
+            canvasContext.strokeStyled(line, defaultColor: inProgressColor, defaultWidth: view.lineWidth)
         }
         canvasContext.setColor(inProgressColor)
-        for line in view.visibleLinesInProgress where line.bounds(width: view.lineWidth).intersects(region) {
-            canvasContext.stroke(line, width: view.lineWidth)
+        for circle in view.visibleCirclesInProgress
+        where circle.strokeBounds(defaultWidth: view.lineWidth).intersects(region) {
+            canvasContext.stroke(circle, width: view.lineWidth)
         }
         if let menu, menu.damageFrame.intersects(region) { MenuPainter.paint(menu, in: canvasContext) }
         if !overlay.isEmpty, lastOverlayBounds.intersects(region) {

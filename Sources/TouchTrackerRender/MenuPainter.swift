@@ -44,6 +44,16 @@ enum MenuPainter {
             let y = row.midY - extents.height / 2 - extents.y_bearing
             cairo_move_to(cr, x.rounded(), y.rounded())
             cairo_show_text(cr, title)
+            if menu.checkedItems.contains(title) {
+                // A drawn check mark at the row's right end (no font needs to have the glyph).
+                let size = 10 * scale
+                let right = row.maxX - 14 * scale
+                cairo_set_line_width(cr, 2 * scale)
+                cairo_move_to(cr, right - size, row.midY)
+                cairo_line_to(cr, right - size * 0.6, row.midY + size * 0.45)
+                cairo_line_to(cr, right, row.midY - size * 0.5)
+                cairo_stroke(cr)
+            }
         }
         context.restore()
     }

@@ -93,7 +93,7 @@ import TouchTracker
         let inspector = try #require(controller.inspector)
         #expect(inspector.touches.map(\.location) == [Point(x: 300, y: 400), Point(x: 500, y: 400)])
         #expect(Set(inspector.touches.map(\.id)).count == 2)
-        #expect(inspector.recognizers.map(\.name) == ["tap", "double tap", "long press"])
+        #expect(inspector.recognizers.map(\.name) == ["tap", "double tap", "long press", "three-finger swipe"])
         // Two fingers at once are more than the one-finger tap allows: it has failed while they are down.
         #expect(inspector.recognizers[0].state == "failed", "\(inspector.recognizerLines)")
         harness.send(7, .ended, 300, 400)

@@ -1,0 +1,110 @@
+import TouchKit
+
+// MARK: - The challenges' optional fields (DESIGN.md §3): written only when used, so plain documents are unchanged.
+
+extension DocumentCodec {
+    /// Stroke widths beyond this are refused.
+    public static let maximumStrokeWidth = 1000.0
+
+    /// `, "color": "#rrggbb"` and `, "width": n`, each only when set.
+    static func appendStyle(color: LineColor?, width: Double?, to out: inout [UInt8]) {
+        if let color { out.append(contentsOf: ", \"color\": \"\(color.hex)\"".utf8) }
+        if let width {
+            out.append(contentsOf: ", \"width\": ".utf8)
+            appendNumber(width, to: &out)
+        }
+    }
+
+    /// `, "circles": [...]`, only when there are circles.
+    static func appendCircles(_ circles: [Circle], to out: inout [UInt8]) {
+        guard !circles.isEmpty else { return }
+        out.append(contentsOf: ", \"circles\": [".utf8)
+        for (index, circle) in circles.enumerated() {
+            out.append(contentsOf: (index > 0 ? ",\n  " : "\n  ").utf8)
+            out.append(contentsOf: "{\"origin\": {\"x\": ".utf8)
+            appendNumber(circle.frame.minX, to: &out)
+            out.append(contentsOf: ", \"y\": ".utf8)
+            appendNumber(circle.frame.minY, to: &out)
+            out.append(contentsOf: "}, \"size\": {\"width\": ".utf8)
+            appendNumber(circle.frame.width, to: &out)
+            out.append(contentsOf: ", \"height\": ".utf8)
+            appendNumber(circle.frame.height, to: &out)
+            out.append(UInt8(ascii: "}"))
+            appendStyle(color: circle.color, width: circle.width, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: "\n]".utf8)
+    }
+
+    /// `, "options": {...}` with only the options that differ from their defaults; nothing when none does.
+    static func appendOptions(_ options: DrawingOptions, to out: inout [UInt8]) {
+        guard !options.isDefault else { return }
+        var fields: [String] = []
+        if options.circles { fields.append("\"circles\": true") }
+        if options.colorByAngle { fields.append("\"colorByAngle\": true") }
+        if options.widthBySpeed { fields.append("\"widthBySpeed\": true") }
+        if options.color != .black { fields.append("\"color\": \"\(options.color.hex)\"") }
+        out.append(contentsOf: (", \"options\": {" + fields.joined(separator: ", ") + "}").utf8)
+    }
+
+    static func color(_ value: JSONValue?, field: String) throws(DocumentError) -> LineColor? {
+        guard let value else { return nil }
+        guard case .string(let text) = value, let color = LineColor(hex: text) else {
+            throw .wrongType(field: field, expected: "a colour written \"#rrggbb\"")
+        }
+        return color
+    }
+
+    static func strokeWidth(_ value: JSONValue?, field: String) throws(DocumentError) -> Double? {
+        guard let value else { return nil }
+        guard case .number(let number) = value, number.isFinite, number > 0, number <= maximumStrokeWidth else {
+            throw .wrongType(field: field, expected: "a width in pixels above 0 and at most \(Int(maximumStrokeWidth))")
+        }
+        return number
+    }
+
+    static func circles(_ value: JSONValue?) throws(DocumentError) -> [Circle] {
+        guard let value else { return [] }
+        guard case .array(let rawCircles) = value else { throw .wrongType(field: "circles", expected: "an array") }
+        if rawCircles.count > maximumLineCount { throw .tooManyLines(rawCircles.count, limit: maximumLineCount) }
+        var circles: [Circle] = []
+        circles.reserveCapacity(rawCircles.count)
+        for (index, rawCircle) in rawCircles.enumerated() {
+            let field = "circles[\(index)]"
+            guard case .object = rawCircle else { throw .wrongType(field: field, expected: "an object") }
+            let origin = try point(rawCircle["origin"], field: "\(field).origin")
+            guard let size = rawCircle["size"] else { throw .missingField("\(field).size") }
+            guard case .object = size else { throw .wrongType(field: "\(field).size", expected: "an object") }
+            var extents: [Double] = []
+            for name in ["width", "height"] {
+                let extent = try coordinate(size[name], field: "\(field).size.\(name)")
+                guard extent >= 0 else {
+                    throw .wrongType(field: "\(field).size.\(name)", expected: "a number ≥ 0")
+                }
+                extents.append(extent)
+            }
+            circles.append(
+                Circle(
+                    frame: Rect(origin: origin, size: Size(width: extents[0], height: extents[1])),
+                    color: try color(rawCircle["color"], field: "\(field).color"),
+                    width: try strokeWidth(rawCircle["width"], field: "\(field).width")))
+        }
+        return circles
+    }
+
+    static func options(_ value: JSONValue?) throws(DocumentError) -> DrawingOptions {
+        guard let value else { return DrawingOptions() }
+        guard case .object = value else { throw .wrongType(field: "options", expected: "an object") }
+        func flag(_ name: String) throws(DocumentError) -> Bool {
+            guard let flag = value[name] else { return false }
+            guard case .bool(let on) = flag else {
+                throw .wrongType(field: "options.\(name)", expected: "true or false")
+            }
+            return on
+        }
+        return DrawingOptions(
+            circles: try flag("circles"), colorByAngle: try flag("colorByAngle"),
+            widthBySpeed: try flag("widthBySpeed"),
+            color: try color(value["color"], field: "options.color") ?? .black)
+    }
+}
