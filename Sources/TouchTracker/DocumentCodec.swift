@@ -60,14 +60,14 @@ public enum DocumentCodec {
         var lines: [Line] = []
         lines.reserveCapacity(rawLines.count)
         for (index, rawLine) in rawLines.enumerated() {
-            let field = "lines[\(index)]"
-            guard case .object = rawLine else { throw .wrongType(field: field, expected: "an object") }
+            let field = { "lines[\(index)]" }
+            guard case .object = rawLine else { throw .wrongType(field: field(), expected: "an object") }
             lines.append(
                 Line(
-                    begin: try point(rawLine["begin"], field: "\(field).begin"),
-                    end: try point(rawLine["end"], field: "\(field).end"),
-                    color: try color(rawLine["color"], field: "\(field).color"),
-                    width: try strokeWidth(rawLine["width"], field: "\(field).width")))
+                    begin: try point(rawLine["begin"], field: "\(field()).begin"),
+                    end: try point(rawLine["end"], field: "\(field()).end"),
+                    color: try color(rawLine["color"], field: "\(field()).color"),
+                    width: try strokeWidth(rawLine["width"], field: "\(field()).width")))
         }
         return Drawing(
             lines: lines, circles: try circles(root["circles"]), options: try options(root["options"]))
@@ -125,17 +125,17 @@ public enum DocumentCodec {
         out.append(contentsOf: "\(value)".utf8)
     }
 
-    static func point(_ value: JSONValue?, field: String) throws(DocumentError) -> Point {
-        guard let value else { throw .missingField(field) }
-        guard case .object = value else { throw .wrongType(field: field, expected: "an object") }
+    static func point(_ value: JSONValue?, field: @autoclosure () -> String) throws(DocumentError) -> Point {
+        guard let value else { throw .missingField(field()) }
+        guard case .object = value else { throw .wrongType(field: field(), expected: "an object") }
         return Point(
-            x: try coordinate(value["x"], field: "\(field).x"), y: try coordinate(value["y"], field: "\(field).y"))
+            x: try coordinate(value["x"], field: "\(field()).x"), y: try coordinate(value["y"], field: "\(field()).y"))
     }
 
-    static func coordinate(_ value: JSONValue?, field: String) throws(DocumentError) -> Double {
-        guard let value else { throw .missingField(field) }
-        guard case .number(let number) = value else { throw .wrongType(field: field, expected: "a number") }
-        guard number.isFinite, abs(number) <= coordinateLimit else { throw .invalidCoordinate(field: field) }
+    static func coordinate(_ value: JSONValue?, field: @autoclosure () -> String) throws(DocumentError) -> Double {
+        guard let value else { throw .missingField(field()) }
+        guard case .number(let number) = value else { throw .wrongType(field: field(), expected: "a number") }
+        guard number.isFinite, abs(number) <= coordinateLimit else { throw .invalidCoordinate(field: field()) }
         return number
     }
 

@@ -47,18 +47,19 @@ extension DocumentCodec {
         out.append(contentsOf: (", \"options\": {" + fields.joined(separator: ", ") + "}").utf8)
     }
 
-    static func color(_ value: JSONValue?, field: String) throws(DocumentError) -> LineColor? {
+    static func color(_ value: JSONValue?, field: @autoclosure () -> String) throws(DocumentError) -> LineColor? {
         guard let value else { return nil }
         guard case .string(let text) = value, let color = LineColor(hex: text) else {
-            throw .wrongType(field: field, expected: "a colour written \"#rrggbb\"")
+            throw .wrongType(field: field(), expected: "a colour written \"#rrggbb\"")
         }
         return color
     }
 
-    static func strokeWidth(_ value: JSONValue?, field: String) throws(DocumentError) -> Double? {
+    static func strokeWidth(_ value: JSONValue?, field: @autoclosure () -> String) throws(DocumentError) -> Double? {
         guard let value else { return nil }
         guard case .number(let number) = value, number.isFinite, number > 0, number <= maximumStrokeWidth else {
-            throw .wrongType(field: field, expected: "a width in pixels above 0 and at most \(Int(maximumStrokeWidth))")
+            throw .wrongType(
+                field: field(), expected: "a width in pixels above 0 and at most \(Int(maximumStrokeWidth))")
         }
         return number
     }
@@ -70,24 +71,24 @@ extension DocumentCodec {
         var circles: [Circle] = []
         circles.reserveCapacity(rawCircles.count)
         for (index, rawCircle) in rawCircles.enumerated() {
-            let field = "circles[\(index)]"
-            guard case .object = rawCircle else { throw .wrongType(field: field, expected: "an object") }
-            let origin = try point(rawCircle["origin"], field: "\(field).origin")
-            guard let size = rawCircle["size"] else { throw .missingField("\(field).size") }
-            guard case .object = size else { throw .wrongType(field: "\(field).size", expected: "an object") }
+            let field = { "circles[\(index)]" }
+            guard case .object = rawCircle else { throw .wrongType(field: field(), expected: "an object") }
+            let origin = try point(rawCircle["origin"], field: "\(field()).origin")
+            guard let size = rawCircle["size"] else { throw .missingField("\(field()).size") }
+            guard case .object = size else { throw .wrongType(field: "\(field()).size", expected: "an object") }
             var extents: [Double] = []
             for name in ["width", "height"] {
-                let extent = try coordinate(size[name], field: "\(field).size.\(name)")
+                let extent = try coordinate(size[name], field: "\(field()).size.\(name)")
                 guard extent >= 0 else {
-                    throw .wrongType(field: "\(field).size.\(name)", expected: "a number ≥ 0")
+                    throw .wrongType(field: "\(field()).size.\(name)", expected: "a number ≥ 0")
                 }
                 extents.append(extent)
             }
             circles.append(
                 Circle(
                     frame: Rect(origin: origin, size: Size(width: extents[0], height: extents[1])),
-                    color: try color(rawCircle["color"], field: "\(field).color"),
-                    width: try strokeWidth(rawCircle["width"], field: "\(field).width")))
+                    color: try color(rawCircle["color"], field: "\(field()).color"),
+                    width: try strokeWidth(rawCircle["width"], field: "\(field()).width")))
         }
         return circles
     }

@@ -9,6 +9,8 @@ public struct LineCollection {
     private var nextID: UInt64 = 1
 
     public init(_ lines: [Line] = []) {
+        order.reserveCapacity(lines.count)
+        storage.reserveCapacity(lines.count)
         for line in lines { append(line) }
     }
 
