@@ -61,6 +61,29 @@ public final class X11App {
                     | ButtonReleaseMask | PointerMotionMask)
         }
         if options.verbose { describeInput() }
+        installConnectionLostHandler()
+    }
+
+    /// Losing the X server (it died, or the connection broke) ends the app from inside Xlib, which cannot go on.
+    /// Before exiting with status 1, the strokes in progress complete (as a system cancel would) and the drawing is
+    /// saved; nothing here touches Xlib again.
+    private func installConnectionLostHandler() {
+        connectionLostCleanup = { [unowned self] in self.finish() }
+        XSetIOErrorHandler { _ in
+            connectionLostCleanup?()
+            connectionLostCleanup = nil
+            let text = "touchtracker: lost the connection to the X server; the drawing was saved; exiting\n"
+            _ = Array(text.utf8).withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            exit(1)
+        }
+    }
+
+    /// Ends the session without losing work: every live touch is cancelled by the system (so its line completes and
+    /// is saved, and any move in progress is committed), and the drawing is handed to `onEdit` once more, so a save
+    /// that failed earlier is retried. Used on SIGTERM/SIGINT, on closing the window and on losing the X server.
+    private func finish() {
+        controller.window.cancelAllTouches()
+        controller.onEdit?(controller.drawingView.drawing)
     }
 
     private func describeInput() {
@@ -92,6 +115,8 @@ public final class X11App {
             guard running else { break }
             waitForInput()
         }
+        finish()
+        connectionLostCleanup = nil
         return 0
     }
 
@@ -152,3 +177,7 @@ public final class X11App {
         _ = poll(&fds, 2, timeout)
     }
 }
+
+/// What to do before exiting when Xlib reports the connection lost (a C callback cannot capture context). Set and
+/// read on the main thread only.
+nonisolated(unsafe) private var connectionLostCleanup: (() -> Void)?
