@@ -12,7 +12,9 @@ public struct DocumentFileError: Error, CustomStringConvertible {
 
     /// One line: control characters (a newline in a path, say) are shown as `?`.
     public var description: String {
-        String(String.UnicodeScalarView("\(path): \(problem)".unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+        String(
+            String.UnicodeScalarView(
+                "\(path): \(problem)".unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
     }
 }
 
@@ -110,7 +112,9 @@ public struct DocumentStore: Sendable {
         if source < 0 { throw DocumentFileError(path: path, problem: Self.describe(errno: errno)) }
         defer { close(source) }
         var info = stat()
-        guard fstat(source, &info) == 0 else { throw DocumentFileError(path: path, problem: Self.describe(errno: errno)) }
+        guard fstat(source, &info) == 0 else {
+            throw DocumentFileError(path: path, problem: Self.describe(errno: errno))
+        }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw DocumentFileError(path: path, problem: "is a directory, not a document; move it away")
         }
@@ -136,6 +140,7 @@ public struct DocumentStore: Sendable {
             return DocumentFileError(path: path, problem: "could not be copied aside to \(copy): \(problem)")
         }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let zeros = [UInt8](repeating: 0, count: buffer.count)
         var size = 0
         while true {
             let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
@@ -145,7 +150,7 @@ public struct DocumentStore: Sendable {
             }
             if n == 0 { break }
             size += n
-            if buffer[0..<n].allSatisfy({ $0 == 0 }) {
+            if memcmp(buffer, zeros, n) == 0 {
                 // A block of zeros (a hole in a sparse file, usually) is skipped; ftruncate below fills it in.
                 if lseek(target, off_t(n), SEEK_CUR) < 0 { throw fail(Self.describe(errno: errno)) }
                 continue

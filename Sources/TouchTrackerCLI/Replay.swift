@@ -83,7 +83,8 @@ extension Replay {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
-            throw fail(code == ELOOP ? "too many levels of symbolic links (a symlink loop?)" : String(cString: strerror(code)))
+            throw fail(
+                code == ELOOP ? "too many levels of symbolic links (a symlink loop?)" : String(cString: strerror(code)))
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw fail("is a directory, not a script") }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw fail("is not a regular file") }
