@@ -59,5 +59,13 @@ test: deps-test
 	$(MAKE) --no-print-directory lint
 	$(SWIFT) test --skip-build
 
+# Random touches through a private Xorg for SOAK_SECONDS (default 10 minutes); prints the events handled and the
+# app's resident memory after warm-up and at the end, and fails if it grew 5 % or more. Not part of `make test`.
+.PHONY: soak
+SOAK_SECONDS ?= 600
+soak: deps-test
+	$(SWIFT) build --build-tests
+	TOUCHTRACKER_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter SoakTests
+
 clean:
 	rm -rf .build
