@@ -94,7 +94,7 @@ struct EventFuzzTests {
             }
         }
         func someID() -> UInt64 {
-            if !model.down.isEmpty, random.next() % 4 != 0 { return model.down.randomElement(using: &random)! }
+            if !model.down.isEmpty, random.next() % 4 != 0 { return model.down.sorted().randomElement(using: &random)! }
             switch random.next() % 10 {
             case 0: return UInt64.max - random.next() % 3
             case 1: return 1 << 62 | random.next() % 4
@@ -194,7 +194,7 @@ struct EventFuzzTests {
             default:
                 // Lift every finger, in random order, so the quiet-state invariants are checked often; then let the
                 // gesture timers run out: nothing may be left over.
-                for id in model.down.shuffled(using: &random) {
+                for id in model.down.sorted().shuffled(using: &random) {
                     send(TouchInput(id: id, phase: .ended, location: point(), timestamp: timestamp()))
                     try check(controller, model: model, counts: &counts, recent: recent)
                 }
