@@ -63,7 +63,8 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory validate-resources
-	$(SWIFT) test --skip-build
+	# The soak test is long by design; it runs only in `make soak`.
+	$(SWIFT) test --skip-build --skip SoakTests
 
 # Measures the app against the seed's naive way in one run; prints a table, writes bench-results.json.
 bench: deps-run
@@ -94,6 +95,14 @@ install: $(if $(BIN),,release)
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/$(INSTALLED_BIN)" "$(DESTDIR)$(PREFIX)/$(INSTALLED_DESKTOP)" \
 		"$(DESTDIR)$(PREFIX)/$(INSTALLED_ICON)" "$(DESTDIR)$(PREFIX)/$(INSTALLED_MAN)"
+
+# Random touches through a private Xorg for SOAK_SECONDS (default 10 minutes); prints the events handled and the
+# app's resident memory after warm-up and at the end, and fails if it grew 5 % or more. Not part of `make test`.
+.PHONY: soak
+SOAK_SECONDS ?= 600
+soak: deps-test
+	$(SWIFT) build --build-tests
+	TOUCHTRACKER_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter SoakTests
 
 clean:
 	rm -rf .build

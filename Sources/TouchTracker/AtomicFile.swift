@@ -37,7 +37,13 @@ public enum AtomicFile {
             throw DocumentFileError(path: path, problem: problem)
         }
         // Flush the folder so the rename itself survives a power cut.
-        let folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        syncFolder(of: path)
+    }
+
+    /// Flushes the folder holding `path`, so a file created or renamed in it survives a power cut.
+    public static func syncFolder(of path: String) {
+        let parent = (path as NSString).deletingLastPathComponent
+        let folderFD = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folderFD >= 0 {
             fsync(folderFD)
             close(folderFD)

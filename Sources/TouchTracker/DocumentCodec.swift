@@ -41,6 +41,10 @@ public enum DocumentCodec {
     public static func decode(_ data: [UInt8]) throws(DocumentError) -> Drawing {
         if data.count > maximumFileSize { throw .tooLarge(bytes: data.count, limit: maximumFileSize) }
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw .empty }
+        // JSON text is UTF-8 (RFC 8259); the parser would otherwise let bad bytes in strings through.
+        if String(validating: data, as: UTF8.self) == nil {
+            throw .notJSON(detail: "the file is not UTF-8 text")
+        }
         let root: JSONValue
         do {
             root = try JSONParser.parse(data)
@@ -98,8 +102,10 @@ public enum DocumentCodec {
     }
 
     /// Whole numbers print without a fraction (fast path, no String); others with the shortest representation
-    /// that reads back exactly.
-    static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+    /// that reads back exactly. A coordinate beyond the limit (or not finite) never reaches the file, so a saved
+    /// document always reads back: it is written clamped to ±`coordinateLimit` (and 0 for NaN).
+    static func appendNumber(_ rawValue: Double, to out: inout [UInt8]) {
+        let value = rawValue.isNaN ? 0 : min(max(rawValue, -coordinateLimit), coordinateLimit)
         if value == value.rounded(), abs(value) < 1e15 {
             var integer = Int64(value)
             if integer < 0 {

@@ -10,7 +10,22 @@ public struct DocumentFileError: Error, CustomStringConvertible {
         self.problem = problem
     }
 
-    public var description: String { "\(path): \(problem)" }
+    /// One line: control characters (a newline in a path, say) are shown as `?`.
+    public var description: String {
+        String(
+            String.UnicodeScalarView(
+                "\(path): \(problem)".unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+    }
+}
+
+/// What `DocumentStore.openForEditing` found.
+public struct OpenedDocument: Sendable {
+    public var drawing: Drawing
+    /// Where edits are to be saved: the document itself, or a recovery file next to it when the original could not
+    /// be copied aside.
+    public var store: DocumentStore
+    /// The one line to tell the user when the document could not be read; nil when it loaded.
+    public var problem: String?
 }
 
 /// Reads and writes the drawing on disk. Writes are crash-safe: a temporary file in the same folder is written,
@@ -87,29 +102,103 @@ public struct DocumentStore: Sendable {
         try AtomicFile.write(DocumentCodec.encode(drawing), to: path)
     }
 
-    /// Copies an unreadable document aside as `NAME.corrupt-YYYYMMDD-HHMMSS` so no work is lost, and returns the
-    /// copy's path. `stamp` is the local time to put in the name.
+    /// Copies an unreadable document aside as `NAME.corrupt-YYYYMMDD-HHMMSS` (or `…-2`, `…-3` if taken) so no work
+    /// is lost, and returns the copy's path. `stamp` is the local time to put in the name. The original is left
+    /// untouched. Only a regular file can be copied: a folder, a symlink loop or a file that cannot be read is an
+    /// error (and then nothing must ever be written over the original). The copy is byte for byte (holes in a
+    /// sparse file stay holes), mode 0600, and flushed to disk before this returns.
     public func copyAside(stamp: String) throws(DocumentFileError) -> String {
+        let source = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if source < 0 { throw DocumentFileError(path: path, problem: Self.describe(errno: errno)) }
+        defer { close(source) }
+        var info = stat()
+        guard fstat(source, &info) == 0 else {
+            throw DocumentFileError(path: path, problem: Self.describe(errno: errno))
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw DocumentFileError(path: path, problem: "is a directory, not a document; move it away")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw DocumentFileError(path: path, problem: "is not a regular file")
+        }
         var destination = "\(path).corrupt-\(stamp)"
         var suffix = 1
-        while access(destination, F_OK) == 0 {
+        var target: Int32 = -1
+        while true {
+            target = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if target >= 0 { break }
+            guard errno == EEXIST, suffix < 1000 else {
+                throw DocumentFileError(path: destination, problem: Self.describe(errno: errno))
+            }
             suffix += 1
             destination = "\(path).corrupt-\(stamp)-\(suffix)"
         }
-        var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            // A folder in the document's place is moved aside whole; nothing inside it is touched.
-            guard rename(path, destination) == 0 else {
-                throw DocumentFileError(path: path, problem: Self.describe(errno: errno))
+        let copy = destination
+        func fail(_ problem: String) -> DocumentFileError {
+            close(target)
+            unlink(copy)
+            return DocumentFileError(path: path, problem: "could not be copied aside to \(copy): \(problem)")
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let zeros = [UInt8](repeating: 0, count: buffer.count)
+        var size = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw fail(Self.describe(errno: errno))
             }
-            return destination
+            if n == 0 { break }
+            size += n
+            if memcmp(buffer, zeros, n) == 0 {
+                // A block of zeros (a hole in a sparse file, usually) is skipped; ftruncate below fills it in.
+                if lseek(target, off_t(n), SEEK_CUR) < 0 { throw fail(Self.describe(errno: errno)) }
+                continue
+            }
+            var written = 0
+            while written < n {
+                let m = buffer.withUnsafeBytes { Glibc.write(target, $0.baseAddress! + written, n - written) }
+                if m < 0 {
+                    if errno == EINTR { continue }
+                    throw fail(Self.describe(errno: errno))
+                }
+                written += m
+            }
         }
+        if ftruncate(target, off_t(size)) != 0 || fsync(target) != 0 { throw fail(Self.describe(errno: errno)) }
+        close(target)
+        AtomicFile.syncFolder(of: copy)
+        return copy
+    }
+
+    /// Opens the document for the window: its drawing, or, when it cannot be read, an empty drawing with the
+    /// original kept safe and one line saying what happened. Nothing the user made is ever written over:
+    /// - a readable but bad file is copied aside (`copyAside`), then edits are saved to the document's path;
+    /// - anything that cannot be copied (a folder, a symlink loop, a file that cannot be read, a full disk) is left
+    ///   exactly as it is, and edits are saved next to it, to `NAME.recovered-YYYYMMDD-HHMMSS`, instead.
+    public func openForEditing(stamp: String) -> OpenedDocument {
         do {
-            try FileManager.default.copyItem(atPath: path, toPath: destination)
+            return OpenedDocument(drawing: try load(), store: self, problem: nil)
         } catch {
-            throw DocumentFileError(path: path, problem: "could not be copied aside: \(error.localizedDescription)")
+            do {
+                let copy = try copyAside(stamp: stamp)
+                return OpenedDocument(
+                    drawing: Drawing(), store: self,
+                    problem: "cannot read document \(error); kept it as \(copy) and starting with an empty drawing")
+            } catch let copyError {
+                var recovery = "\(path).recovered-\(stamp)"
+                var suffix = 1
+                while DocumentStore(path: recovery).exists {
+                    suffix += 1
+                    recovery = "\(path).recovered-\(stamp)-\(suffix)"
+                }
+                let reason = copyError.problem == error.problem ? "" : " (no copy: \(copyError.problem))"
+                return OpenedDocument(
+                    drawing: Drawing(), store: DocumentStore(path: recovery),
+                    problem: "cannot read document \(error); left it untouched\(reason) and starting with an empty "
+                        + "drawing saved to \(recovery)")
+            }
         }
-        return destination
     }
 
     static func describe(errno code: Int32) -> String {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import TouchTracker
 
@@ -15,27 +16,33 @@ enum DocumentLocation {
     }
 }
 
-/// Loading a document for the window: a bad file never stops the app and is never lost.
+/// Loading a document: for the window a bad file never stops the app and is never lost; for the commands that only
+/// read it (`replay --document`, `export`) it is an error.
 enum DocumentLoading {
-    /// The document at `store`, or an empty drawing after copying an unreadable file aside and saying so.
-    static func loadForEditing(_ store: DocumentStore) -> Drawing {
+    /// The document at `store` with the store to autosave to. An unreadable file is reported in one line and kept
+    /// (copied aside, or left untouched with edits saved next to it); the window then starts with an empty drawing.
+    static func loadForEditing(_ store: DocumentStore) -> OpenedDocument {
+        let opened = store.openForEditing(stamp: timeStamp())
+        if let problem = opened.problem { Diagnostics.error(problem) }
+        return opened
+    }
+
+    /// The document at `path` for a command that only reads it: one line naming the file and the problem, and exit
+    /// status 1, if it cannot be read. Nothing is written and the file is left as it is.
+    static func loadOrExit(_ path: String) throws -> Drawing {
         do {
-            return try store.load()
+            return try DocumentStore(path: path).load()
         } catch {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.dateFormat = "yyyyMMdd-HHmmss"
-            let stamp = formatter.string(from: Date())
-            do {
-                let copy = try store.copyAside(stamp: stamp)
-                Diagnostics.error(
-                    "cannot read document \(error); kept it as \(copy) and starting with an empty drawing")
-            } catch let copyError {
-                Diagnostics.error(
-                    "cannot read document \(error), and could not keep a copy (\(copyError.problem)); "
-                        + "starting with an empty drawing")
-            }
-            return Drawing()
+            Diagnostics.error("cannot read document \(error)")
+            throw ExitCode(1)
         }
+    }
+
+    /// Local time as `YYYYMMDD-HHMMSS`.
+    static func timeStamp(_ date: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: date)
     }
 }

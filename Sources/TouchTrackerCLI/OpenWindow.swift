@@ -54,8 +54,11 @@ struct OpenWindow: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let store = DocumentStore(path: document ?? DocumentLocation.defaultPath(environment: environment))
-        let drawing = DocumentLoading.loadForEditing(store)
+        // An unreadable document is kept safe; `store` may then be a recovery file next to it (DocumentLoading).
+        let opened = DocumentLoading.loadForEditing(
+            DocumentStore(path: document ?? DocumentLocation.defaultPath(environment: environment)))
+        let store = opened.store
+        let drawing = opened.drawing
         let memory = WindowMemory(documentPath: store.path)
         var options = X11AppOptions(
             displayName: display,

@@ -47,13 +47,7 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let canvas = CanvasSize(parsing: size)!
-        let text: String
-        do {
-            text = try String(contentsOfFile: script, encoding: .utf8)
-        } catch {
-            Diagnostics.error("cannot read replay script \(script): \(error.localizedDescription)")
-            throw ExitCode(1)
-        }
+        let text = try Self.readScript(script)
         let events: [TimedReplayEvent]
         do {
             events = try ReplayScript.parse(text)
@@ -62,14 +56,7 @@ struct Replay: ParsableCommand {
             throw ExitCode(1)
         }
         var drawing = Drawing()
-        if let document {
-            do {
-                drawing = try DocumentStore(path: document).load()
-            } catch {
-                Diagnostics.error("cannot read document \(error)")
-                throw ExitCode(1)
-            }
-        }
+        if let document { drawing = try DocumentLoading.loadOrExit(document) }
         let controller = DrawingController(
             size: Size(width: Double(canvas.width), height: Double(canvas.height)), drawing: drawing, scale: scale)
         ReplayRunner.run(events, on: controller)
@@ -85,6 +72,42 @@ struct Replay: ParsableCommand {
             Diagnostics.error("cannot write the result: \(error)")
             throw ExitCode(1)
         }
+    }
+}
+
+extension Replay {
+    /// The largest script read: far beyond any hand-written or recorded one.
+    static let maximumScriptSize = 256 * 1024 * 1024
+
+    /// The script's text, or one line naming the file and the problem (with the line number for text that is not
+    /// UTF-8) and exit status 1.
+    static func readScript(_ path: String) throws -> String {
+        func fail(_ problem: String) -> ExitCode {
+            Diagnostics.error("cannot read replay script \(DocumentFileError(path: path, problem: problem))")
+            return ExitCode(1)
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            throw fail(
+                code == ELOOP ? "too many levels of symbolic links (a symlink loop?)" : String(cString: strerror(code)))
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw fail("is a directory, not a script") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw fail("is not a regular file") }
+        guard Int(info.st_size) <= maximumScriptSize else {
+            throw fail("the file is \(info.st_size) bytes, more than the \(maximumScriptSize) allowed")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw fail(error.localizedDescription)
+        }
+        if let text = String(validating: data, as: UTF8.self) { return text }
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let bad = (lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0) + 1
+        Diagnostics.error("\(path): line \(bad): not UTF-8 text")
+        throw ExitCode(1)
     }
 }
 

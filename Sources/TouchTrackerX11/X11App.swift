@@ -78,6 +78,29 @@ public final class X11App {
                 "scale \(scale) (Xft.dpi \(dpi.map { "\($0)" } ?? "unset")\(options.scale != nil ? ", --scale given" : ""))"
             )
         }
+        installConnectionLostHandler()
+    }
+
+    /// Losing the X server (it died, or the connection broke) ends the app from inside Xlib, which cannot go on.
+    /// Before exiting with status 1, the strokes in progress complete (as a system cancel would) and the drawing is
+    /// saved; nothing here touches Xlib again.
+    private func installConnectionLostHandler() {
+        connectionLostCleanup = { [unowned self] in self.finish() }
+        XSetIOErrorHandler { _ in
+            connectionLostCleanup?()
+            connectionLostCleanup = nil
+            let text = "touchtracker: lost the connection to the X server; the drawing was saved; exiting\n"
+            _ = Array(text.utf8).withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            exit(1)
+        }
+    }
+
+    /// Ends the session without losing work: every live touch is cancelled by the system (so its line completes and
+    /// is saved, and any move in progress is committed), and the drawing is handed to `onEdit` once more, so a save
+    /// that failed earlier is retried. Used on SIGTERM/SIGINT, on closing the window and on losing the X server.
+    private func finish() {
+        controller.window.cancelAllTouches()
+        controller.onEdit?(controller.drawingView.drawing)
     }
 
     /// Scales outside 0.5...8 are typos or broken resources, not screens.
@@ -110,6 +133,8 @@ public final class X11App {
         let signalled = surface.loop.run(
             clock: controller.window.clock, isRunning: { running }, handle: handle, drawFrame: drawFrame)
         if signalled, options.verbose { log("signal received; exiting") }
+        finish()
+        connectionLostCleanup = nil
         return 0
     }
 
@@ -157,3 +182,7 @@ public final class X11App {
         if options.traceFrames { log(String(format: "frame presented t=%.6f", MonotonicClock.now())) }
     }
 }
+
+/// What to do before exiting when Xlib reports the connection lost (a C callback cannot capture context). Set and
+/// read on the main thread only.
+nonisolated(unsafe) private var connectionLostCleanup: (() -> Void)?
