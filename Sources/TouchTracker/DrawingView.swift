@@ -218,7 +218,7 @@ public final class DrawingView: View {
         if let id = selectedLineID, let line = lines[id] {
             if moveOrigin == nil { moveOrigin = line }
             let moved = line.translated(by: offset)
-            guard moved.begin.isFinite, moved.end.isFinite else { return }
+            guard Self.isStorable(moved.begin), Self.isStorable(moved.end) else { return }
             damage.add(strokeBounds(line))
             lines.replace(id, with: moved)
             damage.add(strokeBounds(moved))
@@ -328,9 +328,22 @@ public final class DrawingView: View {
 
     // MARK: Touches
 
+    /// A touch's location, held within the coordinates a document may store (a platform may report a finger far
+    /// outside the window, and the spatial index and the file format both need bounded numbers).
+    private func canvasPoint(of touch: Touch) -> Point {
+        let point = touch.location(in: self)
+        let limit = DocumentCodec.coordinateLimit
+        return Point(x: point.x.clamped(to: -limit...limit), y: point.y.clamped(to: -limit...limit))
+    }
+
+    /// Whether a point may be stored in a document (finite and within the coordinate limit).
+    static func isStorable(_ point: Point) -> Bool {
+        point.isFinite && abs(point.x) <= DocumentCodec.coordinateLimit && abs(point.y) <= DocumentCodec.coordinateLimit
+    }
+
     public override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
         for touch in touches.sorted(by: { $0.identifier < $1.identifier }) {
-            let point = touch.location(in: self)
+            let point = canvasPoint(of: touch)
             var velocity = VelocityTracker()
             velocity.add(point, at: touch.timestamp)
             tracks[touch.identifier] = (touch.timestamp, velocity)
@@ -402,7 +415,7 @@ public final class DrawingView: View {
 
     private func update(_ touch: Touch, sampling: Bool = true) {
         let id = touch.identifier
-        let point = touch.location(in: self)
+        let point = canvasPoint(of: touch)
         guard point.isFinite else { return }
         var width: Double?
         if sampling, var track = tracks[id] {

@@ -108,49 +108,43 @@ public struct LineIndex {
         }
     }
 
+    /// Cells beyond ±4,000,000 px (four times the document's coordinate limit) fold into the border cells, so no
+    /// line, however long, is filed in more than a bounded number of cells.
+    private var cellLimit: Double { (4_000_000 / cellSize).rounded(.up) }
+
     private func cellCoordinate(_ value: Double) -> Int32 {
-        Int32(clamping: Int((value / cellSize).rounded(.down).clamped(to: -1e9...1e9)))
+        Int32((value / cellSize).rounded(.down).clamped(to: -cellLimit...cellLimit))
     }
 
-    /// The cells the segment passes through.
+    /// The cells the segment passes through, found row by row: in each row of cells the segment covers one run of
+    /// columns, from where it enters the row to where it leaves. The cost is the number of cells crossed, never the
+    /// area of the segment's bounding box.
     private func cellKeys(of line: Line) -> [CellKey] {
         guard line.begin.isFinite, line.end.isFinite else { return [] }
-        var keys: [CellKey] = []
-        let x0 = cellCoordinate(Swift.min(line.begin.x, line.end.x))
-        let x1 = cellCoordinate(Swift.max(line.begin.x, line.end.x))
-        let y0 = cellCoordinate(Swift.min(line.begin.y, line.end.y))
-        let y1 = cellCoordinate(Swift.max(line.begin.y, line.end.y))
-        for cy in y0...y1 {
-            for cx in x0...x1 {
-                let cell = Rect(
-                    x: Double(cx) * cellSize, y: Double(cy) * cellSize, width: cellSize, height: cellSize)
-                if x0 == x1 || y0 == y1 || segment(line, crosses: cell) { keys.append(CellKey(x: cx, y: cy)) }
-            }
-        }
-        return keys
-    }
-
-    /// Liang–Barsky clipping: whether any part of the segment lies in the closed rectangle.
-    private func segment(_ line: Line, crosses rect: Rect) -> Bool {
+        let minY = Swift.min(line.begin.y, line.end.y)
+        let maxY = Swift.max(line.begin.y, line.end.y)
+        let y0 = cellCoordinate(minY)
+        let y1 = cellCoordinate(maxY)
         let dx = line.end.x - line.begin.x
         let dy = line.end.y - line.begin.y
-        var t0 = 0.0
-        var t1 = 1.0
-        // One clip against each edge: p is the direction towards it, q the distance inside it.
-        func clip(_ p: Double, _ q: Double) -> Bool {
-            if p == 0 { return q >= 0 }
-            let r = q / p
-            if p < 0 {
-                if r > t1 { return false }
-                t0 = Swift.max(t0, r)
+        var keys: [CellKey] = []
+        for cy in y0...y1 {
+            // The part of the segment inside this row (border rows reach to infinity, as their cells do).
+            let top = cy == y0 ? minY : Swift.max(minY, Double(cy) * cellSize)
+            let bottom = cy == y1 ? maxY : Swift.min(maxY, Double(cy + 1) * cellSize)
+            let xTop: Double
+            let xBottom: Double
+            if dy == 0 {
+                (xTop, xBottom) = (line.begin.x, line.end.x)
             } else {
-                if r < t0 { return false }
-                t1 = Swift.min(t1, r)
+                xTop = line.begin.x + (top - line.begin.y) * dx / dy
+                xBottom = line.begin.x + (bottom - line.begin.y) * dx / dy
             }
-            return true
+            let x0 = cellCoordinate(Swift.min(xTop, xBottom))
+            let x1 = cellCoordinate(Swift.max(xTop, xBottom))
+            for cx in x0...x1 { keys.append(CellKey(x: cx, y: cy)) }
         }
-        return clip(-dx, line.begin.x - rect.minX) && clip(dx, rect.maxX - line.begin.x)
-            && clip(-dy, line.begin.y - rect.minY) && clip(dy, rect.maxY - line.begin.y)
+        return keys
     }
 }
 

@@ -27,7 +27,8 @@ public enum ReplayScript {
     public static func parse(_ text: String) throws(ReplayScriptError) -> [TimedReplayEvent] {
         var events: [TimedReplayEvent] = []
         var lastTime = 0.0
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
+        {
             let lineNumber = offset + 1
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty { continue }

@@ -114,7 +114,7 @@ struct Demo: ParsableCommand {
         }
         if let index = parsed.firstIndex(where: { if case .menu = $0.event { true } else { false } }) {
             // Parsed events do not carry their line: count the script's non-blank lines to find it.
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
                 .filter { !$0.element.allSatisfy(\.isWhitespace) }.map { $0.offset + 1 }
             let line = index < lines.count ? lines[index] : index + 1
             Diagnostics.error("\(path): line \(line): \"menu\" events have no meaning in a demo (demos have no menu)")

@@ -94,3 +94,31 @@ struct SeededRandom: RandomNumberGenerator {
 #if canImport(Glibc)
     import Glibc
 #endif
+
+@Suite struct LongLineTests {
+    @Test("a line across the whole coordinate range is filed by the cells it crosses and found near its middle")
+    func documentSpanningLine() {
+        let line = Line(begin: Point(x: -1e6, y: -1e6), end: Point(x: 1e6, y: 1e6))
+        let collection = LineCollection([line])
+        #expect(collection.topmostLine(near: Point(x: 10, y: 12), radius: 20) != nil)
+        #expect(collection.topmostLine(near: Point(x: 10, y: 60), radius: 20) == nil)
+    }
+
+    @Test("a line reaching beyond any screen (1e300) is filed without walking its bounding box")
+    func astronomicalLine() {
+        var collection = LineCollection()
+        let id = collection.append(Line(begin: Point(x: 0, y: 0), end: Point(x: 1e300, y: 3e299)))
+        #expect(collection.topmostLine(near: Point(x: 0, y: 5), radius: 20) == id)
+        collection.remove(id)
+        #expect(collection.isEmpty)
+    }
+
+    @Test("a finger reported far outside every screen draws a line held within the document's coordinate limit")
+    func farTouchIsClamped() {
+        var canvas = Canvas()
+        canvas.send(1, .began, 100, 100)
+        canvas.send(1, .moved, 1e300, 100)
+        canvas.send(1, .ended, 1e300, 100)
+        #expect(canvas.view.drawing.lines.map(\.end.x) == [DocumentCodec.coordinateLimit])
+    }
+}
