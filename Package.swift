@@ -52,7 +52,17 @@ let package = Package(
         ),
 
         // Measures the app against the seed's naive way in one run: `swift run -c release touchtracker-bench`.
-        .executableTarget(name: "TouchTrackerBench", dependencies: ["TouchKit", "TouchTracker", "TouchTrackerRender"]),
+        // Row 6 drives the release `touchtracker` under a private Xorg (XorgTestSupport).
+        .executableTarget(
+            name: "TouchTrackerBench",
+            dependencies: ["TouchKit", "TouchTracker", "TouchTrackerRender", "XorgTestSupport"]
+        ),
+
+        // MARK: Harness for the real binary under a private Xorg (end-to-end tests and the latency benchmark)
+
+        // Starts Xorg with the dummy video driver and inputtest devices, speaks the inputtest protocol, runs
+        // `touchtracker` as a child process.
+        .target(name: "XorgTestSupport", dependencies: ["CX11"]),
 
         // MARK: Tests
 
@@ -67,7 +77,10 @@ let package = Package(
             exclude: ["Scenarios"]
         ),
         // Drives the real `touchtracker` binary under a private Xorg with inputtest devices (the renderer reads PNGs).
-        .testTarget(name: "EndToEndTests", dependencies: ["TouchTracker", "TouchTrackerRender", "CX11"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["TouchTracker", "TouchTrackerRender", "CX11", "XorgTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,10 +13,11 @@ struct Row {
 }
 
 /// `touchtracker-bench`: measures TouchTracker against the seed's naive way in one run (issue: instant with 100,000
-/// lines). Prints a table and writes JSON (default bench-results.json, or the first argument).
+/// lines). Prints a table and writes JSON (default bench-results.json, or the first argument). Row 6 runs the release
+/// `touchtracker` next to this executable (or TOUCHTRACKER_BIN) under a private Xorg, which needs root.
 @main
 enum Bench {
-    static func main() throws {
+    static func main() async throws {
         let output = CommandLine.arguments.dropFirst().first ?? "bench-results.json"
         var rows: [Row] = []
         rows += try touchMoveRows()
@@ -24,6 +25,7 @@ enum Bench {
         rows.append(pipelineRow())
         rows += try editRows()
         rows += try documentRows()
+        rows.append(await EndToEndLatency.row())
         printTable(rows)
         try writeJSON(rows, to: output)
         print("wrote \(output)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XorgTestSupport
 
 /// The book's challenges under the real X server (issue 9): two inputtest touches that go down together (two
 /// separate TouchBegin events) draw one circle once two-finger circles are switched on with the O key.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchTrackerRender
+import XorgTestSupport
 
 /// The command line without a display: --help, --version, the man page, and `export`.
 @Suite("Command line")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XorgTestSupport
 
 /// The gesture demos in a real window under a private Xorg, driven by inputtest touches.
 @Suite("Demo window")

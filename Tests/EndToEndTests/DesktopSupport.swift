@@ -1,6 +1,7 @@
 import CX11
 import Foundation
 import Testing
+import XorgTestSupport
 
 /// A private Xorg and the real app on it, launched with any arguments and environment (for the desktop-citizen
 /// tests, which need resources set before the app starts, no --document, or a second launch on the same server).

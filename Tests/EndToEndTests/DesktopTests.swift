@@ -2,6 +2,7 @@ import CX11
 import Foundation
 import Testing
 import TouchTrackerRender
+import XorgTestSupport
 
 /// TouchTracker as a desktop citizen on a private Xorg (issue 8): the gesture inspector, Ctrl+S export, HiDPI from
 /// Xft.dpi, the default document, and the window's properties, close and remembered place.

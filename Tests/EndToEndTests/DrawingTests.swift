@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XorgTestSupport
 
 /// Drives the real `touchtracker` on a private Xorg with inputtest touch and pointer devices.
 /// Each test gets its own server and app; coordinates are window coordinates unless named root.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XorgTestSupport
 
 /// TouchTracker's gestures on the real binary under a private Xorg with inputtest touches (DESIGN.md §2 items 4–8).
 /// Gesture timing is real time here, so the pauses between touches are real sleeps; every effect is awaited by

@@ -1,6 +1,7 @@
 import CX11
 import Foundation
 import Testing
+import XorgTestSupport
 
 /// Checks the harness itself (Xorg + inputtest + XI2), independent of the app.
 @Suite("Harness")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XorgTestSupport
 
 #if canImport(Glibc)
     import Glibc

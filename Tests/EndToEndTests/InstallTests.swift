@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XorgTestSupport
 
 /// `make install` and `make uninstall` into a temporary DESTDIR, checked file by file.
 @Suite("Install")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XorgTestSupport
 
 /// How `touchtracker` fails when there is no X server to talk to.
 @Suite("Launching without a display")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XorgTestSupport
 
 /// `make soak`: random touches through the real X server for `TOUCHTRACKER_SOAK_SECONDS` (not part of `make test`).
 /// Reports the events handled and the app's resident memory after a warm-up and at the end; memory must stay flat

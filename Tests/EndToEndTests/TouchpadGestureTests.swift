@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XorgTestSupport
 
 /// XInput 2.4 touchpad gestures (an inputtest PointerGesture device) driving TouchKit's pinch and rotation
 /// recognizers through the real window.

@@ -1,4 +1,5 @@
 import Foundation
+import XorgTestSupport
 
 /// One test's world: a private Xorg, the real `touchtracker` on it with a window at `frame`,
 /// and a fresh document path. `launch` returns once the app reports `touchtracker: ready`.

@@ -1,4 +1,5 @@
 import Foundation
+import XorgTestSupport
 
 /// The app's document file as the tests expect it:
 /// `{"version": 1, "lines": [{"begin": {"x": 10, "y": 20}, "end": {"x": 300, "y": 40}}]}`

@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import XorgTestSupport
 
 /// Pixels of a rectangle of the root window, read with XGetImage over its own connection.
 /// With no window manager and no compositor the root window's image is what is on screen.

@@ -1,15 +1,15 @@
 import Foundation
 
 /// Thrown when a `waitUntil` condition does not become true in time.
-struct WaitTimeout: Error, CustomStringConvertible {
-    let what: String
-    let timeout: Duration
-    var description: String { "timed out after \(timeout) waiting for \(what)" }
+public struct WaitTimeout: Error, CustomStringConvertible {
+    public let what: String
+    public let timeout: Duration
+    public var description: String { "timed out after \(timeout) waiting for \(what)" }
 }
 
 /// Polls `condition` every `poll` until it returns true; throws `WaitTimeout` after `timeout`.
 /// The condition is always evaluated at least once, and once more at the deadline.
-func waitUntil(
+public func waitUntil(
     _ what: String = "condition",
     timeout: Duration = .seconds(5),
     poll: Duration = .milliseconds(10),
@@ -30,7 +30,7 @@ func waitUntil(
 }
 
 /// Polls `produce` until it returns a value; throws `WaitTimeout` after `timeout`.
-func waitForValue<T>(
+public func waitForValue<T>(
     _ what: String = "value",
     timeout: Duration = .seconds(5),
     poll: Duration = .milliseconds(10),

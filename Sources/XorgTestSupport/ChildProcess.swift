@@ -11,26 +11,26 @@ import Synchronization
 ///
 /// Standard input is /dev/null or a pipe we hold the write end of; standard output and error are captured, sent to a file, or
 /// discarded. The child gets no other file descriptor of ours.
-final class ChildProcess: Sendable {
-    enum Output: Sendable {
+public final class ChildProcess: Sendable {
+    public enum Output: Sendable {
         case capture
         case file(String)
         case discard
     }
 
-    enum Termination: Equatable, Sendable, CustomStringConvertible {
+    public enum Termination: Equatable, Sendable, CustomStringConvertible {
         case exited(Int32)
         case signaled(Int32)
 
         /// The shell's `$?`: the exit status, or 128 + signal.
-        var status: Int32 {
+        public var status: Int32 {
             switch self {
             case .exited(let status): status
             case .signaled(let signal): 128 + signal
             }
         }
 
-        var description: String {
+        public var description: String {
             switch self {
             case .exited(let status): "exited with status \(status)"
             case .signaled(let signal): "killed by signal \(signal)"
@@ -38,21 +38,21 @@ final class ChildProcess: Sendable {
         }
     }
 
-    struct SpawnError: Error, CustomStringConvertible {
-        let description: String
+    public struct SpawnError: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let pid: pid_t
+    public let pid: pid_t
     /// The write end of the child's stdin pipe (`stdinPipe: true`), -1 once closed.
     private let stdinWriteEnd: Mutex<Int32>
-    let executable: String
-    let arguments: [String]
+    public let executable: String
+    public let arguments: [String]
 
     private let stdoutBuffer = CapturedStream()
     private let stderrBuffer = CapturedStream()
     private let termination = Mutex<Termination?>(nil)
 
-    init(
+    public init(
         executable: String, arguments: [String], environment: [String: String],
         stdin stdinPipe: Bool = false, stdout: Output = .capture, stderr: Output = .capture
     ) throws {
@@ -150,7 +150,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Closes our end of the child's stdin pipe: the child reads end of file.
-    func closeStdin() {
+    public func closeStdin() {
         stdinWriteEnd.withLock { fd in
             if fd >= 0 {
                 _ = close(fd)
@@ -159,13 +159,13 @@ final class ChildProcess: Sendable {
         }
     }
 
-    var stdout: Data { stdoutBuffer.data }
-    var stderr: Data { stderrBuffer.data }
+    public var stdout: Data { stdoutBuffer.data }
+    public var stderr: Data { stderrBuffer.data }
     /// Whether both captured streams reached end of file (always true for uncaptured ones).
-    var outputClosed: Bool { stdoutBuffer.isClosed && stderrBuffer.isClosed }
+    public var outputClosed: Bool { stdoutBuffer.isClosed && stderrBuffer.isClosed }
 
     /// How the child ended, or nil while it runs. Reaps it (waitpid WNOHANG).
-    var exit: Termination? {
+    public var exit: Termination? {
         termination.withLock { termination in
             if termination == nil {
                 var status: Int32 = 0
@@ -178,14 +178,14 @@ final class ChildProcess: Sendable {
         }
     }
 
-    var isRunning: Bool { exit == nil }
+    public var isRunning: Bool { exit == nil }
 
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         if isRunning { Glibc.kill(pid, signal) }
     }
 
     /// Blocks (polling every 5 ms) until the child exits or `timeout` passes.
-    func waitForExit(timeout: Duration) -> Termination? {
+    public func waitForExit(timeout: Duration) -> Termination? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             if let exit { return exit }
@@ -196,7 +196,7 @@ final class ChildProcess: Sendable {
 
     /// SIGTERM, then SIGKILL after `timeout`; returns how it ended.
     @discardableResult
-    func stop(timeout: Duration = .seconds(5)) -> Termination? {
+    public func stop(timeout: Duration = .seconds(5)) -> Termination? {
         signal(SIGTERM)
         if let exit = waitForExit(timeout: timeout) { return exit }
         signal(SIGKILL)

@@ -6,20 +6,24 @@ import Foundation
 
 /// The real `touchtracker` executable running as a child process, with stdout and stderr
 /// captured. It is killed on `deinit` if still running.
-final class AppProcess: Sendable {
-    struct AppError: Error, CustomStringConvertible {
-        let description: String
+public final class AppProcess: Sendable {
+    public struct AppError: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
-    let executable: URL
-    let arguments: [String]
-    var pid: Int32 { process.pid }
+    public let executable: URL
+    public let arguments: [String]
+    public var pid: Int32 { process.pid }
 
     private let process: ChildProcess
 
     /// Launches `touchtracker` with `arguments`. The environment is this process's, with
     /// `environment` applied on top; a nil value removes a variable (e.g. `["DISPLAY": nil]`).
-    init(arguments: [String], environment: [String: String?] = [:]) throws {
+    public init(arguments: [String], environment: [String: String?] = [:]) throws {
         executable = try Self.locateExecutable()
         self.arguments = arguments
         var fullEnvironment = ProcessInfo.processInfo.environment
@@ -29,7 +33,7 @@ final class AppProcess: Sendable {
     }
 
     /// Convenience: `touchtracker --document … --geometry WxH+X+Y --verbose` on `display`.
-    convenience init(
+    public convenience init(
         display: String, document: URL, geometry: (width: Int, height: Int, x: Int, y: Int),
         verbose: Bool = true, extraArguments: [String] = []
     ) throws {
@@ -41,17 +45,17 @@ final class AppProcess: Sendable {
         try self.init(arguments: arguments + extraArguments, environment: ["DISPLAY": display])
     }
 
-    var stdout: String { String(decoding: process.stdout, as: UTF8.self) }
-    var stderr: String { String(decoding: process.stderr, as: UTF8.self) }
-    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-    var isRunning: Bool { process.isRunning }
+    public var stdout: String { String(decoding: process.stdout, as: UTF8.self) }
+    public var stderr: String { String(decoding: process.stderr, as: UTF8.self) }
+    public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    public var isRunning: Bool { process.isRunning }
     /// How it ended, or nil while it runs.
-    var exit: ChildProcess.Termination? { process.exit }
+    public var exit: ChildProcess.Termination? { process.exit }
 
     /// Waits for a stderr line containing `text` and returns it. Fails early (with the
     /// captured output) if the app exits first.
     @discardableResult
-    func waitForStderrLine(containing text: String, timeout: Duration = .seconds(10)) async throws -> String {
+    public func waitForStderrLine(containing text: String, timeout: Duration = .seconds(10)) async throws -> String {
         do {
             return try await waitForValue("a stderr line containing \"\(text)\"", timeout: timeout) {
                 if let line = stderrLines.first(where: { $0.contains(text) }) { return line }
@@ -69,7 +73,7 @@ final class AppProcess: Sendable {
     /// Waits for the app to exit (and its output to be complete); returns its exit status,
     /// 128 + signal if a signal killed it.
     @discardableResult
-    func waitForExit(timeout: Duration = .seconds(10)) async throws -> Int32 {
+    public func waitForExit(timeout: Duration = .seconds(10)) async throws -> Int32 {
         let termination: ChildProcess.Termination
         do {
             termination = try await waitForValue("touchtracker to exit", timeout: timeout) { process.exit }
@@ -82,7 +86,7 @@ final class AppProcess: Sendable {
 
     /// SIGTERM, then SIGKILL if it has not exited after `timeout`; returns the exit status.
     @discardableResult
-    func terminate(timeout: Duration = .seconds(5)) async throws -> Int32 {
+    public func terminate(timeout: Duration = .seconds(5)) async throws -> Int32 {
         process.signal(SIGTERM)
         do {
             return try await waitForExit(timeout: timeout)
@@ -93,7 +97,7 @@ final class AppProcess: Sendable {
     }
 
     /// Synchronous SIGTERM-then-SIGKILL for `defer` blocks; does nothing if it already exited.
-    func stop(timeout: Duration = .seconds(5)) {
+    public func stop(timeout: Duration = .seconds(5)) {
         guard process.isRunning else { return }
         trace("stopping touchtracker \(pid)")
         let termination = process.stop(timeout: timeout)
@@ -102,13 +106,13 @@ final class AppProcess: Sendable {
 
     /// SIGKILL; returns the exit status.
     @discardableResult
-    func kill() async throws -> Int32 {
+    public func kill() async throws -> Int32 {
         process.signal(SIGKILL)
         return try await waitForExit(timeout: .seconds(5))
     }
 
     /// Command, status and captured output, for failure messages.
-    var transcript: String {
+    public var transcript: String {
         """
         $ \(executable.path) \(arguments.joined(separator: " "))  [\(process.exit.map(\.description) ?? "running")]
         --- stderr:
@@ -118,9 +122,9 @@ final class AppProcess: Sendable {
         """
     }
 
-    /// `TOUCHTRACKER_BIN`, else `touchtracker` next to the running test executable (SwiftPM puts
-    /// both in `.build/<triple>/<configuration>/`).
-    static func locateExecutable() throws -> URL {
+    /// `TOUCHTRACKER_BIN`, else `touchtracker` next to the running executable: the test bundle or
+    /// `touchtracker-bench` (SwiftPM puts them all in `.build/<triple>/<configuration>/`).
+    public static func locateExecutable() throws -> URL {
         if let path = ProcessInfo.processInfo.environment["TOUCHTRACKER_BIN"] {
             return URL(fileURLWithPath: path)
         }

@@ -15,8 +15,8 @@ import Synchronization
 /// The driver drops the connection for good on any malformed message, so every message is
 /// built to its exact C `sizeof` (checked) and written completely. A device accepts one client
 /// for the server's lifetime: get devices from `XorgServer.device(_:)`, which caches them.
-final class InputTestDevice: Sendable {
-    enum Kind: String, Sendable, CaseIterable {
+public final class InputTestDevice: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
         case touch = "Touch"
         case pointer = "PointerAbsolute"
         case keyboard = "Keyboard"
@@ -24,8 +24,8 @@ final class InputTestDevice: Sendable {
         case gesture = "PointerGesture"
     }
 
-    struct ProtocolError: Error, CustomStringConvertible {
-        let description: String
+    public struct ProtocolError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     // enum xf86ITEventType
@@ -48,31 +48,31 @@ final class InputTestDevice: Sendable {
     }
 
     /// XI2 touch event types carried in `touch_type`.
-    enum TouchPhase: UInt32 {
+    public enum TouchPhase: UInt32 {
         case begin = 18  // XI_TouchBegin
         case update = 19  // XI_TouchUpdate
         case end = 20  // XI_TouchEnd
     }
 
     // sizeof() of the C structs (x86_64 and every other LP64/ILP32 ABI with 8-byte double alignment).
-    static let valuatorDataSize = 1040  // xf86ITValuatorData
-    static let clientVersionSize = 12  // xf86ITEventClientVersion
-    static let waitForSyncSize = 8  // xf86ITEventWaitForSync
-    static let motionSize = 1056  // xf86ITEventMotion
-    static let buttonSize = 1064  // xf86ITEventButton
-    static let keySize = 16  // xf86ITEventKey
-    static let touchSize = 1056  // xf86ITEventTouch
-    static let gesturePinchSize = 64  // xf86ITEventGesturePinch
-    static let gestureSwipeSize = 48  // xf86ITEventGestureSwipe
-    static let serverVersionSize = 12  // xf86ITResponseServerVersion
-    static let syncFinishedSize = 8  // xf86ITResponseSyncFinished
+    public static let valuatorDataSize = 1040  // xf86ITValuatorData
+    public static let clientVersionSize = 12  // xf86ITEventClientVersion
+    public static let waitForSyncSize = 8  // xf86ITEventWaitForSync
+    public static let motionSize = 1056  // xf86ITEventMotion
+    public static let buttonSize = 1064  // xf86ITEventButton
+    public static let keySize = 16  // xf86ITEventKey
+    public static let touchSize = 1056  // xf86ITEventTouch
+    public static let gesturePinchSize = 64  // xf86ITEventGesturePinch
+    public static let gestureSwipeSize = 48  // xf86ITEventGestureSwipe
+    public static let serverVersionSize = 12  // xf86ITResponseServerVersion
+    public static let syncFinishedSize = 8  // xf86ITResponseSyncFinished
 
-    let kind: Kind
-    let socketPath: String
-    let screenWidth: Int
-    let screenHeight: Int
+    public let kind: Kind
+    public let socketPath: String
+    public let screenWidth: Int
+    public let screenHeight: Int
     /// The server's protocol version from the handshake.
-    let serverVersion: (major: UInt16, minor: UInt16)
+    public let serverVersion: (major: UInt16, minor: UInt16)
 
     private struct Connection {
         /// The socket; -1 once closed.
@@ -86,7 +86,7 @@ final class InputTestDevice: Sendable {
 
     /// Connects to the device socket (retrying briefly while the server creates it) and performs
     /// the CLIENT_VERSION / SERVER_VERSION handshake.
-    init(
+    public init(
         kind: Kind, socketPath: String, screenWidth: Int, screenHeight: Int,
         connectTimeout: Duration = .seconds(5)
     ) throws {
@@ -119,7 +119,7 @@ final class InputTestDevice: Sendable {
         close()
     }
 
-    func close() {
+    public func close() {
         connection.withLock { connection in
             if connection.fd >= 0 {
                 _ = Glibc.close(connection.fd)
@@ -130,19 +130,19 @@ final class InputTestDevice: Sendable {
 
     // MARK: Touch
 
-    func touchBegin(id: UInt32, x: Double, y: Double) throws {
+    public func touchBegin(id: UInt32, x: Double, y: Double) throws {
         try touch(.begin, id: id, x: x, y: y)
     }
 
-    func touchUpdate(id: UInt32, x: Double, y: Double) throws {
+    public func touchUpdate(id: UInt32, x: Double, y: Double) throws {
         try touch(.update, id: id, x: x, y: y)
     }
 
-    func touchEnd(id: UInt32, x: Double, y: Double) throws {
+    public func touchEnd(id: UInt32, x: Double, y: Double) throws {
         try touch(.end, id: id, x: x, y: y)
     }
 
-    func touch(_ phase: TouchPhase, id: UInt32, x: Double, y: Double) throws {
+    public func touch(_ phase: TouchPhase, id: UInt32, x: Double, y: Double) throws {
         var message = MessageBuilder()
         message.header(length: Self.touchSize, type: EventType.touch.rawValue)
         message.u32(id)
@@ -154,7 +154,7 @@ final class InputTestDevice: Sendable {
     // MARK: Pointer
 
     /// Absolute pointer motion to root pixel (x, y).
-    func moveTo(x: Double, y: Double) throws {
+    public func moveTo(x: Double, y: Double) throws {
         var message = MessageBuilder()
         message.header(length: Self.motionSize, type: EventType.motion.rawValue)
         message.u32(1)  // is_absolute
@@ -164,12 +164,12 @@ final class InputTestDevice: Sendable {
     }
 
     /// Presses a pointer button (1 = left) at the current pointer position.
-    func buttonDown(_ button: Int32 = 1) throws {
+    public func buttonDown(_ button: Int32 = 1) throws {
         try self.button(button, pressed: true)
     }
 
     /// Releases a pointer button at the current pointer position.
-    func buttonUp(_ button: Int32 = 1) throws {
+    public func buttonUp(_ button: Int32 = 1) throws {
         try self.button(button, pressed: false)
     }
 
@@ -187,14 +187,14 @@ final class InputTestDevice: Sendable {
     // MARK: Touchpad gestures
 
     /// The phases of a touchpad gesture, as XI 2.4 numbers them for pinches; swipes add 3.
-    enum GesturePhase: UInt16 {
+    public enum GesturePhase: UInt16 {
         case begin = 27  // XI_GesturePinchBegin
         case update = 28  // XI_GesturePinchUpdate
         case end = 29  // XI_GesturePinchEnd
     }
 
     /// A touchpad pinch event: `scale` relative to the gesture's start, `deltaAngle` in degrees since the last event.
-    func gesturePinch(
+    public func gesturePinch(
         _ phase: GesturePhase, fingers: UInt16 = 2, dx: Double = 0, dy: Double = 0, scale: Double,
         deltaAngle: Double
     ) throws {
@@ -208,7 +208,7 @@ final class InputTestDevice: Sendable {
     }
 
     /// A touchpad swipe event moving by (dx, dy) since the last one.
-    func gestureSwipe(_ phase: GesturePhase, fingers: UInt16 = 3, dx: Double = 0, dy: Double = 0) throws {
+    public func gestureSwipe(_ phase: GesturePhase, fingers: UInt16 = 3, dx: Double = 0, dy: Double = 0) throws {
         var message = MessageBuilder()
         message.header(length: Self.gestureSwipeSize, type: EventType.gestureSwipe.rawValue)
         message.u16(phase.rawValue + 3)  // XI_GestureSwipeBegin is XI_GesturePinchBegin + 3
@@ -221,11 +221,11 @@ final class InputTestDevice: Sendable {
     // MARK: Keyboard
 
     /// Presses the key with X keycode `keycode` (evdev code + 8, e.g. 38 is "a" on a US layout).
-    func keyDown(keycode: Int32) throws {
+    public func keyDown(keycode: Int32) throws {
         try key(keycode, pressed: true)
     }
 
-    func keyUp(keycode: Int32) throws {
+    public func keyUp(keycode: Int32) throws {
         try key(keycode, pressed: false)
     }
 
@@ -244,7 +244,7 @@ final class InputTestDevice: Sendable {
     ///
     /// Before the first input event on a device the driver never answers a WAIT_FOR_SYNC (seen
     /// with xserver 21.1), so with nothing sent yet this returns at once: there is nothing to wait for.
-    func sync(timeout: Duration = .seconds(5)) throws {
+    public func sync(timeout: Duration = .seconds(5)) throws {
         var message = MessageBuilder()
         message.header(length: Self.waitForSyncSize, type: EventType.waitForSync.rawValue)
         let bytes = message.finished(expectedLength: Self.waitForSyncSize)
@@ -264,7 +264,7 @@ final class InputTestDevice: Sendable {
     // MARK: Helpers
 
     /// Driver axis values (0..65535) for root pixel (x, y).
-    func axisValues(x: Double, y: Double) -> (Double, Double) {
+    public func axisValues(x: Double, y: Double) -> (Double, Double) {
         func axis(_ pixel: Double, _ size: Int) -> Double {
             min(max(pixel * 65536 / Double(size), 0), 65535)
         }

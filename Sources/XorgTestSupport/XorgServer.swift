@@ -6,9 +6,10 @@ import Synchronization
     import Glibc
 #endif
 
-/// A private Xorg server for one test: `dummy` video driver (1024x768) and three `inputtest`
-/// input devices (Touch with 10 touches, PointerAbsolute as CorePointer, Keyboard as
-/// CoreKeyboard), no window manager.
+/// A private Xorg server for one test (or benchmark): `dummy` video driver (1024x768 unless
+/// `start(screenSize:)` asks for another mode) and `inputtest` input devices (Touch with 10
+/// touches, PointerAbsolute as CorePointer, Keyboard as CoreKeyboard, a PointerGesture
+/// touchpad), no window manager.
 ///
 /// Config, log and device sockets live in a fresh temp dir; the display number is picked by the
 /// server (`-displayfd`), so tests can run in parallel. The harness holds one X connection open
@@ -16,27 +17,31 @@ import Synchronization
 /// test process dies (it waits for end of file on a pipe only this process holds), so a crashed
 /// test run leaves no server behind (and the apps on it lose their display).
 /// Always `stop()` it (e.g. in `defer`); `deinit` stops it too.
-final class XorgServer: Sendable {
-    struct StartError: Error, CustomStringConvertible {
-        let description: String
+public final class XorgServer: Sendable {
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// ":N"
-    let display: String
-    let displayNumber: Int
+    public let display: String
+    public let displayNumber: Int
     /// The temp dir holding config, log and sockets (removed by `stop()`).
-    let directory: URL
-    let configPath: String
-    let logPath: String
-    let stderrPath: String
-    let touchSocketPath: String
-    let pointerSocketPath: String
-    let keyboardSocketPath: String
-    let gestureSocketPath: String
+    public let directory: URL
+    public let configPath: String
+    public let logPath: String
+    public let stderrPath: String
+    public let touchSocketPath: String
+    public let pointerSocketPath: String
+    public let keyboardSocketPath: String
+    public let gestureSocketPath: String
     /// Root window size in pixels.
-    let width: Int
-    let height: Int
-    let pid: Int32
+    public let width: Int
+    public let height: Int
+    public let pid: Int32
 
     private let process: ChildProcess
     private let watchdog: ChildProcess
@@ -47,18 +52,22 @@ final class XorgServer: Sendable {
     }
     private let state: Mutex<State>
 
-    /// Starts the server and returns once it accepts X connections.
-    static func start(timeout: Duration = .seconds(15)) async throws -> XorgServer {
+    /// Starts the server and returns once it accepts X connections. With `screenSize` the dummy
+    /// screen runs a single mode of that size (a CVT-style modeline, enough video memory for it);
+    /// without it the driver's default 1024x768.
+    public static func start(
+        timeout: Duration = .seconds(15), screenSize: (width: Int, height: Int)? = nil
+    ) async throws -> XorgServer {
         let directory = try makeTemporaryDirectory()
         do {
-            return try await XorgServer(directory: directory, timeout: timeout)
+            return try await XorgServer(directory: directory, timeout: timeout, screenSize: screenSize)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
     }
 
-    private init(directory: URL, timeout: Duration) async throws {
+    private init(directory: URL, timeout: Duration, screenSize: (width: Int, height: Int)?) async throws {
         self.directory = directory
         configPath = directory.appendingPathComponent("xorg.conf").path
         logPath = directory.appendingPathComponent("Xorg.log").path
@@ -71,7 +80,7 @@ final class XorgServer: Sendable {
         try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
         try Self.config(
             touch: touchSocketPath, pointer: pointerSocketPath, keyboard: keyboardSocketPath,
-            gesture: gestureSocketPath
+            gesture: gestureSocketPath, screenSize: screenSize
         )
         .write(toFile: configPath, atomically: true, encoding: .utf8)
 
@@ -149,7 +158,7 @@ final class XorgServer: Sendable {
 
     /// The inputtest device of `kind`, connected on first use. The driver accepts one client per
     /// device for the server's lifetime, so this caches the connection.
-    func device(_ kind: InputTestDevice.Kind) throws -> InputTestDevice {
+    public func device(_ kind: InputTestDevice.Kind) throws -> InputTestDevice {
         try state.withLock { state in
             if let device = state.devices[kind] { return device }
             guard !state.stopped else { throw StartError(description: "the server at \(display) was stopped") }
@@ -166,16 +175,16 @@ final class XorgServer: Sendable {
         }
     }
 
-    var touch: InputTestDevice { get throws { try device(.touch) } }
-    var pointer: InputTestDevice { get throws { try device(.pointer) } }
-    var keyboard: InputTestDevice { get throws { try device(.keyboard) } }
-    var gesture: InputTestDevice { get throws { try device(.gesture) } }
+    public var touch: InputTestDevice { get throws { try device(.touch) } }
+    public var pointer: InputTestDevice { get throws { try device(.pointer) } }
+    public var keyboard: InputTestDevice { get throws { try device(.keyboard) } }
+    public var gesture: InputTestDevice { get throws { try device(.gesture) } }
 
-    var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { process.isRunning }
 
     /// Stops the server (SIGTERM, then SIGKILL after `timeout`), waits for it and removes the
     /// temp dir (kept when E2E_KEEP_TEMP is set). Idempotent.
-    func stop(timeout: Duration = .seconds(5)) {
+    public func stop(timeout: Duration = .seconds(5)) {
         guard shutDownHarnessSide() else { return }
         // The watchdog goes first: once it is gone it cannot signal a reused pid.
         Self.disarm(watchdog)
@@ -191,7 +200,7 @@ final class XorgServer: Sendable {
     /// Close your own X connections to it first (`XI2Listener`, …): Xlib's default I/O error
     /// handler exits the whole test process when a connection's server dies. The harness's
     /// keep-alive connection is closed before the kill for that reason.
-    func kill() {
+    public func kill() {
         guard shutDownHarnessSide() else { return }
         Self.disarm(watchdog)
         process.signal(SIGKILL)
@@ -207,7 +216,7 @@ final class XorgServer: Sendable {
     }
 
     /// The last `lines` lines of the server log.
-    func logTail(lines: Int = 30) -> String {
+    public func logTail(lines: Int = 30) -> String {
         Self.tail(path: logPath, lines: lines)
     }
 
@@ -260,68 +269,101 @@ final class XorgServer: Sendable {
         return URL(fileURLWithPath: String(cString: result), isDirectory: true)
     }
 
-    static func tail(path: String, lines: Int) -> String {
+    public static func tail(path: String, lines: Int) -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "\(path): (unreadable)" }
         return "\(path):\n"
             + text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines)
             .joined(separator: "\n")
     }
 
-    private static func config(touch: String, pointer: String, keyboard: String, gesture: String) -> String {
-        """
-        Section "ServerFlags"
-            Option "AutoAddDevices" "false"
-            Option "AutoEnableDevices" "false"
-        EndSection
+    private static func config(
+        touch: String, pointer: String, keyboard: String, gesture: String, screenSize: (width: Int, height: Int)?
+    ) -> String {
+        var videoRam = ""
+        var monitor = ""
+        var screen = ""
+        if let size = screenSize {
+            // A mode with blanking intervals in the proportions of 1920x1080@60 (148.5 MHz), scaled.
+            let (w, h) = (size.width, size.height)
+            let clock = Double((w + w / 7) * (h + h / 24)) * 60 / 1e6
+            let modeline =
+                "\(w) \(w + w / 24) \(w + w / 16) \(w + w / 7) \(h) \(h + 4) \(h + 9) \(h + h / 24)"
+            videoRam = "    VideoRam \(max(4096, w * h * 4 / 1024 * 2))\n"
+            monitor = """
+                Section "Monitor"
+                    Identifier "monitor"
+                    HorizSync 5.0-1000.0
+                    VertRefresh 5.0-200.0
+                    Modeline "\(w)x\(h)" \(String(format: "%.2f", clock)) \(modeline) +hsync +vsync
+                EndSection
 
-        Section "Device"
-            Identifier "dummy-video"
-            Driver "dummy"
-        EndSection
 
-        Section "Screen"
-            Identifier "screen"
-            Device "dummy-video"
-        EndSection
+                """
+            screen = """
+                    Monitor "monitor"
+                    DefaultDepth 24
+                    SubSection "Display"
+                        Depth 24
+                        Modes "\(w)x\(h)"
+                        Virtual \(w) \(h)
+                    EndSubSection
 
-        Section "InputDevice"
-            Identifier "touch"
-            Driver "inputtest"
-            Option "SocketPath" "\(touch)"
-            Option "DeviceType" "Touch"
-            Option "TouchCount" "10"
-        EndSection
+                """
+        }
+        return """
+            Section "ServerFlags"
+                Option "AutoAddDevices" "false"
+                Option "AutoEnableDevices" "false"
+            EndSection
 
-        Section "InputDevice"
-            Identifier "pointer"
-            Driver "inputtest"
-            Option "SocketPath" "\(pointer)"
-            Option "DeviceType" "PointerAbsolute"
-        EndSection
+            Section "Device"
+                Identifier "dummy-video"
+                Driver "dummy"
+            \(videoRam)EndSection
 
-        Section "InputDevice"
-            Identifier "keyboard"
-            Driver "inputtest"
-            Option "SocketPath" "\(keyboard)"
-            Option "DeviceType" "Keyboard"
-        EndSection
+            \(monitor)Section "Screen"
+                Identifier "screen"
+                Device "dummy-video"
+            \(screen)EndSection
 
-        Section "InputDevice"
-            Identifier "gesture"
-            Driver "inputtest"
-            Option "SocketPath" "\(gesture)"
-            Option "DeviceType" "PointerGesture"
-        EndSection
+            Section "InputDevice"
+                Identifier "touch"
+                Driver "inputtest"
+                Option "SocketPath" "\(touch)"
+                Option "DeviceType" "Touch"
+                Option "TouchCount" "10"
+            EndSection
 
-        Section "ServerLayout"
-            Identifier "layout"
-            Screen "screen"
-            InputDevice "touch"
-            InputDevice "pointer" "CorePointer"
-            InputDevice "keyboard" "CoreKeyboard"
-            InputDevice "gesture" "SendCoreEvents"
-        EndSection
+            Section "InputDevice"
+                Identifier "pointer"
+                Driver "inputtest"
+                Option "SocketPath" "\(pointer)"
+                Option "DeviceType" "PointerAbsolute"
+            EndSection
 
-        """
+            Section "InputDevice"
+                Identifier "keyboard"
+                Driver "inputtest"
+                Option "SocketPath" "\(keyboard)"
+                Option "DeviceType" "Keyboard"
+            EndSection
+
+            Section "InputDevice"
+                Identifier "gesture"
+                Driver "inputtest"
+                Option "SocketPath" "\(gesture)"
+                Option "DeviceType" "PointerGesture"
+            EndSection
+
+            Section "ServerLayout"
+                Identifier "layout"
+                Screen "screen"
+                InputDevice "touch"
+                InputDevice "pointer" "CorePointer"
+                InputDevice "keyboard" "CoreKeyboard"
+                InputDevice "gesture" "SendCoreEvents"
+            EndSection
+
+            """
     }
 }
