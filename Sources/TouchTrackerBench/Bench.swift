@@ -13,18 +13,25 @@ struct Row {
 }
 
 /// `touchtracker-bench`: measures TouchTracker against the seed's naive way in one run (issue: instant with 100,000
-/// lines). Prints a table and writes JSON (default bench-results.json, or the first argument). Row 6 runs the release
+/// lines). Prints a table and writes JSON (default bench-results.json, or the first argument; `--latency-only` runs
+/// row 6 alone). Row 6 runs the release
 /// `touchtracker` next to this executable (or TOUCHTRACKER_BIN) under a private Xorg, which needs root.
 @main
 enum Bench {
     static func main() async throws {
-        let output = CommandLine.arguments.dropFirst().first ?? "bench-results.json"
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        // `--latency-only`: just the end-to-end row (seconds instead of minutes, for working on latency).
+        let latencyOnly = arguments.contains("--latency-only")
+        arguments.removeAll { $0 == "--latency-only" }
+        let output = arguments.first ?? "bench-results.json"
         var rows: [Row] = []
-        rows += try touchMoveRows()
-        rows.append(hitTestRow())
-        rows.append(pipelineRow())
-        rows += try editRows()
-        rows += try documentRows()
+        if !latencyOnly {
+            rows += try touchMoveRows()
+            rows.append(hitTestRow())
+            rows.append(pipelineRow())
+            rows += try editRows()
+            rows += try documentRows()
+        }
         rows.append(await EndToEndLatency.row())
         printTable(rows)
         try writeJSON(rows, to: output)

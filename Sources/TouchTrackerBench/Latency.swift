@@ -62,11 +62,14 @@ enum EndToEndLatency {
         let touch = try server.touch
         var frames = FrameReader(app: app)
 
-        // One finger down on the canvas, then moves of 3 px back and forth along a row.
+        // One finger down on the canvas and 40 px along (past the tap slop, so the line in progress is drawn), then
+        // moves of 3 px back and forth along a row.
         let y = Double(server.height) / 2
-        let start = Double(server.width) / 4
+        let begin = Double(server.width) / 4
+        let start = begin + 40
         var sent = now()
-        try touch.touchBegin(id: 1, x: start, y: y)
+        try touch.touchBegin(id: 1, x: begin, y: y)
+        try touch.touchUpdate(id: 1, x: start, y: y)
         _ = try await frames.next(atOrAfter: sent)
         var latencies: [Double] = []
         latencies.reserveCapacity(moves)
@@ -75,7 +78,7 @@ enum EndToEndLatency {
             let x = start + 3 * Double(step < 200 ? step : 400 - step)
             sent = now()
             try touch.touchUpdate(id: 1, x: x, y: y)
-            let presented = try await frames.next(atOrAfter: sent)
+            let presented = try await frames.next(atOrAfter: sent, what: "the frame of move \(move)")
             if move > warmUpMoves { latencies.append(presented - sent) }
         }
         try touch.touchEnd(id: 1, x: start, y: y)
@@ -101,9 +104,9 @@ enum EndToEndLatency {
         static let marker = Array("frame presented t=".utf8)
 
         /// The time of the first frame presented at or after `time` (frames before it are skipped).
-        mutating func next(atOrAfter time: Double) async throws -> Double {
+        mutating func next(atOrAfter time: Double, what: String = "a frame") async throws -> Double {
             var result: Double?
-            try await waitUntil("a frame presented after t=\(time)", timeout: .seconds(5), poll: .milliseconds(1)) {
+            try await waitUntil("\(what) (presented after t=\(time))", timeout: .seconds(5), poll: .milliseconds(1)) {
                 result = scan(atOrAfter: time)
                 if result == nil, !app.isRunning {
                     throw Failure(description: "touchtracker exited: \(app.transcript)")
