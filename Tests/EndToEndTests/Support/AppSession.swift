@@ -22,7 +22,9 @@ final class AppSession: Sendable {
     ) async throws -> AppSession {
         let server = try await XorgServer.start()
         do {
-            let document = server.directory.appendingPathComponent("drawing.json")
+            // The document lives apart from the server's files: a test that kills the server (which removes them)
+            // must still find what the app saved.
+            let document = try makeTemporaryFolder("touchtracker-session").appendingPathComponent("drawing.json")
             let app = try AppProcess(
                 display: server.display, document: document,
                 geometry: (frame.width, frame.height, frame.x, frame.y))
@@ -76,5 +78,6 @@ final class AppSession: Sendable {
     func stop() {
         app.stop()
         server.stop()
+        try? FileManager.default.removeItem(at: document.deletingLastPathComponent())
     }
 }
