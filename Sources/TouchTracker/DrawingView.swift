@@ -418,13 +418,11 @@ public final class DrawingView: View {
         let point = canvasPoint(of: touch)
         guard point.isFinite else { return }
         var width: Double?
-        if sampling, var track = tracks[id] {
-            track.velocity.add(point, at: touch.timestamp)
-            tracks[id] = track
-            if options.widthBySpeed {
-                let velocity = track.velocity.velocity(at: touch.timestamp)
-                width = widthForSpeed(velocity.length)
-            }
+        // Speed is only needed for width by speed. The tracker is changed in place: copying it out of the dictionary
+        // and back would copy its sample buffer on every move.
+        if sampling, options.widthBySpeed, tracks[id] != nil {
+            tracks[id]!.velocity.add(point, at: touch.timestamp)
+            width = widthForSpeed(tracks[id]!.velocity.velocity(at: touch.timestamp).length)
         }
         if var line = linesInProgress[id] {
             if line.isVisible { damage.add(strokeBounds(line.line)) }
