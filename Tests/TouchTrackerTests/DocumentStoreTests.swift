@@ -3,8 +3,13 @@ import Testing
 import TouchKit
 import TouchTracker
 
-@Suite struct DocumentStoreTests {
+/// Each test gets its own folder (a new instance per test), removed when the test ends.
+@Suite final class DocumentStoreTests {
     let folder = NSTemporaryDirectory() + "touchtracker-store-\(UUID().uuidString)"
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
 
     var drawing: Drawing { Drawing(lines: [Line(begin: Point(x: 1, y: 2), end: Point(x: 3, y: 4))]) }
 
