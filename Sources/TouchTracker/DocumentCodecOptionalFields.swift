@@ -43,6 +43,7 @@ extension DocumentCodec {
         if options.circles { fields.append("\"circles\": true") }
         if options.colorByAngle { fields.append("\"colorByAngle\": true") }
         if options.widthBySpeed { fields.append("\"widthBySpeed\": true") }
+        if options.widthByPressure { fields.append("\"widthByPressure\": true") }
         if options.color != .black { fields.append("\"color\": \"\(options.color.hex)\"") }
         out.append(contentsOf: (", \"options\": {" + fields.joined(separator: ", ") + "}").utf8)
     }
@@ -105,7 +106,7 @@ extension DocumentCodec {
         }
         return DrawingOptions(
             circles: try flag("circles"), colorByAngle: try flag("colorByAngle"),
-            widthBySpeed: try flag("widthBySpeed"),
+            widthBySpeed: try flag("widthBySpeed"), widthByPressure: try flag("widthByPressure"),
             color: try color(value["color"], field: "options.color") ?? .black)
     }
 }

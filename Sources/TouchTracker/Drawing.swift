@@ -25,15 +25,19 @@ public struct DrawingOptions: Hashable, Sendable {
     public var colorByAngle: Bool
     /// A line's width follows the finger's speed (faster is thinner).
     public var widthBySpeed: Bool
+    /// A line's width follows the finger's pressure, when the device reports it (harder is wider).
+    public var widthByPressure: Bool
     /// The colour of new lines and circles (when colour by angle is off).
     public var color: LineColor
 
     public init(
-        circles: Bool = false, colorByAngle: Bool = false, widthBySpeed: Bool = false, color: LineColor = .black
+        circles: Bool = false, colorByAngle: Bool = false, widthBySpeed: Bool = false, widthByPressure: Bool = false,
+        color: LineColor = .black
     ) {
         self.circles = circles
         self.colorByAngle = colorByAngle
         self.widthBySpeed = widthBySpeed
+        self.widthByPressure = widthByPressure
         self.color = color
     }
 

@@ -24,8 +24,11 @@ public final class DrawingController {
     public static let circlesTitle = "Two-Finger Circles"
     public static let colorByAngleTitle = "Colour by Angle"
     public static let widthBySpeedTitle = "Width by Speed"
+    public static let widthByPressureTitle = "Width by Pressure"
     public static let colorsTitle = "Colours"
-    public static let settingsTitles = [circlesTitle, colorByAngleTitle, widthBySpeedTitle, colorsTitle]
+    public static let settingsTitles = [
+        circlesTitle, colorByAngleTitle, widthBySpeedTitle, widthByPressureTitle, colorsTitle,
+    ]
     /// The colour menu's items (three-finger swipe up, C, or "Colours" in the settings menu).
     public static let colorTitles = LineColor.palette.map(\.name)
 
@@ -213,6 +216,8 @@ public final class DrawingController {
             toggle(\.colorByAngle, Self.colorByAngleTitle)
         case ("w", false, _):
             toggle(\.widthBySpeed, Self.widthBySpeedTitle)
+        case ("p", false, _):
+            toggle(\.widthByPressure, Self.widthByPressureTitle)
         case ("c", false, _):
             openColorMenu(at: keyboardMenuAnchor)
         case ("F2", false, false):
@@ -244,6 +249,9 @@ public final class DrawingController {
         case Self.widthBySpeedTitle:
             closeMenu()
             toggle(\.widthBySpeed, title)
+        case Self.widthByPressureTitle:
+            closeMenu()
+            toggle(\.widthByPressure, title)
         case Self.colorsTitle:
             openColorMenu(at: menu.anchor)
         default:
@@ -337,6 +345,7 @@ public final class DrawingController {
         if options.circles { checked.append(Self.circlesTitle) }
         if options.colorByAngle { checked.append(Self.colorByAngleTitle) }
         if options.widthBySpeed { checked.append(Self.widthBySpeedTitle) }
+        if options.widthByPressure { checked.append(Self.widthByPressureTitle) }
         openMenu(at: point, items: Self.settingsTitles, checked: checked)
     }
 

@@ -424,12 +424,15 @@ public final class DrawingView: View {
             tracks[id]!.velocity.add(point, at: touch.timestamp)
             width = widthForSpeed(tracks[id]!.velocity.velocity(at: touch.timestamp).length)
         }
+        // Pressure, where the device reports it, decides over speed: it is what the finger meant.
+        if options.widthByPressure, let force = touch.force, let pressed = widthForPressure(force) { width = pressed }
+        let styledWidth = options.widthBySpeed || (options.widthByPressure && touch.force != nil)
         if var line = linesInProgress[id] {
             if line.isVisible { damage.add(strokeBounds(line.line)) }
             line.end = point
             if !line.isVisible, line.begin.distance(to: point) > tapSlop { line.isVisible = true }
             line.color = options.colorByAngle ? LineColor.hue(line.line.angle) : nil
-            if !options.widthBySpeed {
+            if !styledWidth {
                 line.width = nil
             } else if let width {
                 line.width = width
@@ -450,6 +453,14 @@ public final class DrawingView: View {
             if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
             circlesInProgress[pair] = circle
         }
+    }
+
+    /// Width by pressure: the normalised force (1/3 is a normal press) times 30, so a normal press draws the
+    /// default 10 px; clamped to 1–20 px and rounded to 1/100 px. Nil for a force that is not a number.
+    public func widthForPressure(_ force: Double) -> Double? {
+        guard force.isFinite, force >= 0 else { return nil }
+        let width = Swift.min(maximumSpeedWidth, Swift.max(minimumSpeedWidth, force * 30))
+        return (width * 100).rounded() / 100
     }
 
     /// Width by speed: `speedWidthFactor / speed`, clamped, rounded to 1/100 px. A finger at rest (or the first
@@ -487,7 +498,7 @@ public final class DrawingView: View {
             damage.add(strokeBounds(inProgress.line))
             var line = inProgress.line
             if !options.colorByAngle { line.color = options.color == .black ? nil : options.color }
-            if !options.widthBySpeed { line.width = nil }
+            if !options.widthBySpeed && !options.widthByPressure { line.width = nil }
             let lineID = lines.append(line)
             added.append(IdentifiedLine(id: lineID, line: line))
             damage.invalidateCache(strokeBounds(line))

@@ -22,7 +22,8 @@ struct TouchTrackerCommand: ParsableCommand {
             Challenges (each off until switched on; saved with the document): O toggles two-finger circles (two \
             fingers down within 0.1 s draw the circle that fits the box between them; select, delete, move and \
             undo them like lines); A toggles colour by angle (hue = the line's angle); W toggles width by speed \
-            (faster is thinner, 1-20 px); C opens the colour menu (Black, Red, Green, Blue, Yellow) for new lines; \
+            (faster is thinner, 1-20 px); P toggles width by pressure (a normal press is 10 px, 1-20 px, on \
+            devices that report pressure); C opens the colour menu (Black, Red, Green, Blue, Yellow) for new lines; \
             F2 opens the settings menu.
             Keys: Delete deletes the selected line; Up/Down/Return choose in the menu, Escape closes it; Menu or \
             Shift+F10 opens it; Ctrl+Z undoes; Ctrl+Shift+Z or Ctrl+Y redoes; Ctrl+S exports a PNG next to the \

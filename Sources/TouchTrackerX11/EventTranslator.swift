@@ -14,6 +14,8 @@ struct EventTranslator {
     private var mouseTouchID: UInt64?
     /// Touchpad pinches and swipes become virtual touches.
     private var gestures = TouchpadGestureBridge()
+    /// Pressure axes of the devices that have one, by device id (read once; hot-plugged devices have none).
+    private let pressureAxes: [Int32: XInput2.PressureAxis]
 
     /// Platform ids of mouse "touches" live above every XI2 (device, touch id) pair.
     private static let mouseIDBase: UInt64 = 1 << 62
@@ -22,6 +24,7 @@ struct EventTranslator {
         self.display = display
         self.window = window
         self.xi = xi
+        pressureAxes = xi?.pressureAxes(display: display) ?? [:]
     }
 
     mutating func translate(_ event: inout XEvent, now: Double) -> [PlatformEvent] {
@@ -89,7 +92,10 @@ struct EventTranslator {
                 phase = .ended
                 touchSources[id] = nil
             }
-            return [.touch(TouchInput(id: id, phase: phase, location: location, timestamp: time))]
+            let force = pressureAxes[e.sourceid].flatMap { axis in
+                Self.valuator(axis.number, of: e.valuators).flatMap(axis.force)
+            }
+            return [.touch(TouchInput(id: id, phase: phase, location: location, timestamp: time, force: force))]
         case XI_ButtonPress, XI_ButtonRelease, XI_Motion:
             // The server also emulates pointer events from touches; a finger must never draw twice.
             if e.flags & XIPointerEmulated != 0 { return [] }
@@ -97,6 +103,19 @@ struct EventTranslator {
         default:
             return []
         }
+    }
+
+    /// The value of valuator `number` in an event's valuator state, if the event carries it. Values are packed:
+    /// the index into `values` is the number of set mask bits below `number`.
+    private static func valuator(_ number: Int32, of state: XIValuatorState) -> Double? {
+        guard number >= 0, Int(number) < Int(state.mask_len) * 8, let mask = state.mask, let values = state.values
+        else {
+            return nil
+        }
+        func isSet(_ bit: Int) -> Bool { mask[bit / 8] & (1 << UInt8(bit % 8)) != 0 }
+        guard isSet(Int(number)) else { return nil }
+        let index = (0..<Int(number)).filter(isSet).count
+        return values[index]
     }
 
     private static func gesturePhase(_ type: Int32, begin: Int32, end: Int32, flags: Int32, cancelled: Int32)

@@ -56,6 +56,43 @@ public struct XInput2 {
         }
     }
 
+    /// A device's pressure axis: which valuator it is and its range.
+    struct PressureAxis {
+        var number: Int32
+        var minimum: Double
+        var maximum: Double
+
+        /// The raw value as TouchKit's force: 0 at the bottom of the range, 1/3 a third of the way up (a normal press
+        /// on most devices), 1 at the top.
+        func force(_ value: Double) -> Double? {
+            guard maximum > minimum, value.isFinite else { return nil }
+            return Swift.min(1, Swift.max(0, (value - minimum) / (maximum - minimum)))
+        }
+    }
+
+    /// The pressure axis of every device that has one (labelled "Abs MT Pressure" or "Abs Pressure"), by device id.
+    func pressureAxes(display: X11Display) -> [Int32: PressureAxis] {
+        var count: Int32 = 0
+        guard let devices = XIQueryDevice(display.pointer, XIAllDevices, &count) else { return [:] }
+        defer { XIFreeDeviceInfo(devices) }
+        var axes: [Int32: PressureAxis] = [:]
+        for index in 0..<Int(count) {
+            let device = devices[index]
+            for classIndex in 0..<Int(device.num_classes) {
+                guard let info = device.classes[classIndex], info.pointee.type == XIValuatorClass else { continue }
+                let valuator = UnsafeRawPointer(info).assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
+                guard valuator.label != 0, let name = XGetAtomName(display.pointer, valuator.label) else { continue }
+                defer { XFree(name) }
+                let label = String(cString: name)
+                if label == "Abs MT Pressure" || label == "Abs Pressure" {
+                    axes[device.deviceid] = PressureAxis(
+                        number: valuator.number, minimum: valuator.min, maximum: valuator.max)
+                }
+            }
+        }
+        return axes
+    }
+
     /// One line per enabled input device, for `--verbose`.
     public func describeDevices(display: X11Display) -> [String] {
         var count: Int32 = 0
@@ -82,6 +119,9 @@ public struct XInput2 {
             }
             lines.append(
                 "device \(device.deviceid) \"\(name)\": \(use)\(touch)\(device.enabled != 0 ? "" : ", disabled")")
+        }
+        for (device, axis) in pressureAxes(display: display).sorted(by: { $0.key < $1.key }) {
+            lines.append("device \(device): pressure on valuator \(axis.number), \(axis.minimum)...\(axis.maximum)")
         }
         return lines
     }

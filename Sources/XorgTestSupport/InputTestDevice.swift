@@ -142,12 +142,14 @@ public final class InputTestDevice: Sendable {
         try touch(.end, id: id, x: x, y: y)
     }
 
-    public func touch(_ phase: TouchPhase, id: UInt32, x: Double, y: Double) throws {
+    /// A touch event at root pixel (x, y); `pressure` is the raw "Abs MT Pressure" value (valuator 4, 0...2047 on
+    /// the inputtest touch device, as XIQueryDevice reports it), sent only when given.
+    public func touch(_ phase: TouchPhase, id: UInt32, x: Double, y: Double, pressure: Double? = nil) throws {
         var message = MessageBuilder()
         message.header(length: Self.touchSize, type: EventType.touch.rawValue)
         message.u32(id)
         message.u32(phase.rawValue)
-        message.valuators(axisValues(x: x, y: y))
+        message.valuators(axisValues(x: x, y: y), pressure: pressure)
         try send(message.finished(expectedLength: Self.touchSize))
     }
 
@@ -373,16 +375,17 @@ private struct MessageBuilder {
 
     /// xf86ITValuatorData: uint32 has_unaccelerated, uint8 mask[8], 4 bytes padding,
     /// double valuators[64], double unaccelerated[64]. `axes` sets axes 0 (x) and 1 (y).
-    mutating func valuators(_ axes: (Double, Double)?) {
+    mutating func valuators(_ axes: (Double, Double)?, pressure: Double? = nil) {
         let start = bytes.count
         u32(0)  // has_unaccelerated
-        bytes.append(axes == nil ? 0 : 0b11)  // mask[0]: axes 0 and 1
+        bytes.append((axes == nil ? 0 : 0b11) | (pressure == nil ? 0 : 0b1_0000))  // mask[0]: axes 0, 1 and 4
         padding(7)  // mask[1...7]
         padding(4)  // alignment of the doubles
         for index in 0..<64 {
             switch (index, axes) {
             case (0, let axes?): f64(axes.0)
             case (1, let axes?): f64(axes.1)
+            case (4, _): f64(pressure ?? 0)
             default: f64(0)
             }
         }
