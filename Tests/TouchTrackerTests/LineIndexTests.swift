@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TouchKit
 import TouchTracker
@@ -9,7 +10,7 @@ import TouchTracker
     }
 
     func randomLines(_ count: Int, seed: UInt64) -> [Line] {
-        var generator = SeededRandom(seed: seed)
+        var generator = SplitMix64(seed: seed)
         return (0..<count).map { _ in
             // Mostly on screen, some far off it (beyond the index's flat grid), lengths from 0 to 600 px.
             let far = Double.random(in: 0..<1, using: &generator) < 0.1
@@ -26,7 +27,7 @@ import TouchTracker
     @Test("the index answers exactly what a scan of every line answers, for 2,000 random queries")
     func matchesBruteForce() {
         var collection = LineCollection(randomLines(3000, seed: 1))
-        var generator = SeededRandom(seed: 2)
+        var generator = SplitMix64(seed: 2)
         // Remove and move some lines so the index is tested after edits too.
         for _ in 0..<300 {
             let id = collection.order[Int.random(in: 0..<collection.count, using: &generator)]
@@ -73,27 +74,6 @@ import TouchTracker
         #expect(collection.topmostLine(near: Point(x: .infinity, y: 0), radius: 20) == nil)
     }
 }
-
-/// SplitMix64: a seeded generator so failures reproduce.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 @Suite struct LongLineTests {
     @Test("a line across the whole coordinate range is filed by the cells it crosses and found near its middle")
