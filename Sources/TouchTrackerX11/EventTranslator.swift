@@ -76,7 +76,7 @@ struct EventTranslator {
         }
         let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
         guard e.event == window.id else { return [] }
-        let time = timeline.seconds(forServerTime: UInt32(truncatingIfNeeded: e.time), now: now)
+        let time = eventTime(e.time, now: now)
         let location = Point(x: e.event_x, y: e.event_y)
         switch type {
         case XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd:
@@ -114,8 +114,13 @@ struct EventTranslator {
         }
         func isSet(_ bit: Int) -> Bool { mask[bit / 8] & (1 << UInt8(bit % 8)) != 0 }
         guard isSet(Int(number)) else { return nil }
-        let index = (0..<Int(number)).filter(isSet).count
+        let index = (0..<Int(number)).reduce(0) { count, bit in isSet(bit) ? count + 1 : count }
         return values[index]
+    }
+
+    /// An X server timestamp (milliseconds, a C `Time`) on the app's monotonic time line.
+    private mutating func eventTime(_ time: Time, now: Double) -> Double {
+        timeline.seconds(forServerTime: UInt32(truncatingIfNeeded: time), now: now)
     }
 
     private static func gesturePhase(_ type: Int32, begin: Int32, end: Int32, flags: Int32, cancelled: Int32)
@@ -131,7 +136,7 @@ struct EventTranslator {
         let phase = Self.gesturePhase(
             type, begin: XI_GesturePinchBegin, end: XI_GesturePinchEnd, flags: e.flags,
             cancelled: XIGesturePinchEventCancelled)
-        let time = timeline.seconds(forServerTime: UInt32(truncatingIfNeeded: e.time), now: now)
+        let time = eventTime(e.time, now: now)
         return gestures.pinch(
             phase, focus: Point(x: e.event_x, y: e.event_y), delta: Point(x: e.delta_x, y: e.delta_y),
             scale: e.scale, deltaAngle: e.delta_angle, timestamp: time
@@ -143,7 +148,7 @@ struct EventTranslator {
         let phase = Self.gesturePhase(
             type, begin: XI_GestureSwipeBegin, end: XI_GestureSwipeEnd, flags: e.flags,
             cancelled: XIGestureSwipeEventCancelled)
-        let time = timeline.seconds(forServerTime: UInt32(truncatingIfNeeded: e.time), now: now)
+        let time = eventTime(e.time, now: now)
         return gestures.swipe(
             phase, focus: Point(x: e.event_x, y: e.event_y), delta: Point(x: e.delta_x, y: e.delta_y),
             fingerCount: Int(e.detail), timestamp: time
@@ -154,7 +159,7 @@ struct EventTranslator {
         let type = event.type
         let button = event.xbutton
         guard button.window == window.id else { return [] }
-        let time = timeline.seconds(forServerTime: UInt32(truncatingIfNeeded: button.time), now: now)
+        let time = eventTime(button.time, now: now)
         let location = Point(x: Double(button.x), y: Double(button.y))
         switch type {
         case ButtonPress:
