@@ -17,11 +17,13 @@ struct SoakTests {
         let session = try await AppSession.launch(frame: .init(x: 0, y: 0, width: 800, height: 600))
         defer { session.stop() }
         let touch = try session.server.touch
+        let keyboard = try session.server.keyboard
         var random = SeededRandom(seed: 0x50A4)
         var events = 0
         var confirmedEvents = 0
         var strokes = 0
         var clears = 0
+        var retriedClears = 0
         let clock = ContinuousClock()
         let start = clock.now
         let warmUp = Duration.seconds(max(5, duration / 10))
@@ -57,17 +59,33 @@ struct SoakTests {
             }
             try touch.sync()
             _ = try await session.savedDocument(lineCount: 1, timeout: .seconds(30))
-            let at = (x: Double(50 + random.next() % 700), y: Double(50 + random.next() % 500))
-            for _ in 0..<2 {
-                try touch.touchBegin(id: 9, x: at.x, y: at.y)
-                try touch.touchEnd(id: 9, x: at.x, y: at.y)
+            // A double tap clears the drawing. On a loaded machine the server can stamp the two taps too far apart;
+            // then they are two single taps (the first may select a line and open its menu), so Escape closes any
+            // menu and the double tap is tried again.
+            var cleared = false
+            for attempt in 0..<5 where !cleared {
+                if attempt > 0 {
+                    retriedClears += 1
+                    try keyboard.keyDown(keycode: Self.keyEscape)
+                    try keyboard.keyUp(keycode: Self.keyEscape)
+                    try keyboard.sync()
+                }
+                let at = (x: Double(50 + random.next() % 700), y: Double(50 + random.next() % 500))
+                for _ in 0..<2 {
+                    try touch.touchBegin(id: 9, x: at.x, y: at.y)
+                    try touch.touchEnd(id: 9, x: at.x, y: at.y)
+                }
+                events += 4
+                try touch.sync()
+                // Cleared: every event sent so far was handled.
+                cleared =
+                    (try? await waitUntil(
+                        "the double tap to clear the drawing", timeout: .seconds(attempt < 4 ? 3 : 30)
+                    ) {
+                        SavedDocument.read(session.document)?.lines.isEmpty == true
+                    }) != nil
             }
-            events += 4
-            try touch.sync()
-            // Cleared: every event sent so far was handled.
-            try await waitUntil("the double tap to clear the drawing", timeout: .seconds(30)) {
-                SavedDocument.read(session.document)?.lines.isEmpty == true
-            }
+            try #require(cleared, "five double taps did not clear the drawing\n\(session.app.transcript)")
             clears += 1
             confirmedEvents = events
             if baseline == nil, clock.now - start >= warmUp { baseline = try Memory(pid: session.app.pid) }
@@ -78,15 +96,19 @@ struct SoakTests {
         let peakGrowth = Double(end.peak - first.peak) / Double(first.peak) * 100
         print(
             String(
-                format: "soak: %.0f s, %d events handled (%d strokes, %d clears, %.0f events/s); RSS after warm-up "
+                format:
+                    "soak: %.0f s, %d events handled (%d strokes, %d clears, %d double taps retried, %.0f events/s); RSS after warm-up "
                     + "%d KiB (peak %d KiB), at the end %d KiB (peak %d KiB); growth %.2f %% (peak %.2f %%)",
-                (clock.now - start) / .seconds(1), confirmedEvents, strokes, clears,
+                (clock.now - start) / .seconds(1), confirmedEvents, strokes, clears, retriedClears,
                 Double(confirmedEvents) / ((clock.now - start) / .seconds(1)), first.resident, first.peak,
                 end.resident, end.peak, growth, peakGrowth))
         #expect(growth < 5, "resident memory grew \(growth) %")
         #expect(peakGrowth < 5, "peak resident memory grew \(peakGrowth) %")
         #expect(session.app.isRunning, "\(session.app.transcript)")
     }
+
+    /// X keycode of Escape (evdev KEY_ESC 1 + 8).
+    static let keyEscape: Int32 = 9
 
     /// VmRSS and VmHWM of a process, in KiB.
     struct Memory {
