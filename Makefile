@@ -103,9 +103,12 @@ uninstall:
 # app's resident memory after warm-up and at the end, and fails if it grew 5 % or more. Not part of `make test`.
 .PHONY: soak
 SOAK_SECONDS ?= 600
+# It soaks the release binary, the one `make run` runs.
 soak: deps-test
 	$(SWIFT) build --build-tests
-	TOUCHTRACKER_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter SoakTests
+	$(SWIFT) build -c release --product touchtracker
+	TOUCHTRACKER_BIN=$(CURDIR)/.build/release/touchtracker TOUCHTRACKER_SOAK_SECONDS=$(SOAK_SECONDS) \
+		$(SWIFT) test --skip-build --filter SoakTests
 
 clean:
 	rm -rf .build

@@ -14,4 +14,10 @@
 static inline int cx11_xi_mask_len(void) { return XIMaskLen(XI_LASTEVENT); }
 static inline void cx11_xi_set_mask(unsigned char *mask, int event) { XISetMask(mask, event); }
 
+// XDestroyImage is a macro too. This one frees an XImage whose pixels belong to someone else (the Cairo canvas).
+static inline void cx11_destroy_image_keeping_pixels(XImage *image) {
+    image->data = NULL;
+    XDestroyImage(image);
+}
+
 #endif

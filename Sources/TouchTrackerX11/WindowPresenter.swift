@@ -3,34 +3,117 @@ import CX11
 import TouchKit
 import TouchTrackerRender
 
-/// Copies finished frames from the off-screen canvas to the window through a Cairo Xlib surface.
+/// Copies finished frames from the off-screen canvas to the window, one damaged rectangle at a time, so no
+/// half-drawn frame is ever visible.
+///
+/// Where the window's visual stores a pixel as Cairo's RGB24 does (TrueColor, 8 bits a channel in 32-bit words:
+/// every desktop today), the rectangle goes to the server with one `XPutImage` straight from the canvas's memory.
+/// Cairo's Xlib surface makes the same copy, but through a 16 MiB MIT-SHM pool that it walks across chunk by chunk,
+/// so the app's resident memory crept up by megabytes over minutes of drawing (the soak test found it). Any other
+/// visual keeps the Cairo Xlib path, which converts pixel formats.
 final class WindowPresenter {
+    private enum Path {
+        /// XPutImage from the canvas's pixels, through this graphics context.
+        case putImage(GC)
+        /// Cairo paints the canvas onto an Xlib surface of the window.
+        case cairoXlib(CairoSurface, CairoContext)
+    }
+
     private let window: X11Window
-    private let surface: CairoSurface
-    private let context: CairoContext
+    private let visual: UnsafeMutablePointer<Visual>
+    private let depth: Int32
+    private let path: Path
 
     init(window: X11Window) throws(CairoError) {
         let display = window.display
-        let visual = XDefaultVisual(display.pointer, display.screen)
-        surface = try CairoSurface(
-            taking: cairo_xlib_surface_create(
-                display.pointer, window.id, visual, Int32(window.width), Int32(window.height)),
-            operation: "cairo_xlib_surface_create")
-        context = try CairoContext(surface: surface)
+        visual = XDefaultVisual(display.pointer, display.screen)
+        depth = XDefaultDepth(display.pointer, display.screen)
         self.window = window
+        if Self.storesPixelsAsCairoRGB24(display: display, visual: visual, depth: depth),
+            let gc = XCreateGC(display.pointer, window.id, 0, nil)
+        {
+            path = .putImage(gc)
+        } else {
+            let surface = try CairoSurface(
+                taking: cairo_xlib_surface_create(
+                    display.pointer, window.id, visual, Int32(window.width), Int32(window.height)),
+                operation: "cairo_xlib_surface_create")
+            path = .cairoXlib(surface, try CairoContext(surface: surface))
+        }
+    }
+
+    deinit {
+        if case .putImage(let gc) = path { XFreeGC(window.display.pointer, gc) }
+    }
+
+    /// Whether frames go to the server straight from the canvas's memory (false: through Cairo's Xlib surface).
+    var copiesCanvasMemory: Bool {
+        if case .putImage = path { return true }
+        return false
     }
 
     func resize(width: Int, height: Int) {
-        cairo_xlib_surface_set_size(surface.pointer, Int32(width), Int32(height))
+        if case .cairoXlib(let surface, _) = path {
+            cairo_xlib_surface_set_size(surface.pointer, Int32(width), Int32(height))
+        }
     }
 
-    /// Shows `region` of `canvas` in the window in one copy, so no half-drawn frame is ever visible.
+    /// Shows `region` of `canvas` in the window in one copy.
     func present(_ canvas: CairoSurface, region: Rect) {
-        context.save()
-        context.clip(to: region)
-        context.paint(canvas)
-        context.restore()
-        surface.flush()
+        switch path {
+        case .putImage(let gc): putImage(canvas, region: region, gc: gc)
+        case .cairoXlib(let surface, let context):
+            context.save()
+            context.clip(to: region)
+            context.paint(canvas)
+            context.restore()
+            surface.flush()
+        }
         window.display.flush()
+    }
+
+    private func putImage(_ canvas: CairoSurface, region: Rect, gc: GC) {
+        canvas.flush()
+        let width = canvas.width
+        let height = canvas.height
+        let x0 = max(0, Int(region.minX.rounded(.down)))
+        let y0 = max(0, Int(region.minY.rounded(.down)))
+        let x1 = min(width, Int(region.maxX.rounded(.up)))
+        let y1 = min(height, Int(region.maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0, let pixels = cairo_image_surface_get_data(canvas.pointer),
+            let image = XCreateImage(
+                window.display.pointer, visual, UInt32(depth), ZPixmap, 0,
+                UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: CChar.self), UInt32(width), UInt32(height),
+                32, cairo_image_surface_get_stride(canvas.pointer))
+        else { return }
+        defer { cx11_destroy_image_keeping_pixels(image) }
+        // Cairo keeps each pixel as a native-endian 32-bit word; Xlib swaps bytes if the server wants another order.
+        image.pointee.byte_order = Self.hostByteOrder
+        XPutImage(
+            window.display.pointer, window.id, gc, image, Int32(x0), Int32(y0), Int32(x0), Int32(y0), UInt32(x1 - x0),
+            UInt32(y1 - y0))
+    }
+
+    private static let hostByteOrder: Int32 = UInt32(1).littleEndian == 1 ? LSBFirst : MSBFirst
+
+    /// TrueColor with red, green and blue in the bytes Cairo's RGB24 uses, and 32 bits a pixel in a ZPixmap image.
+    private static func storesPixelsAsCairoRGB24(
+        display: X11Display, visual: UnsafeMutablePointer<Visual>, depth: Int32
+    ) -> Bool {
+        let v = visual.pointee
+        guard v.`class` == TrueColor, v.red_mask == 0xFF_0000, v.green_mask == 0xFF00, v.blue_mask == 0xFF,
+            depth == 24 || depth == 32
+        else { return false }
+        // Xlib picks the bits per pixel from the server's pixmap formats for this depth.
+        var pixel: UInt32 = 0
+        return withUnsafeMutableBytes(of: &pixel) { bytes in
+            guard
+                let image = XCreateImage(
+                    display.pointer, visual, UInt32(depth), ZPixmap, 0,
+                    bytes.baseAddress!.assumingMemoryBound(to: CChar.self), 1, 1, 32, 4)
+            else { return false }
+            defer { cx11_destroy_image_keeping_pixels(image) }
+            return image.pointee.bits_per_pixel == 32
+        }
     }
 }

@@ -98,10 +98,12 @@ struct SoakTests {
             String(
                 format:
                     "soak: %.0f s, %d events handled (%d strokes, %d clears, %d double taps retried, %.0f events/s); RSS after warm-up "
-                    + "%d KiB (peak %d KiB), at the end %d KiB (peak %d KiB); growth %.2f %% (peak %.2f %%)",
+                    + "%d KiB (peak %d KiB; anonymous %d, file-backed %d), at the end %d KiB (peak %d KiB; anonymous %d, "
+                    + "file-backed %d); growth %.2f %% (peak %.2f %%)",
                 (clock.now - start) / .seconds(1), confirmedEvents, strokes, clears, retriedClears,
                 Double(confirmedEvents) / ((clock.now - start) / .seconds(1)), first.resident, first.peak,
-                end.resident, end.peak, growth, peakGrowth))
+                first.anonymous, first.fileBacked, end.resident, end.peak, end.anonymous, end.fileBacked, growth,
+                peakGrowth))
         #expect(growth < 5, "resident memory grew \(growth) %")
         #expect(peakGrowth < 5, "peak resident memory grew \(peakGrowth) %")
         #expect(session.app.isRunning, "\(session.app.transcript)")
@@ -110,10 +112,13 @@ struct SoakTests {
     /// X keycode of Escape (evdev KEY_ESC 1 + 8).
     static let keyEscape: Int32 = 9
 
-    /// VmRSS and VmHWM of a process, in KiB.
+    /// VmRSS and VmHWM of a process, in KiB, and the resident memory split into anonymous memory (the heap, where a
+    /// leak would show) and file-backed pages (code and data of the binary and its libraries, paged in on first use).
     struct Memory {
         let resident: Int
         let peak: Int
+        let anonymous: Int
+        let fileBacked: Int
 
         init(pid: Int32) throws {
             let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
@@ -123,6 +128,8 @@ struct SoakTests {
             }
             resident = try field("VmRSS")
             peak = try field("VmHWM")
+            anonymous = try field("RssAnon")
+            fileBacked = try field("RssFile")
         }
     }
 }
