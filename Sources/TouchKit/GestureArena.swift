@@ -277,11 +277,15 @@ final class GestureArena {
         guard Self.isValidTransition(from: old, to: newState) else { return }
         switch (old, newState) {
         case (.possible, .began), (.possible, .ended):
+            guard recognizer.pendingState != .ended else { return }
             guard recognizer.isEnabled else { return fail(recognizer) }
             recognizer.pendingState = newState
             if !waiting.contains(where: { $0 === recognizer }) { waiting.append(recognizer) }
             settle()
         case (.possible, _):
+            // A discrete gesture that recognized and waits has decided; a later change of mind (its own timer) is
+            // ignored. Only its failure requirements, a cancel from outside or the reset end the wait.
+            if recognizer.pendingState == .ended { return }
             fail(recognizer)
             settle()
         case (_, .failed), (_, .cancelled):

@@ -174,10 +174,14 @@ open class GestureRecognizer: GestureRecognizerActions {
         }
     }
 
-    /// Whether it receives the moves and ends of touches it already has (while waiting too).
+    /// Whether it receives the moves and ends of touches it already has: while it analyses or follows them, and
+    /// while a continuous gesture waits to begin. A discrete gesture that has recognized and only waits for its
+    /// failure requirements has decided: like UIKit's, it gets no more touches, so nothing it sees later (a lift,
+    /// its own timeout, a turn of the finger) can undo what it recognized.
     var receivesEvents: Bool {
         switch storedState {
-        case .possible, .began, .changed: true
+        case .possible: pendingState != .ended
+        case .began, .changed: true
         case .ended, .cancelled, .failed: false
         }
     }

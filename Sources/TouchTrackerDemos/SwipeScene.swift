@@ -53,40 +53,6 @@ public final class RawSwipeView: View {
     }
 }
 
-/// A swipe recognizer that stays recognized while it waits for a recognizer it requires to fail.
-///
-/// Workaround for TouchKit: `SwipeGestureRecognizer` recognizes before the finger lifts, but while it waits (for
-/// the Z recognizer to fail) its state still reads `possible` and it still receives the touch, so its own checks
-/// (the angle of later movement, the lift, its 0.5 s timer) set it to `failed` or change its direction, and a
-/// rightward swipe held a moment is lost. As UIKit does with a recognizer that has recognized and waits, this one
-/// ignores its touches from then on and keeps the direction it recognized. Remove this class once TouchKit keeps a
-/// waiting recognizer out of its own checks.
-final class PatientSwipeGestureRecognizer: SwipeGestureRecognizer {
-    private var askedToRecognize = false
-
-    override var state: State {
-        get { super.state }
-        set {
-            if newValue == .ended { askedToRecognize = true }
-            if newValue == .failed, askedToRecognize, super.state == .possible { return }
-            super.state = newValue
-        }
-    }
-
-    override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
-        if !askedToRecognize { super.touchesMoved(touches, with: event) }
-    }
-
-    override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {
-        if !askedToRecognize { super.touchesEnded(touches, with: event) }
-    }
-
-    override func reset() {
-        super.reset()
-        askedToRecognize = false
-    }
-}
-
 /// The Swipe demo: on the left, the raw-touch swipe detector; on the right, the same idea with a
 /// `SwipeGestureRecognizer` (all four directions, its direction shown) that requires the custom Z recognizer to
 /// fail (the seed's "Z del zorro" example), so a Z is never taken for a rightward swipe.
@@ -97,7 +63,7 @@ public final class SwipeScene: DemoScene {
     public let rawView: RawSwipeView
     /// The right half: the swipe and Z recognizers.
     public let recognizerView: View
-    public let swipeRecognizer: SwipeGestureRecognizer = PatientSwipeGestureRecognizer()
+    public let swipeRecognizer = SwipeGestureRecognizer()
     public let zRecognizer = ZGestureRecognizer()
     public var needsDisplay = true
 

@@ -34,6 +34,39 @@ import Testing
         #expect(h.actions.isEmpty)
     }
 
+    /// Stays possible while its finger is down and fails at the lift: something a swipe can be made to wait for.
+    final class FailsAtLift: GestureRecognizer {
+        override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) { state = .failed }
+    }
+
+    @Test("a swipe recognized while it waits for a failure requirement is not failed by its own timeout")
+    func waitingSwipeOutlivesItsTimeout() {
+        let h = Harness()
+        let swipe = h.add(SwipeGestureRecognizer(), "swipe")
+        swipe.require(toFail: h.add(FailsAtLift(), "other"))
+        h.down(1, 100, 300, at: 0)
+        for step in 1...4 { h.move(1, 100 + 20 * Double(step), 300, at: 0.02 * Double(step)) }
+        h.advance(to: 0.8)
+        h.up(1, 180, 300, at: 0.8)
+        #expect(h.actions == ["swipe:ended"])
+    }
+
+    @Test("a swipe recognized while it waits keeps its direction when the finger turns afterwards")
+    func waitingSwipeKeepsItsDirection() {
+        let h = Harness()
+        let swipe = h.add(SwipeGestureRecognizer(), "swipe")
+        swipe.direction = [.right, .down]
+        swipe.require(toFail: h.add(FailsAtLift(), "other"))
+        var recognized: [Direction] = []
+        swipe.addTarget { recognized.append($0.recognizedDirection) }
+        h.down(1, 100, 300, at: 0)
+        for step in 1...4 { h.move(1, 100 + 20 * Double(step), 300, at: 0.02 * Double(step)) }
+        h.move(1, 180, 600, at: 0.2)
+        h.up(1, 180, 600, at: 0.3)
+        #expect(h.actions == ["swipe:ended"])
+        #expect(recognized == [.right])
+    }
+
     @Test("the default swipe direction is right")
     func defaultRight() {
         #expect(SwipeGestureRecognizer().direction == .right)
