@@ -54,20 +54,21 @@ public final class XorgServer: Sendable {
 
     /// Starts the server and returns once it accepts X connections. With `screenSize` the dummy
     /// screen runs a single mode of that size (a CVT-style modeline, enough video memory for it);
-    /// without it the driver's default 1024x768.
+    /// without it the driver's default 1024x768. `depth` is the screen's colour depth (24, or 16 to try what a
+    /// program does on a visual other than 24-bit TrueColor).
     public static func start(
-        timeout: Duration = .seconds(15), screenSize: (width: Int, height: Int)? = nil
+        timeout: Duration = .seconds(15), screenSize: (width: Int, height: Int)? = nil, depth: Int = 24
     ) async throws -> XorgServer {
         let directory = try makeTemporaryDirectory()
         do {
-            return try await XorgServer(directory: directory, timeout: timeout, screenSize: screenSize)
+            return try await XorgServer(directory: directory, timeout: timeout, screenSize: screenSize, depth: depth)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
     }
 
-    private init(directory: URL, timeout: Duration, screenSize: (width: Int, height: Int)?) async throws {
+    private init(directory: URL, timeout: Duration, screenSize: (width: Int, height: Int)?, depth: Int) async throws {
         self.directory = directory
         configPath = directory.appendingPathComponent("xorg.conf").path
         logPath = directory.appendingPathComponent("Xorg.log").path
@@ -80,7 +81,7 @@ public final class XorgServer: Sendable {
         try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
         try Self.config(
             touch: touchSocketPath, pointer: pointerSocketPath, keyboard: keyboardSocketPath,
-            gesture: gestureSocketPath, screenSize: screenSize
+            gesture: gestureSocketPath, screenSize: screenSize, depth: depth
         )
         .write(toFile: configPath, atomically: true, encoding: .utf8)
 
@@ -277,11 +278,12 @@ public final class XorgServer: Sendable {
     }
 
     private static func config(
-        touch: String, pointer: String, keyboard: String, gesture: String, screenSize: (width: Int, height: Int)?
+        touch: String, pointer: String, keyboard: String, gesture: String, screenSize: (width: Int, height: Int)?,
+        depth: Int
     ) -> String {
         var videoRam = ""
         var monitor = ""
-        var screen = ""
+        var screen = "        DefaultDepth \(depth)\n"
         if let size = screenSize {
             // A mode with blanking intervals in the proportions of 1920x1080@60 (148.5 MHz), scaled.
             let (w, h) = (size.width, size.height)
@@ -301,9 +303,9 @@ public final class XorgServer: Sendable {
                 """
             screen = """
                     Monitor "monitor"
-                    DefaultDepth 24
+                    DefaultDepth \(depth)
                     SubSection "Display"
-                        Depth 24
+                        Depth \(depth)
                         Modes "\(w)x\(h)"
                         Virtual \(w) \(h)
                     EndSubSection

@@ -46,6 +46,26 @@ struct DrawingTests {
         #expect(SavedDocument.read(session.document)?.lines.count == 2)
     }
 
+    @Test(
+        "a touch line reaches the screen in black at 24-bit depth (XPutImage) and 16-bit depth (Cairo's Xlib surface)",
+        arguments: [(24, "frames: XPutImage from the canvas's memory"), (16, "frames: through a Cairo Xlib surface")])
+    func touchLineAtEachScreenDepth(depth: Int, presentation: String) async throws {
+        let session = try await AppSession.launch(depth: depth)
+        defer { session.stop() }
+        #expect(session.app.stderr.contains(presentation), "\(session.app.transcript)")
+        let touch = try session.server.touch
+        let line: (begin: Point, end: Point) = ((60, 80), (560, 380))
+        try touch.touchBegin(id: 0, at: session.root(line.begin))
+        for step in 1...12 {
+            try touch.touchUpdate(id: 0, at: session.root(interpolate(line.begin, line.end, Double(step) / 12)))
+        }
+        try touch.touchEnd(id: 0, at: session.root(line.end))
+        try touch.sync()
+        _ = try await session.savedDocument(lineCount: 1)
+        try await expectDrawn(
+            lines: [line], whiteSpots: [(560, 80), (60, 380), (320, 100)], in: session, name: "depth-\(depth)")
+    }
+
     @Test("dragging the mouse with button 1 saves one line and draws it in black")
     func mouseDragDrawsOneLine() async throws {
         let session = try await AppSession.launch()

@@ -18,9 +18,10 @@ final class AppSession: Sendable {
     let frame: Frame
 
     static func launch(
-        frame: Frame = Frame(x: 100, y: 80, width: 640, height: 480), readyTimeout: Duration = .seconds(10)
+        frame: Frame = Frame(x: 100, y: 80, width: 640, height: 480), readyTimeout: Duration = .seconds(10),
+        depth: Int = 24
     ) async throws -> AppSession {
-        let server = try await XorgServer.start()
+        let server = try await XorgServer.start(depth: depth)
         do {
             // The document lives apart from the server's files: a test that kills the server (which removes them)
             // must still find what the app saved.
