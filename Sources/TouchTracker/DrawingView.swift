@@ -13,34 +13,38 @@ public enum ShapeID: Hashable, Sendable {
 /// It owns the drawing while the app runs, reports each completed edit through `onEdit` so the platform can save,
 /// and records what needs redrawing in `damage`, which the renderer reads and clears.
 public final class DrawingView: View {
-    /// Stroke width of every line, in pixels.
-    public var lineWidth = 10.0
-    /// How far a finger must move before its line appears (UIKit's tap slop), so taps leave no dots.
-    public var tapSlop = 10.0
-    /// How close a tap must be to a line to select it.
-    public var hitRadius = 20.0
-    /// Two fingers going down at most this far apart in time draw a circle (when circles are on).
-    public var circlePairingInterval: TimeInterval = 0.1
-    /// Width by speed: width = `speedWidthFactor` / speed (px/s), clamped to the two bounds below.
-    public var speedWidthFactor = 2000.0
-    public var minimumSpeedWidth = 1.0
-    public var maximumSpeedWidth = 20.0
+    // Every touch move reads and writes the state below; like TouchKit's hot properties, it is
+    // `@exclusivity(unchecked)`: nothing here accesses it overlappingly, and the dynamic checks cost more than the
+    // move itself.
 
-    public private(set) var lines: LineCollection
-    public private(set) var circles: CircleCollection
+    /// Stroke width of every line, in pixels.
+    @exclusivity(unchecked) public var lineWidth = 10.0
+    /// How far a finger must move before its line appears (UIKit's tap slop), so taps leave no dots.
+    @exclusivity(unchecked) public var tapSlop = 10.0
+    /// How close a tap must be to a line to select it.
+    @exclusivity(unchecked) public var hitRadius = 20.0
+    /// Two fingers going down at most this far apart in time draw a circle (when circles are on).
+    @exclusivity(unchecked) public var circlePairingInterval: TimeInterval = 0.1
+    /// Width by speed: width = `speedWidthFactor` / speed (px/s), clamped to the two bounds below.
+    @exclusivity(unchecked) public var speedWidthFactor = 2000.0
+    @exclusivity(unchecked) public var minimumSpeedWidth = 1.0
+    @exclusivity(unchecked) public var maximumSpeedWidth = 20.0
+
+    @exclusivity(unchecked) public private(set) var lines: LineCollection
+    @exclusivity(unchecked) public private(set) var circles: CircleCollection
     /// The challenges' switches and the colour of new lines, saved with the document.
-    public private(set) var options: DrawingOptions
+    @exclusivity(unchecked) public private(set) var options: DrawingOptions
     /// Lines being drawn, by `Touch.identifier` (unique per contact, never a reused platform id).
-    public private(set) var linesInProgress: [UInt64: LineInProgress] = [:]
+    @exclusivity(unchecked) public private(set) var linesInProgress: [UInt64: LineInProgress] = [:]
     /// Circles being drawn, by the pair of touches drawing them.
-    public private(set) var circlesInProgress: [TouchPair: CircleInProgress] = [:]
+    @exclusivity(unchecked) public private(set) var circlesInProgress: [TouchPair: CircleInProgress] = [:]
     /// The selected line, drawn green on top of the others.
-    public private(set) var selectedLineID: LineID?
+    @exclusivity(unchecked) public private(set) var selectedLineID: LineID?
     /// The selected circle, drawn green on top of the others. At most one of the two selections is set.
-    public private(set) var selectedCircleID: CircleID?
+    @exclusivity(unchecked) public private(set) var selectedCircleID: CircleID?
     public private(set) var undoStack = UndoStack()
     /// What changed since the renderer last looked.
-    public var damage = Damage()
+    @exclusivity(unchecked) public var damage = Damage()
     /// Called after every completed edit (and undo or redo, and option change) with the new document.
     public var onEdit: ((Drawing) -> Void)?
 
@@ -48,9 +52,9 @@ public final class DrawingView: View {
     private var moveOrigin: Line?
     private var circleMoveOrigin: Circle?
     /// When each live touch went down and its velocity samples (TouchKit's estimator).
-    private var tracks: [UInt64: (began: TimeInterval, velocity: VelocityTracker)] = [:]
+    @exclusivity(unchecked) private var tracks: [UInt64: (began: TimeInterval, velocity: VelocityTracker)] = [:]
     /// Touches of a circle that has completed (its other finger lifted): they draw nothing more.
-    private var spentTouches: Set<UInt64> = []
+    @exclusivity(unchecked) private var spentTouches: Set<UInt64> = []
 
     public init(frame: Rect, drawing: Drawing = Drawing()) {
         self.lines = LineCollection(drawing.lines)
@@ -417,17 +421,20 @@ public final class DrawingView: View {
         let id = touch.identifier
         let point = canvasPoint(of: touch)
         guard point.isFinite else { return }
+        let options = self.options
         var width: Double?
         // Speed is only needed for width by speed. The tracker is changed in place: copying it out of the dictionary
         // and back would copy its sample buffer on every move.
-        if sampling, options.widthBySpeed, tracks[id] != nil {
-            tracks[id]!.velocity.add(point, at: touch.timestamp)
-            width = widthForSpeed(tracks[id]!.velocity.velocity(at: touch.timestamp).length)
+        if sampling, options.widthBySpeed, let index = tracks.index(forKey: id) {
+            tracks.values[index].velocity.add(point, at: touch.timestamp)
+            width = widthForSpeed(tracks.values[index].velocity.velocity(at: touch.timestamp).length)
         }
         // Pressure, where the device reports it, decides over speed: it is what the finger meant.
         if options.widthByPressure, let force = touch.force, let pressed = widthForPressure(force) { width = pressed }
         let styledWidth = options.widthBySpeed || (options.widthByPressure && touch.force != nil)
-        if var line = linesInProgress[id] {
+        // One hash per move: the line is found once and changed where it is.
+        if let index = linesInProgress.index(forKey: id) {
+            var line = linesInProgress.values[index]
             if line.isVisible { damage.add(strokeBounds(line.line)) }
             line.end = point
             if !line.isVisible, line.begin.distance(to: point) > tapSlop { line.isVisible = true }
@@ -440,8 +447,9 @@ public final class DrawingView: View {
                 line.width = maximumSpeedWidth
             }
             if line.isVisible { damage.add(strokeBounds(line.line)) }
-            linesInProgress[id] = line
-        } else if let pair = pair(of: id), var circle = circlesInProgress[pair] {
+            linesInProgress.values[index] = line
+        } else if let pair = pair(of: id), let index = circlesInProgress.index(forKey: pair) {
+            var circle = circlesInProgress.values[index]
             if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
             if id == pair.first { circle.first = point } else { circle.second = point }
             if !circle.isVisible,
@@ -451,7 +459,7 @@ public final class DrawingView: View {
                 circle.isVisible = true
             }
             if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
-            circlesInProgress[pair] = circle
+            circlesInProgress.values[index] = circle
         }
     }
 
