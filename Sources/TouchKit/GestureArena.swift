@@ -56,7 +56,13 @@ final class GestureArena {
         depth += 1
         body()
         depth -= 1
-        if depth == 0 { flush() }
+        // Most moves leave nothing for the end of the turn; looking first skips the flush loop's bookkeeping.
+        if depth == 0, hasWorkAtEndOfTurn { flush() }
+    }
+
+    /// Whether `flush` would do anything: effects to run, held touches to look at, recognizers to check.
+    private var hasWorkAtEndOfTurn: Bool {
+        effectIndex < effects.count || !heldTouches.isEmpty || !checkList.isEmpty
     }
 
     var isIdle: Bool { heldTouches.isEmpty && waiting.isEmpty }
