@@ -35,7 +35,12 @@ public final class DrawingView: View {
     /// The challenges' switches and the colour of new lines, saved with the document.
     @exclusivity(unchecked) public private(set) var options: DrawingOptions
     /// Lines being drawn, by `Touch.identifier` (unique per contact, never a reused platform id).
-    @exclusivity(unchecked) public private(set) var linesInProgress: [UInt64: LineInProgress] = [:]
+    @exclusivity(unchecked) public private(set) var linesInProgress: [UInt64: LineInProgress] = [:] {
+        // Adding or removing a line may move the others: the remembered position is stale.
+        didSet { lastMovedLine = nil }
+    }
+    /// Where the last moved finger's line is in `linesInProgress`, so a finger's stream of moves skips hashing.
+    @exclusivity(unchecked) private var lastMovedLine: (id: UInt64, index: [UInt64: LineInProgress].Index)?
     /// Circles being drawn, by the pair of touches drawing them.
     @exclusivity(unchecked) public private(set) var circlesInProgress: [TouchPair: CircleInProgress] = [:]
     /// The selected line, drawn green on top of the others.
@@ -432,8 +437,8 @@ public final class DrawingView: View {
         // Pressure, where the device reports it, decides over speed: it is what the finger meant.
         if options.widthByPressure, let force = touch.force, let pressed = widthForPressure(force) { width = pressed }
         let styledWidth = options.widthBySpeed || (options.widthByPressure && touch.force != nil)
-        // One hash per move: the line is found once and changed where it is.
-        if let index = linesInProgress.index(forKey: id) {
+        // The line is found once (by hashing only when another finger moved last) and changed where it is.
+        if let index = lineIndex(of: id) {
             var line = linesInProgress.values[index]
             if line.isVisible { damage.add(strokeBounds(line.line)) }
             line.end = point
@@ -448,6 +453,8 @@ public final class DrawingView: View {
             }
             if line.isVisible { damage.add(strokeBounds(line.line)) }
             linesInProgress.values[index] = line
+            // After the write: changing a value keeps every position, but the setter forgets them all.
+            lastMovedLine = (id, index)
         } else if let pair = pair(of: id), let index = circlesInProgress.index(forKey: pair) {
             var circle = circlesInProgress.values[index]
             if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
@@ -461,6 +468,12 @@ public final class DrawingView: View {
             if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
             circlesInProgress.values[index] = circle
         }
+    }
+
+    /// Where the line of touch `id` is in `linesInProgress`, if it has one.
+    private func lineIndex(of id: UInt64) -> [UInt64: LineInProgress].Index? {
+        if let last = lastMovedLine, last.id == id { return last.index }
+        return linesInProgress.index(forKey: id)
     }
 
     /// Width by pressure: the normalised force (1/3 is a normal press) times 30, so a normal press draws the
