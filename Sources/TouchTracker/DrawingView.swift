@@ -13,25 +13,24 @@ public enum ShapeID: Hashable, Sendable {
 /// It owns the drawing while the app runs, reports each completed edit through `onEdit` so the platform can save,
 /// and records what needs redrawing in `damage`, which the renderer reads and clears.
 public final class DrawingView: View {
-    // Every touch move reads and writes the state below; like TouchKit's hot properties, it is
-    // `@exclusivity(unchecked)`: nothing here accesses it overlappingly, and the dynamic checks cost more than the
-    // move itself.
+    // What every touch move reads and writes is `@exclusivity(unchecked)`, like TouchKit's hot properties: nothing
+    // here accesses it overlappingly, and the dynamic checks cost more than the rest of the move's work in the view.
 
     /// Stroke width of every line, in pixels.
     @exclusivity(unchecked) public var lineWidth = 10.0
     /// How far a finger must move before its line appears (UIKit's tap slop), so taps leave no dots.
     @exclusivity(unchecked) public var tapSlop = 10.0
     /// How close a tap must be to a line to select it.
-    @exclusivity(unchecked) public var hitRadius = 20.0
+    public var hitRadius = 20.0
     /// Two fingers going down at most this far apart in time draw a circle (when circles are on).
-    @exclusivity(unchecked) public var circlePairingInterval: TimeInterval = 0.1
+    public var circlePairingInterval: TimeInterval = 0.1
     /// Width by speed: width = `speedWidthFactor` / speed (px/s), clamped to the two bounds below.
     @exclusivity(unchecked) public var speedWidthFactor = 2000.0
     @exclusivity(unchecked) public var minimumSpeedWidth = 1.0
     @exclusivity(unchecked) public var maximumSpeedWidth = 20.0
 
-    @exclusivity(unchecked) public private(set) var lines: LineCollection
-    @exclusivity(unchecked) public private(set) var circles: CircleCollection
+    public private(set) var lines: LineCollection
+    public private(set) var circles: CircleCollection
     /// The challenges' switches and the colour of new lines, saved with the document.
     @exclusivity(unchecked) public private(set) var options: DrawingOptions
     /// Lines being drawn, by `Touch.identifier` (unique per contact, never a reused platform id).
@@ -44,9 +43,9 @@ public final class DrawingView: View {
     /// Circles being drawn, by the pair of touches drawing them.
     @exclusivity(unchecked) public private(set) var circlesInProgress: [TouchPair: CircleInProgress] = [:]
     /// The selected line, drawn green on top of the others.
-    @exclusivity(unchecked) public private(set) var selectedLineID: LineID?
+    public private(set) var selectedLineID: LineID?
     /// The selected circle, drawn green on top of the others. At most one of the two selections is set.
-    @exclusivity(unchecked) public private(set) var selectedCircleID: CircleID?
+    public private(set) var selectedCircleID: CircleID?
     public private(set) var undoStack = UndoStack()
     /// What changed since the renderer last looked.
     @exclusivity(unchecked) public var damage = Damage()
@@ -59,7 +58,7 @@ public final class DrawingView: View {
     /// When each live touch went down and its velocity samples (TouchKit's estimator).
     @exclusivity(unchecked) private var tracks: [UInt64: (began: TimeInterval, velocity: VelocityTracker)] = [:]
     /// Touches of a circle that has completed (its other finger lifted): they draw nothing more.
-    @exclusivity(unchecked) private var spentTouches: Set<UInt64> = []
+    private var spentTouches: Set<UInt64> = []
 
     public init(frame: Rect, drawing: Drawing = Drawing()) {
         self.lines = LineCollection(drawing.lines)
