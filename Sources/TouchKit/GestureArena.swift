@@ -120,9 +120,13 @@ final class GestureArena {
         prepareEvent(touch, adding: false)
         let changed = event.changedTouches
         let recognizers = touch.gestureRecognizers
-        for recognizer in recognizers where recognizer.isEnabled && recognizer.receivesEvents {
-            guard recognizer.isTrackingLive(touch) else { continue }
-            recognizer.touchesMoved(changed, with: event)
+        // `recognizers` keeps every recognizer alive until the loop ends, so each call borrows its recognizer
+        // instead of retaining and releasing it (`for in` would, on every move).
+        for index in recognizers.indices {
+            Unmanaged.passUnretained(recognizers[index])._withUnsafeGuaranteedRef { recognizer in
+                guard recognizer.isEnabled, recognizer.receivesEvents, recognizer.isTrackingLive(touch) else { return }
+                recognizer.touchesMoved(changed, with: event)
+            }
         }
         if effectIndex < effects.count { runEffects() }
         switch touch.viewDelivery {

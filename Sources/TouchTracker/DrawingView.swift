@@ -387,7 +387,13 @@ public final class DrawingView: View {
     }
 
     public override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
-        for touch in touches { update(touch) }
+        // The set holds its touches for the whole call: walking it by index and borrowing each touch saves the
+        // retains and releases of the set and of every touch that `for in` makes on every move.
+        var index = touches.startIndex
+        while index != touches.endIndex {
+            Unmanaged.passUnretained(touches[index])._withUnsafeGuaranteedRef { update($0) }
+            touches.formIndex(after: &index)
+        }
     }
 
     public override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {
