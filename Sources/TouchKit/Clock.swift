@@ -41,7 +41,9 @@ public final class Clock {
 
     /// Cancels a timer; cancelling one that already fired or was cancelled does nothing.
     public func cancel(_ token: TimerToken) {
-        timers.removeAll { $0.token == token }
+        // Tokens are unique, so at most one timer goes; `removeAll(where:)` would rewrite the whole list for it.
+        guard let index = timers.firstIndex(where: { $0.token == token }) else { return }
+        timers.remove(at: index)
     }
 
     /// The deadline of the earliest pending timer, if any.

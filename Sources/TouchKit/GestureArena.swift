@@ -56,7 +56,13 @@ final class GestureArena {
         depth += 1
         body()
         depth -= 1
-        if depth == 0 { flush() }
+        // Most moves leave nothing for the end of the turn; looking first skips the flush loop's bookkeeping.
+        if depth == 0, hasWorkAtEndOfTurn { flush() }
+    }
+
+    /// Whether `flush` would do anything: effects to run, held touches to look at, recognizers to check.
+    private var hasWorkAtEndOfTurn: Bool {
+        effectIndex < effects.count || !heldTouches.isEmpty || !checkList.isEmpty
     }
 
     var isIdle: Bool { heldTouches.isEmpty && waiting.isEmpty }
@@ -114,9 +120,13 @@ final class GestureArena {
         prepareEvent(touch, adding: false)
         let changed = event.changedTouches
         let recognizers = touch.gestureRecognizers
-        for recognizer in recognizers where recognizer.isEnabled && recognizer.receivesEvents {
-            guard recognizer.isTrackingLive(touch) else { continue }
-            recognizer.touchesMoved(changed, with: event)
+        // `recognizers` keeps every recognizer alive until the loop ends, so each call borrows its recognizer
+        // instead of retaining and releasing it (`for in` would, on every move).
+        for index in recognizers.indices {
+            Unmanaged.passUnretained(recognizers[index])._withUnsafeGuaranteedRef { recognizer in
+                guard recognizer.isEnabled, recognizer.receivesEvents, recognizer.isTrackingLive(touch) else { return }
+                recognizer.touchesMoved(changed, with: event)
+            }
         }
         if effectIndex < effects.count { runEffects() }
         switch touch.viewDelivery {

@@ -324,7 +324,8 @@ open class GestureRecognizer: GestureRecognizerActions {
         if let clock = currentArena?.clock {
             for token in timerTokens { clock.cancel(token) }
         }
-        timerTokens.removeAll()
+        // Every gesture schedules timers again: keep the buffer.
+        timerTokens.removeAll(keepingCapacity: true)
     }
 
     /// Stops delivering `touch` to this recognizer (UIKit's `ignore(_:for:)`).

@@ -83,15 +83,22 @@ public final class Touch: Hashable, CustomStringConvertible {
     }
 
     /// The touch's location in `view`'s coordinates, or in the window's when `view` is nil.
+    ///
+    /// Runs for every move. `switch` borrows the view where `guard let` would copy it: a retain and a release per
+    /// call, and slow ones, as recognizers and finished touches reference views weakly.
     public func location(in view: View?) -> Point {
-        guard let view else { return windowLocation }
-        return view.convert(windowLocation, from: nil)
+        switch view {
+        case .some(let view): view.convertFromRoot(windowLocation)
+        case .none: windowLocation
+        }
     }
 
     /// The location before the last change, in `view`'s coordinates, or in the window's when `view` is nil.
     public func previousLocation(in view: View?) -> Point {
-        guard let view else { return previousWindowLocation }
-        return view.convert(previousWindowLocation, from: nil)
+        switch view {
+        case .some(let view): view.convertFromRoot(previousWindowLocation)
+        case .none: previousWindowLocation
+        }
     }
 
     public static func == (lhs: Touch, rhs: Touch) -> Bool { lhs === rhs }

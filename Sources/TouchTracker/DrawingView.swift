@@ -13,34 +13,42 @@ public enum ShapeID: Hashable, Sendable {
 /// It owns the drawing while the app runs, reports each completed edit through `onEdit` so the platform can save,
 /// and records what needs redrawing in `damage`, which the renderer reads and clears.
 public final class DrawingView: View {
+    // What every touch move reads and writes is `@exclusivity(unchecked)`, like TouchKit's hot properties: nothing
+    // here accesses it overlappingly, and the dynamic checks cost more than the rest of the move's work in the view.
+
     /// Stroke width of every line, in pixels.
-    public var lineWidth = 10.0
+    @exclusivity(unchecked) public var lineWidth = 10.0
     /// How far a finger must move before its line appears (UIKit's tap slop), so taps leave no dots.
-    public var tapSlop = 10.0
+    @exclusivity(unchecked) public var tapSlop = 10.0
     /// How close a tap must be to a line to select it.
     public var hitRadius = 20.0
     /// Two fingers going down at most this far apart in time draw a circle (when circles are on).
     public var circlePairingInterval: TimeInterval = 0.1
     /// Width by speed: width = `speedWidthFactor` / speed (px/s), clamped to the two bounds below.
-    public var speedWidthFactor = 2000.0
-    public var minimumSpeedWidth = 1.0
-    public var maximumSpeedWidth = 20.0
+    @exclusivity(unchecked) public var speedWidthFactor = 2000.0
+    @exclusivity(unchecked) public var minimumSpeedWidth = 1.0
+    @exclusivity(unchecked) public var maximumSpeedWidth = 20.0
 
     public private(set) var lines: LineCollection
     public private(set) var circles: CircleCollection
     /// The challenges' switches and the colour of new lines, saved with the document.
-    public private(set) var options: DrawingOptions
+    @exclusivity(unchecked) public private(set) var options: DrawingOptions
     /// Lines being drawn, by `Touch.identifier` (unique per contact, never a reused platform id).
-    public private(set) var linesInProgress: [UInt64: LineInProgress] = [:]
+    @exclusivity(unchecked) public private(set) var linesInProgress: [UInt64: LineInProgress] = [:] {
+        // Adding or removing a line may move the others: the remembered position is stale.
+        didSet { lastMovedLine = nil }
+    }
+    /// Where the last moved finger's line is in `linesInProgress`, so a finger's stream of moves skips hashing.
+    @exclusivity(unchecked) private var lastMovedLine: (id: UInt64, index: [UInt64: LineInProgress].Index)?
     /// Circles being drawn, by the pair of touches drawing them.
-    public private(set) var circlesInProgress: [TouchPair: CircleInProgress] = [:]
+    @exclusivity(unchecked) public private(set) var circlesInProgress: [TouchPair: CircleInProgress] = [:]
     /// The selected line, drawn green on top of the others.
     public private(set) var selectedLineID: LineID?
     /// The selected circle, drawn green on top of the others. At most one of the two selections is set.
     public private(set) var selectedCircleID: CircleID?
     public private(set) var undoStack = UndoStack()
     /// What changed since the renderer last looked.
-    public var damage = Damage()
+    @exclusivity(unchecked) public var damage = Damage()
     /// Called after every completed edit (and undo or redo, and option change) with the new document.
     public var onEdit: ((Drawing) -> Void)?
 
@@ -48,7 +56,7 @@ public final class DrawingView: View {
     private var moveOrigin: Line?
     private var circleMoveOrigin: Circle?
     /// When each live touch went down and its velocity samples (TouchKit's estimator).
-    private var tracks: [UInt64: (began: TimeInterval, velocity: VelocityTracker)] = [:]
+    @exclusivity(unchecked) private var tracks: [UInt64: (began: TimeInterval, velocity: VelocityTracker)] = [:]
     /// Touches of a circle that has completed (its other finger lifted): they draw nothing more.
     private var spentTouches: Set<UInt64> = []
 
@@ -379,7 +387,13 @@ public final class DrawingView: View {
     }
 
     public override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
-        for touch in touches { update(touch) }
+        // The set holds its touches for the whole call: walking it by index and borrowing each touch saves the
+        // retains and releases of the set and of every touch that `for in` makes on every move.
+        var index = touches.startIndex
+        while index != touches.endIndex {
+            Unmanaged.passUnretained(touches[index])._withUnsafeGuaranteedRef { update($0) }
+            touches.formIndex(after: &index)
+        }
     }
 
     public override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {
@@ -417,17 +431,20 @@ public final class DrawingView: View {
         let id = touch.identifier
         let point = canvasPoint(of: touch)
         guard point.isFinite else { return }
+        let options = self.options
         var width: Double?
         // Speed is only needed for width by speed. The tracker is changed in place: copying it out of the dictionary
         // and back would copy its sample buffer on every move.
-        if sampling, options.widthBySpeed, tracks[id] != nil {
-            tracks[id]!.velocity.add(point, at: touch.timestamp)
-            width = widthForSpeed(tracks[id]!.velocity.velocity(at: touch.timestamp).length)
+        if sampling, options.widthBySpeed, let index = tracks.index(forKey: id) {
+            tracks.values[index].velocity.add(point, at: touch.timestamp)
+            width = widthForSpeed(tracks.values[index].velocity.velocity(at: touch.timestamp).length)
         }
         // Pressure, where the device reports it, decides over speed: it is what the finger meant.
         if options.widthByPressure, let force = touch.force, let pressed = widthForPressure(force) { width = pressed }
         let styledWidth = options.widthBySpeed || (options.widthByPressure && touch.force != nil)
-        if var line = linesInProgress[id] {
+        // The line is found once (by hashing only when another finger moved last) and changed where it is.
+        if let index = lineIndex(of: id) {
+            var line = linesInProgress.values[index]
             if line.isVisible { damage.add(strokeBounds(line.line)) }
             line.end = point
             if !line.isVisible, line.begin.distance(to: point) > tapSlop { line.isVisible = true }
@@ -440,8 +457,11 @@ public final class DrawingView: View {
                 line.width = maximumSpeedWidth
             }
             if line.isVisible { damage.add(strokeBounds(line.line)) }
-            linesInProgress[id] = line
-        } else if let pair = pair(of: id), var circle = circlesInProgress[pair] {
+            linesInProgress.values[index] = line
+            // After the write: changing a value keeps every position, but the setter forgets them all.
+            lastMovedLine = (id, index)
+        } else if let pair = pair(of: id), let index = circlesInProgress.index(forKey: pair) {
+            var circle = circlesInProgress.values[index]
             if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
             if id == pair.first { circle.first = point } else { circle.second = point }
             if !circle.isVisible,
@@ -451,8 +471,14 @@ public final class DrawingView: View {
                 circle.isVisible = true
             }
             if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
-            circlesInProgress[pair] = circle
+            circlesInProgress.values[index] = circle
         }
+    }
+
+    /// Where the line of touch `id` is in `linesInProgress`, if it has one.
+    private func lineIndex(of id: UInt64) -> [UInt64: LineInProgress].Index? {
+        if let last = lastMovedLine, last.id == id { return last.index }
+        return linesInProgress.index(forKey: id)
     }
 
     /// Width by pressure: the normalised force (1/3 is a normal press) times 30, so a normal press draws the

@@ -18,6 +18,29 @@ enum Workloads {
         }
     }
 
+    /// Row 3's input: `strokes` one-finger strokes of 200 events each (down, 198 moves 1 ms apart along x, up), the
+    /// platform id cycling through ten, every stroke starting somewhere else on the canvas.
+    static func pipelineInputs(strokes: Int) -> [TouchInput] {
+        var inputs: [TouchInput] = []
+        var time = 0.0
+        let moves = 198
+        inputs.reserveCapacity(strokes * (moves + 2))
+        for stroke in 0..<strokes {
+            let id = UInt64(stroke % 10)
+            let start = Point(x: Double(stroke % 1500), y: Double(stroke % 900))
+            time += 0.001
+            inputs.append(TouchInput(id: id, phase: .began, location: start, timestamp: time))
+            for step in 1...moves {
+                time += 0.001
+                inputs.append(
+                    TouchInput(id: id, phase: .moved, location: start + Point(x: Double(step), y: 0), timestamp: time))
+            }
+            time += 0.001
+            inputs.append(TouchInput(id: id, phase: .ended, location: start + Point(x: 200, y: 0), timestamp: time))
+        }
+        return inputs
+    }
+
     /// The seed's hit test: 21 samples along every line, the first line with a sample within 20 px.
     static func seedHitTest(_ lines: [Line], at point: Point) -> Int? {
         for (index, line) in lines.enumerated() {
