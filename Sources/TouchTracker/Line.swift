@@ -46,6 +46,38 @@ public struct Line: Hashable, Sendable {
         Rect.bounding(begin, end).insetBy(dx: -width / 2 - 1, dy: -width / 2 - 1)
     }
 
+    /// Whether the segment passes through `rect`, ends inside included (Liang–Barsky clipping).
+    public func crosses(_ rect: Rect) -> Bool {
+        var entry = 0.0
+        var exit = 1.0
+        // Clips the segment's parameter range to one side of the rectangle; false once nothing is left.
+        func clip(_ p: Double, _ q: Double) -> Bool {
+            if p == 0 { return q >= 0 }
+            let t = q / p
+            if p < 0 {
+                if t > exit { return false }
+                entry = Swift.max(entry, t)
+            } else {
+                if t < entry { return false }
+                exit = Swift.min(exit, t)
+            }
+            return entry <= exit
+        }
+        let dx = end.x - begin.x
+        let dy = end.y - begin.y
+        return clip(-dx, begin.x - rect.minX) && clip(dx, rect.maxX - begin.x) && clip(-dy, begin.y - rect.minY)
+            && clip(dy, rect.maxY - begin.y)
+    }
+
+    /// Whether a stroke of `width` with round caps may paint a pixel of `rect`: its segment passes within half the
+    /// width (and a pixel of antialiasing) of it, square corners standing in for round ones. Much tighter than
+    /// comparing bounding boxes, which for a diagonal line take in the empty triangles on either side of it, so a
+    /// repair restrokes far fewer lines.
+    public func strokeMayTouch(_ rect: Rect, width: Double) -> Bool {
+        let reach = width / 2 + 1
+        return crosses(rect.insetBy(dx: -reach, dy: -reach))
+    }
+
     /// The pixels this line's stroke can touch, `defaultWidth` standing in for a width it does not set.
     public func strokeBounds(defaultWidth: Double) -> Rect { bounds(width: width ?? defaultWidth) }
 }

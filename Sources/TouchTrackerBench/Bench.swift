@@ -66,36 +66,62 @@ enum Bench {
     static func us(_ seconds: Double) -> String { String(format: "%.2f µs", seconds * 1e6) }
 
     /// Row 1: one touch-move event including its frame, at growing line counts, against a full redraw.
+    ///
+    /// A move costs tens of microseconds, so the ratio between line counts is at the mercy of whatever else the
+    /// machine does. The four canvases are therefore set up first and measured in turn, one move on each per
+    /// round (starting with a different one each round), so a busy moment falls on all of them alike; each figure
+    /// is the median of its rounds.
     static func touchMoveRows() throws -> [Row] {
-        var costs: [Int: Double] = [:]
-        var naive: [Int: Double] = [:]
+        struct Setup {
+            let lines: [Line]
+            let controller: DrawingController
+            let renderer: DrawingRenderer
+            var time = 0.0
+        }
         let counts = [0, 1_000, 10_000, 100_000]
-        for count in counts {
+        var setups = try counts.map { count in
             let lines = Workloads.randomLines(count)
             let controller = DrawingController(
                 size: Size(width: Double(Workloads.width), height: Double(Workloads.height)),
                 drawing: Drawing(lines: lines))
             let renderer = try DrawingRenderer(width: Workloads.width, height: Workloads.height)
             _ = renderer.frame(for: controller.drawingView)
-            var time = 0.0
-            controller.send(TouchInput(id: 1, phase: .began, location: Point(x: 500, y: 500), timestamp: time))
-            let samples = Measure.samples(runs: 400) { run in
-                time += 0.008
-                let x = 520 + Double(run % 200)
-                controller.send(TouchInput(id: 1, phase: .moved, location: Point(x: x, y: 540), timestamp: time))
-                _ = renderer.frame(for: controller.drawingView)
+            controller.send(TouchInput(id: 1, phase: .began, location: Point(x: 500, y: 500), timestamp: 0))
+            return Setup(lines: lines, controller: controller, renderer: renderer)
+        }
+        let rounds = 1_000
+        var samples = Array(repeating: [Double](), count: counts.count)
+        for round in -20..<rounds {
+            // Each round starts with the next canvas, so none always runs right after the others evicted its data.
+            for turn in setups.indices {
+                let index = (turn + round + 20) % setups.count
+                setups[index].time += 0.008
+                let x = 520 + Double((round + 20) % 200)
+                let input = TouchInput(
+                    id: 1, phase: .moved, location: Point(x: x, y: 540), timestamp: setups[index].time)
+                let start = Measure.now()
+                setups[index].controller.send(input)
+                _ = setups[index].renderer.frame(for: setups[index].controller.drawingView)
+                let seconds = Double(Measure.now() - start) / 1e9
+                // The first rounds warm the caches and are not counted.
+                if round >= 0 { samples[index].append(seconds) }
             }
-            costs[count] = Measure.median(samples)
+        }
+        var costs: [Int: Double] = [:]
+        var naive: [Int: Double] = [:]
+        for (index, count) in counts.enumerated() {
+            costs[count] = Measure.median(samples[index])
             // The seed's way: every event redraws every line.
-            let context = try CairoContext(surface: renderer.canvas)
+            let setup = setups[index]
+            let context = try CairoContext(surface: setup.renderer.canvas)
             let runs = count >= 100_000 ? 2 : (count >= 10_000 ? 5 : 30)
             let naiveSamples = Measure.samples(runs: runs) { run in
                 context.paint(solid: .white)
                 context.setColor(.black)
-                for line in lines { context.stroke(line, width: 10) }
+                for line in setup.lines { context.stroke(line, width: 10) }
                 context.setColor(.red)
                 context.stroke(Line(begin: Point(x: 500, y: 500), end: Point(x: 520 + Double(run), y: 540)), width: 10)
-                renderer.canvas.flush()
+                setup.renderer.canvas.flush()
             }
             naive[count] = Measure.median(naiveSamples)
         }

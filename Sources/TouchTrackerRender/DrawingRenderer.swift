@@ -102,7 +102,7 @@ public final class DrawingRenderer {
         let reach = region.insetBy(dx: -view.widestStroke, dy: -view.widestStroke)
         // The grid hands back every line filed near the region; stroke only those whose stroke can reach it.
         for item in view.lines.lines(crossing: reach)
-        where item.id != selected && item.line.strokeBounds(defaultWidth: view.lineWidth).intersects(region) {
+        where item.id != selected && item.line.strokeMayTouch(region, width: item.line.width ?? view.lineWidth) {
             cacheContext.strokeStyled(item.line, defaultColor: completeColor, defaultWidth: view.lineWidth)
         }
         let selectedCircle = view.selectedCircleID
