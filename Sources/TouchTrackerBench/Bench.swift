@@ -13,29 +13,60 @@ struct Row {
 }
 
 /// `touchtracker-bench`: measures TouchTracker against the seed's naive way in one run (issue: instant with 100,000
-/// lines). Prints a table and writes JSON (default bench-results.json, or the first argument; `--latency-only` runs
-/// row 6 alone). Row 6 runs the release
+/// lines). Prints a table and writes JSON (default bench-results.json, or the first argument). `--only GROUP,...`
+/// runs some row groups alone (`--latency-only` is `--only latency`); `--help` lists them. Row 6 runs the release
 /// `touchtracker` next to this executable (or TOUCHTRACKER_BIN) under a private Xorg, which needs root.
 @main
 enum Bench {
+    /// The row groups in table order, by the names `--only` takes.
+    static let groups: [(name: String, rows: @Sendable () async throws -> [Row])] = [
+        ("touch", { try touchMoveRows() }),
+        ("hit", { [hitTestRow()] }),
+        ("pipeline", { [pipelineRow()] }),
+        ("edit", { try editRows() }),
+        ("documents", { try documentRows() }),
+        ("latency", { [await EndToEndLatency.row()] }),
+    ]
+
+    static let usage = """
+        usage: touchtracker-bench [--only GROUP[,GROUP...]] [--latency-only] [OUT.json]
+          Runs the benchmark rows, prints a table and writes them as JSON to OUT.json (default bench-results.json).
+          --only GROUP,...  run only these row groups: \(groups.map(\.name).joined(separator: ", "))
+          --latency-only    the same as --only latency
+          --help            print this and exit
+        """
+
     static func main() async throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(usage)
+            return
+        }
+        var selected = Set(groups.map(\.name))
         // `--latency-only`: just the end-to-end row (seconds instead of minutes, for working on latency).
-        let latencyOnly = arguments.contains("--latency-only")
+        if arguments.contains("--latency-only") { selected = ["latency"] }
         arguments.removeAll { $0 == "--latency-only" }
+        if let flag = arguments.firstIndex(of: "--only") {
+            guard flag + 1 < arguments.count else { fail("--only needs a group name") }
+            let names = arguments[flag + 1].split(separator: ",").map(String.init)
+            for name in names where !groups.contains(where: { $0.name == name }) {
+                fail("unknown group \"\(name)\"")
+            }
+            selected = Set(names)
+            arguments.removeSubrange(flag...(flag + 1))
+        }
+        if let unknown = arguments.first(where: { $0.hasPrefix("-") }) { fail("unknown option \(unknown)") }
         let output = arguments.first ?? "bench-results.json"
         var rows: [Row] = []
-        if !latencyOnly {
-            rows += try touchMoveRows()
-            rows.append(hitTestRow())
-            rows.append(pipelineRow())
-            rows += try editRows()
-            rows += try documentRows()
-        }
-        rows.append(await EndToEndLatency.row())
+        for group in groups where selected.contains(group.name) { rows += try await group.rows() }
         printTable(rows)
         try writeJSON(rows, to: output)
         print("wrote \(output)")
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("touchtracker-bench: \(message)\n\n\(usage)\n".utf8))
+        exit(2)
     }
 
     static func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
