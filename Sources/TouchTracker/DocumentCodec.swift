@@ -40,6 +40,15 @@ public enum DocumentCodec {
 
     public static func decode(_ data: [UInt8]) throws(DocumentError) -> Drawing {
         if data.count > maximumFileSize { throw .tooLarge(bytes: data.count, limit: maximumFileSize) }
+        // Documents in the shape this app writes are read straight into lines; the tree decoder below settles
+        // everything else, and finds every error, so the rules live in one place.
+        if let drawing = DocumentReader.read(data) { return drawing }
+        return try decodeTree(data)
+    }
+
+    /// Decodes through a `JSONValue` tree: the reference for what a document means and what is wrong with it.
+    static func decodeTree(_ data: [UInt8]) throws(DocumentError) -> Drawing {
+        if data.count > maximumFileSize { throw .tooLarge(bytes: data.count, limit: maximumFileSize) }
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw .empty }
         // JSON text is UTF-8 (RFC 8259); the parser would otherwise let bad bytes in strings through.
         if String(validating: data, as: UTF8.self) == nil {

@@ -73,9 +73,30 @@ public struct DocumentStore: Sendable {
             throw DocumentFileError(
                 path: path, problem: DocumentError.tooLarge(bytes: Int(info.st_size), limit: limit).description)
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        // The size fstat gave plus one byte, so the end of the file shows without growing, read into uninitialized
+        // memory: zero-filling megabytes first would cost about as much as reading them. A file that grew since
+        // fstat is read on below.
         var count = 0
-        while true {
+        var failure: Int32 = 0
+        var reachedEnd = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size) + 1) { buffer, initialized in
+            while count < buffer.count {
+                let n = read(fd, buffer.baseAddress! + count, buffer.count - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if n == 0 {
+                    reachedEnd = true
+                    break
+                }
+                count += n
+            }
+            initialized = count
+        }
+        if failure != 0 { throw DocumentFileError(path: path, problem: Self.describe(errno: failure)) }
+        while !reachedEnd {
             if count == bytes.count {
                 if count > limit {
                     throw DocumentFileError(

@@ -86,6 +86,18 @@ public struct JSONParser {
         try parse(Array(text.utf8))
     }
 
+    /// Parses the one value that starts at `index` (not at whitespace) and moves `index` past it. The value sits
+    /// inside `depth` arrays and objects, which count towards the nesting limit. For readers that parse the rest of
+    /// a document themselves (`DocumentReader`).
+    static func parseValue(_ bytes: [UInt8], at index: inout Int, depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.index = index
+        parser.depth = depth
+        let value = try parser.parseValue()
+        index = parser.index
+        return value
+    }
+
     private init(bytes: [UInt8]) {
         self.bytes = bytes
     }
@@ -312,18 +324,9 @@ public struct JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        // strtod on a small NUL-terminated stack copy: no String per number (documents hold hundreds of thousands).
-        let length = index - start
-        if length < 64 {
-            let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> Double in
-                for offset in 0..<length { buffer[offset] = CChar(bitPattern: bytes[start + offset]) }
-                buffer[length] = 0
-                return strtod(buffer.baseAddress!, nil)
-            }
-            return value
-        }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard let value = Double(text) else { throw error("invalid number") }
+        let end = index
+        let value = bytes.withUnsafeBufferPointer { JSONNumber.value($0, from: start, to: end) }
+        guard let value else { throw error("invalid number") }
         return value
     }
 

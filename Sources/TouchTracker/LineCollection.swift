@@ -11,7 +11,15 @@ public struct LineCollection {
     public init(_ lines: [Line] = []) {
         order.reserveCapacity(lines.count)
         storage.reserveCapacity(lines.count)
-        for line in lines { append(line) }
+        // `append` for fresh IDs 1, 2, 3, …: none can be taken yet and each goes on top, so the lookup before
+        // storing and the search for the place in `order` are left out (a document opens with all its lines).
+        for line in lines {
+            let id = LineID(nextID)
+            nextID += 1
+            storage[id] = line
+            order.append(id)
+            index.insert(id, line)
+        }
     }
 
     public var count: Int { order.count }

@@ -10,7 +10,8 @@ import TouchKit
 /// that is after a handful of exact distance checks. A line is filed only in the cells its segment passes through.
 public struct LineIndex {
     /// Cell edge in pixels: a 20 px query radius touches at most 3×3 cells.
-    public let cellSize: Double
+    public var cellSize: Double { cells.size }
+    private let cells: Cells
     /// Cells over the area where windows live (0..<4096 px both ways) sit in a flat array, found without hashing;
     /// cells elsewhere (lines dragged or loaded far off screen) go to a dictionary.
     private var grid: [[LineID]]
@@ -23,26 +24,28 @@ public struct LineIndex {
     }
 
     public init(cellSize: Double = 32) {
-        self.cellSize = cellSize
+        cells = Cells(size: cellSize)
         grid = Array(repeating: [], count: Self.gridCells * Self.gridCells)
     }
 
-    private func gridIndex(_ key: CellKey) -> Int? {
+    private static func gridIndex(_ key: CellKey) -> Int? {
         guard key.x >= 0, key.y >= 0, key.x < Self.gridCells, key.y < Self.gridCells else { return nil }
         return Int(key.y) * Self.gridCells + Int(key.x)
     }
 
     private func list(_ key: CellKey) -> [LineID]? {
-        if let index = gridIndex(key) { return grid[index] }
+        if let index = Self.gridIndex(key) { return grid[index] }
         return outside[key]
     }
 
     /// Files `line` under `id`.
     public mutating func insert(_ id: LineID, _ line: Line) {
-        // Keys first, then mutation: a closure that mutated `cells` while a method of `self` ran would make Swift
-        // copy the whole dictionary. Each cell's array is then changed in place, never copied out and back.
-        for key in cellKeys(of: line) {
-            if let index = gridIndex(key) {
+        // The cells are walked by a copy of the geometry, not a method of `self`, so the closure may change the
+        // cell lists meanwhile without Swift copying them; each cell's array is changed in place. No array of keys
+        // is built: loading 100,000 lines would allocate one per line.
+        let cells = self.cells
+        cells.forEachCell(crossedBy: line) { key in
+            if let index = Self.gridIndex(key) {
                 grid[index].insertSorted(id)
             } else {
                 outside[key, default: []].insertSorted(id)
@@ -52,8 +55,9 @@ public struct LineIndex {
 
     /// Removes `line` filed under `id` (the line must be given as it was inserted).
     public mutating func remove(_ id: LineID, _ line: Line) {
-        for key in cellKeys(of: line) {
-            if let index = gridIndex(key) {
+        let cells = self.cells
+        cells.forEachCell(crossedBy: line) { key in
+            if let index = Self.gridIndex(key) {
                 if let position = grid[index].lastIndex(of: id) { grid[index].remove(at: position) }
             } else if let position = outside[key]?.lastIndex(of: id) {
                 outside[key]!.remove(at: position)
@@ -70,10 +74,10 @@ public struct LineIndex {
     /// The topmost line whose segment is within `radius` of `point`, by exact point-to-segment distance.
     public func topmostLine(near point: Point, radius: Double, lines: (LineID) -> Line?) -> LineID? {
         guard point.isFinite, radius >= 0 else { return nil }
-        let x0 = cellCoordinate(point.x - radius)
-        let x1 = cellCoordinate(point.x + radius)
-        let y0 = cellCoordinate(point.y - radius)
-        let y1 = cellCoordinate(point.y + radius)
+        let x0 = cells.coordinate(point.x - radius)
+        let x1 = cells.coordinate(point.x + radius)
+        let y0 = cells.coordinate(point.y - radius)
+        let y1 = cells.coordinate(point.y + radius)
         var lists: [ArraySlice<LineID>] = []
         for cy in y0...y1 {
             for cx in x0...x1 {
@@ -101,50 +105,63 @@ public struct LineIndex {
         guard !rect.isNull, rect.minX.isFinite, rect.maxX.isFinite, rect.minY.isFinite, rect.maxY.isFinite else {
             return
         }
-        for cy in cellCoordinate(rect.minY)...cellCoordinate(rect.maxY) {
-            for cx in cellCoordinate(rect.minX)...cellCoordinate(rect.maxX) {
+        for cy in cells.coordinate(rect.minY)...cells.coordinate(rect.maxY) {
+            for cx in cells.coordinate(rect.minX)...cells.coordinate(rect.maxX) {
                 list(CellKey(x: cx, y: cy))?.forEach(body)
             }
         }
     }
 
-    /// Cells beyond ±4,000,000 px (four times the document's coordinate limit) fold into the border cells, so no
-    /// line, however long, is filed in more than a bounded number of cells.
-    private var cellLimit: Double { (4_000_000 / cellSize).rounded(.up) }
+    /// Cell geometry: which cells a point or a segment falls in, kept apart from the cells' contents so that
+    /// filing a line can walk its cells while changing them.
+    private struct Cells {
+        let size: Double
+        /// Cells beyond ±4,000,000 px (four times the document's coordinate limit) fold into the border cells, so
+        /// no line, however long, is filed in more than a bounded number of cells.
+        let limit: Double
 
-    private func cellCoordinate(_ value: Double) -> Int32 {
-        Int32((value / cellSize).rounded(.down).clamped(to: -cellLimit...cellLimit))
-    }
-
-    /// The cells the segment passes through, found row by row: in each row of cells the segment covers one run of
-    /// columns, from where it enters the row to where it leaves. The cost is the number of cells crossed, never the
-    /// area of the segment's bounding box.
-    private func cellKeys(of line: Line) -> [CellKey] {
-        guard line.begin.isFinite, line.end.isFinite else { return [] }
-        let minY = Swift.min(line.begin.y, line.end.y)
-        let maxY = Swift.max(line.begin.y, line.end.y)
-        let y0 = cellCoordinate(minY)
-        let y1 = cellCoordinate(maxY)
-        let dx = line.end.x - line.begin.x
-        let dy = line.end.y - line.begin.y
-        var keys: [CellKey] = []
-        for cy in y0...y1 {
-            // The part of the segment inside this row (border rows reach to infinity, as their cells do).
-            let top = cy == y0 ? minY : Swift.max(minY, Double(cy) * cellSize)
-            let bottom = cy == y1 ? maxY : Swift.min(maxY, Double(cy + 1) * cellSize)
-            let xTop: Double
-            let xBottom: Double
-            if dy == 0 {
-                (xTop, xBottom) = (line.begin.x, line.end.x)
-            } else {
-                xTop = line.begin.x + (top - line.begin.y) * dx / dy
-                xBottom = line.begin.x + (bottom - line.begin.y) * dx / dy
-            }
-            let x0 = cellCoordinate(Swift.min(xTop, xBottom))
-            let x1 = cellCoordinate(Swift.max(xTop, xBottom))
-            for cx in x0...x1 { keys.append(CellKey(x: cx, y: cy)) }
+        init(size: Double) {
+            self.size = size
+            limit = (4_000_000 / size).rounded(.up)
         }
-        return keys
+
+        /// ⌊value / size⌋ within ±limit. Clamping first (the limits are whole numbers, so it commutes with the
+        /// floor) lets the floor be a truncation and a correction, instead of a call to libm's floor for each of
+        /// the million or so cells a large document's lines cross.
+        func coordinate(_ value: Double) -> Int32 {
+            let cell = (value / size).clamped(to: -limit...limit)
+            let truncated = Int32(cell)
+            return Double(truncated) > cell ? truncated - 1 : truncated
+        }
+
+        /// The cells the segment passes through, found row by row: in each row of cells the segment covers one run
+        /// of columns, from where it enters the row to where it leaves. The cost is the number of cells crossed,
+        /// never the area of the segment's bounding box.
+        func forEachCell(crossedBy line: Line, _ body: (CellKey) -> Void) {
+            guard line.begin.isFinite, line.end.isFinite else { return }
+            let minY = Swift.min(line.begin.y, line.end.y)
+            let maxY = Swift.max(line.begin.y, line.end.y)
+            let y0 = coordinate(minY)
+            let y1 = coordinate(maxY)
+            let dx = line.end.x - line.begin.x
+            let dy = line.end.y - line.begin.y
+            for cy in y0...y1 {
+                // The part of the segment inside this row (border rows reach to infinity, as their cells do).
+                let top = cy == y0 ? minY : Swift.max(minY, Double(cy) * size)
+                let bottom = cy == y1 ? maxY : Swift.min(maxY, Double(cy + 1) * size)
+                let xTop: Double
+                let xBottom: Double
+                if dy == 0 {
+                    (xTop, xBottom) = (line.begin.x, line.end.x)
+                } else {
+                    xTop = line.begin.x + (top - line.begin.y) * dx / dy
+                    xBottom = line.begin.x + (bottom - line.begin.y) * dx / dy
+                }
+                let x0 = coordinate(Swift.min(xTop, xBottom))
+                let x1 = coordinate(Swift.max(xTop, xBottom))
+                for cx in x0...x1 { body(CellKey(x: cx, y: cy)) }
+            }
+        }
     }
 }
 

@@ -13,21 +13,26 @@ struct Row {
 }
 
 /// `touchtracker-bench`: measures TouchTracker against the seed's naive way in one run (issue: instant with 100,000
-/// lines). Prints a table and writes JSON; `--help` lists the options. Row 6 runs the release `touchtracker` next to
-/// this executable (or TOUCHTRACKER_BIN) under a private Xorg, which needs root.
+/// lines). Prints a table and writes JSON; `--help` lists the options (`--only GROUP,...` runs some row groups
+/// alone). Row 6 runs the release `touchtracker` next to this executable (or TOUCHTRACKER_BIN) under a private Xorg,
+/// which needs root.
 @main
 enum Bench {
+    /// The names of the row groups `--only` takes, in table order.
+    static let groupNames = ["touch", "hit", "pipeline", "edit", "documents", "latency"]
+
     static let usage = """
         usage: touchtracker-bench [options] [output.json]
 
-        Runs every benchmark row, prints a table and writes the rows as JSON (default bench-results.json).
+        Runs the benchmark rows, prints a table and writes the rows as JSON (default bench-results.json).
 
         options:
-          --only pipeline      run row 3 alone (recognizer pipeline throughput)
-          --only latency       run row 6 alone (end-to-end latency under a private Xorg; needs root)
+          --only GROUP,...     run only these row groups: \(groupNames.joined(separator: ", "))
           --latency-only       the same as --only latency
-          --strokes N          strokes of 200 events in row 3 (default 5000, 1,000,000 events); fewer for profiling
-          --passes N           timed passes of row 3 after its warm-up pass (default 5); the figure is their median
+          --strokes N          strokes of 200 events in the pipeline row (default 5000, 1,000,000 events); fewer
+                               for profiling
+          --passes N           timed passes of the pipeline row after its warm-up pass (default 5); the figure is
+                               their median
           -h, --help           show this help
         """
 
@@ -36,7 +41,7 @@ enum Bench {
         do {
             options = try BenchOptions(parsing: Array(CommandLine.arguments.dropFirst()))
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n\n\(usage)\n".utf8))
+            FileHandle.standardError.write(Data("touchtracker-bench: \(error)\n\n\(usage)\n".utf8))
             exit(2)
         }
         if options.showHelp {
@@ -44,18 +49,15 @@ enum Bench {
             return
         }
         var rows: [Row] = []
-        switch options.only {
-        case nil:
-            rows += try touchMoveRows()
-            rows.append(hitTestRow())
-            rows.append(pipelineRow(strokes: options.strokes, passes: options.passes))
-            rows += try editRows()
-            rows += try documentRows()
-            rows.append(await EndToEndLatency.row())
-        case .pipeline:
-            rows.append(pipelineRow(strokes: options.strokes, passes: options.passes))
-        case .latency:
-            rows.append(await EndToEndLatency.row())
+        for name in groupNames where options.runs(name) {
+            switch name {
+            case "touch": rows += try touchMoveRows()
+            case "hit": rows.append(hitTestRow())
+            case "pipeline": rows.append(pipelineRow(strokes: options.strokes, passes: options.passes))
+            case "edit": rows += try editRows()
+            case "documents": rows += try documentRows()
+            default: rows.append(await EndToEndLatency.row())
+            }
         }
         printTable(rows)
         try writeJSON(rows, to: options.output)

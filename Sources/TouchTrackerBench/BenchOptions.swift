@@ -1,19 +1,18 @@
 /// The command line of `touchtracker-bench` (see `Bench.usage`).
 struct BenchOptions {
-    /// A row run alone instead of all of them.
-    enum OnlyRow: String {
-        case pipeline, latency
-    }
-
     struct UsageError: Error, CustomStringConvertible {
         var description: String
     }
 
-    var only: OnlyRow?
+    /// The row groups to run (nil: all of them).
+    var only: Set<String>?
     var strokes = 5_000
     var passes = 5
     var output = "bench-results.json"
     var showHelp = false
+
+    /// Whether the row group `name` is to run.
+    func runs(_ name: String) -> Bool { only?.contains(name) ?? true }
 
     init(parsing arguments: [String]) throws {
         var remaining = arguments[...]
@@ -23,12 +22,16 @@ struct BenchOptions {
             case "-h", "--help":
                 showHelp = true
             case "--latency-only":
-                only = .latency
+                only = ["latency"]
             case "--only":
-                guard let name = remaining.popFirst(), let row = OnlyRow(rawValue: name) else {
-                    throw UsageError(description: "--only takes pipeline or latency")
+                guard let list = remaining.popFirst() else {
+                    throw UsageError(description: "--only needs a group name")
                 }
-                only = row
+                let names = list.split(separator: ",").map(String.init)
+                if let unknown = names.first(where: { !Bench.groupNames.contains($0) }) {
+                    throw UsageError(description: "unknown group \"\(unknown)\"")
+                }
+                only = Set(names)
             case "--strokes":
                 strokes = try Self.positive(remaining.popFirst(), for: argument)
             case "--passes":
