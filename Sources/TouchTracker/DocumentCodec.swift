@@ -137,7 +137,25 @@ public enum DocumentCodec {
             }
             return
         }
-        out.append(contentsOf: "\(value)".utf8)
+        // The shortest text that reads back exactly, written straight into the bytes: Double.write(to:) hands its
+        // digits to the stream as ASCII, where string interpolation would build a String per number first.
+        var sink = ByteSink(bytes: out)
+        out = []
+        value.write(to: &sink)
+        out = sink.bytes
+    }
+
+    /// A text stream into a byte array that takes ASCII digits without making a String of them.
+    private struct ByteSink: TextOutputStream {
+        var bytes: [UInt8]
+
+        mutating func write(_ string: String) {
+            bytes.append(contentsOf: string.utf8)
+        }
+
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+            bytes.append(contentsOf: buffer)
+        }
     }
 
     static func point(_ value: JSONValue?, field: @autoclosure () -> String) throws(DocumentError) -> Point {

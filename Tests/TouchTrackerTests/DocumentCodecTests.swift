@@ -23,6 +23,18 @@ import TouchTracker
         #expect(try DocumentCodec.decode(DocumentCodec.encode(drawing)) == drawing)
     }
 
+    @Test("a fractional coordinate is written as Swift's shortest text for it, which reads back exactly")
+    func fractionalCoordinatesAreShortest() throws {
+        var random = SplitMix64(seed: 5)
+        for _ in 0..<2_000 {
+            let x = Double(random.next() % 2_000_000) / 1000 + Double(random.next() % 1000) / 7
+            let drawing = Drawing(lines: [Line(begin: Point(x: x, y: -x), end: Point(x: 1, y: 2))])
+            let text = String(decoding: DocumentCodec.encode(drawing), as: UTF8.self)
+            #expect(text.contains("{\"x\": \(x), \"y\": \(-x)}"), "\(text)")
+            #expect(try DocumentCodec.decode(DocumentCodec.encode(drawing)) == drawing)
+        }
+    }
+
     @Test("unknown fields are ignored")
     func unknownFieldsIgnored() throws {
         let drawing = try decode(
