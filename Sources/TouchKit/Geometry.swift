@@ -82,6 +82,13 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         point.x >= minX && point.x < maxX && point.y >= minY && point.y < maxY
     }
 
+    /// Whether every point of `other` lies inside or on the edge. Compared edge by edge: `union(other) == self`
+    /// would recompute the size as `maxX - minX`, which can differ from `width` in the last bit.
+    public func contains(_ other: Rect) -> Bool {
+        !isNull && !other.isNull && minX <= other.minX && minY <= other.minY && maxX >= other.maxX
+            && maxY >= other.maxY
+    }
+
     public func intersects(_ other: Rect) -> Bool {
         !isNull && !other.isNull && minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
     }

@@ -23,7 +23,7 @@ public struct Damage: Sendable {
         guard !rect.isNull else { return }
         add(rect)
         // Selecting then deleting a line, say, marks the same place twice: restroke it once.
-        if staleCacheRegions.contains(where: { $0.union(rect) == $0 }) { return }
+        if staleCacheRegions.contains(where: { $0.contains(rect) }) { return }
         // A few separate rectangles stay separate; beyond that they merge so the list stays short.
         if staleCacheRegions.count >= 8 {
             let merged = staleCacheRegions.reduce(rect) { $0.union($1) }
