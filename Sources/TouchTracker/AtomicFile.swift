@@ -5,6 +5,14 @@ import Foundation
 public enum AtomicFile {
     /// Writes `bytes` to `path`. A missing folder is created with mode 0700; the file gets mode 0600.
     public static func write(_ bytes: [UInt8], to path: String) throws(DocumentFileError) {
+        try write(to: path) { (file: borrowing Output) throws(DocumentFileError) in try file.write(bytes) }
+    }
+
+    /// Writes what `produce` hands to its `Output`, in order, to `path`, without holding it all in memory. If
+    /// `produce` or a write fails, the temporary file is removed and `path` is left as it was.
+    public static func write(
+        to path: String, _ produce: (borrowing Output) throws(DocumentFileError) -> Void
+    ) throws(DocumentFileError) {
         let parent = (path as NSString).deletingLastPathComponent
         let folder = parent.isEmpty ? "." : parent
         try createFolder(folder)
@@ -12,24 +20,19 @@ public enum AtomicFile {
         let temporary = "\(folder)/.\(name).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         if fd < 0 { throw DocumentFileError(path: temporary, problem: DocumentStore.describe(errno: errno)) }
-        func fail(_ target: String) -> DocumentFileError {
+        do {
+            try produce(Output(fd: fd, path: temporary))
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        if fsync(fd) != 0 {
             let problem = DocumentStore.describe(errno: errno)
             close(fd)
             unlink(temporary)
-            return DocumentFileError(path: target, problem: problem)
+            throw DocumentFileError(path: temporary, problem: problem)
         }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in
-                Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail(temporary)
-            }
-            written += n
-        }
-        if fsync(fd) != 0 { throw fail(temporary) }
         close(fd)
         if rename(temporary, path) != 0 {
             let problem = DocumentStore.describe(errno: errno)
@@ -38,6 +41,27 @@ public enum AtomicFile {
         }
         // Flush the folder so the rename itself survives a power cut.
         syncFolder(of: path)
+    }
+
+    /// The temporary file being written; lent to the producer for the length of `write(to:_:)`.
+    public struct Output: ~Copyable {
+        fileprivate let fd: Int32
+        fileprivate let path: String
+
+        /// Appends `bytes` to the file (all of them, retrying short and interrupted writes).
+        public func write(_ bytes: [UInt8]) throws(DocumentFileError) {
+            var written = 0
+            while written < bytes.count {
+                let n = bytes.withUnsafeBytes { buffer in
+                    Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+                }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw DocumentFileError(path: path, problem: DocumentStore.describe(errno: errno))
+                }
+                written += n
+            }
+        }
     }
 
     /// Flushes the folder holding `path`, so a file created or renamed in it survives a power cut.

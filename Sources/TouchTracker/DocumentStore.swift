@@ -120,7 +120,10 @@ public struct DocumentStore: Sendable {
 
     /// Writes the drawing crash-safely. The folder is created (mode 0700) if missing; the file is mode 0600.
     public func save(_ drawing: Drawing) throws(DocumentFileError) {
-        try AtomicFile.write(DocumentCodec.encode(drawing), to: path)
+        // Streamed: the text of a large drawing goes to the file a chunk at a time instead of being built whole.
+        try AtomicFile.write(to: path) { (file: borrowing AtomicFile.Output) throws(DocumentFileError) in
+            try DocumentCodec.encode(drawing) { (chunk: [UInt8]) throws(DocumentFileError) in try file.write(chunk) }
+        }
     }
 
     /// Copies an unreadable document aside as `NAME.corrupt-YYYYMMDD-HHMMSS` (or `…-2`, `…-3` if taken) so no work

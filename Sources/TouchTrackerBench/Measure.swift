@@ -26,16 +26,6 @@ enum Measure {
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
     }
-
-    /// Peak resident memory of this process so far, in bytes (VmHWM).
-    static func peakResidentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let digits = line.filter(\.isNumber)
-            return (Int(digits) ?? 0) * 1024
-        }
-        return 0
-    }
 }
 
 /// A seeded generator (SplitMix64) so every run draws the same lines.
