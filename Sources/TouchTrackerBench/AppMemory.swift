@@ -28,20 +28,12 @@ enum AppMemory {
 
     /// VmHWM and VmRSS of the app, in MB.
     static func measure() async throws -> (peak: Double, resident: Double) {
-        let directory = NSTemporaryDirectory() + "touchtracker-bench-memory-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let document = URL(fileURLWithPath: directory + "/memory.json")
-        try DocumentStore(path: document.path).save(Drawing(lines: Workloads.randomLines(lineCount)))
-
-        let server = try await XorgServer.start(screenSize: (Workloads.width, Workloads.height))
-        defer { server.stop() }
-        let app = try AppProcess(
-            display: server.display, document: document, geometry: (server.width, server.height, 0, 0))
-        defer { app.stop() }
-        try await app.waitForStderrLine(containing: "touchtracker: ready", timeout: .seconds(30))
+        let session = try await BenchAppSession.launch(lineCount: lineCount)
+        defer { session.stop() }
+        let app = session.app
+        let document = session.document
         // One stroke, so the numbers include drawing, the frame and the save that follows it.
-        let touch = try server.touch
+        let touch = try session.server.touch
         try touch.touchBegin(id: 1, x: 300, y: 300)
         for step in 1...10 { try touch.touchUpdate(id: 1, x: 300 + 20 * Double(step), y: 300) }
         try touch.touchEnd(id: 1, x: 500, y: 300)

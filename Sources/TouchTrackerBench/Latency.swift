@@ -42,23 +42,10 @@ enum EndToEndLatency {
 
     /// The latency of each measured move, in seconds.
     static func measure() async throws -> [Double] {
-        let executable = try AppProcess.locateExecutable()
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw Failure(description: "\(executable.path) is not an executable")
-        }
-        let directory = NSTemporaryDirectory() + "touchtracker-bench-e2e-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let document = URL(fileURLWithPath: directory + "/latency.json")
-        try DocumentStore(path: document.path).save(Drawing(lines: Workloads.randomLines(lineCount)))
-
-        let server = try await XorgServer.start(screenSize: (Workloads.width, Workloads.height))
-        defer { server.stop() }
-        let app = try AppProcess(
-            display: server.display, document: document, geometry: (server.width, server.height, 0, 0),
-            extraArguments: ["--trace-frames"])
-        defer { app.stop() }
-        try await app.waitForStderrLine(containing: "touchtracker: ready", timeout: .seconds(30))
+        let session = try await BenchAppSession.launch(lineCount: lineCount, extraArguments: ["--trace-frames"])
+        defer { session.stop() }
+        let server = session.server
+        let app = session.app
         let touch = try server.touch
         var frames = FrameReader(app: app)
 

@@ -211,14 +211,7 @@ import TouchKit
         var errors = 0
         for round in 0..<20_000 {
             var bytes = sources[round % sources.count]
-            for _ in 0..<Int(random.next() % 3) + 1 {
-                let position = Int(random.next() % UInt64(bytes.count))
-                switch random.next() % 3 {
-                case 0: bytes[position] = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                case 1: bytes.remove(at: position)
-                default: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: position)
-                }
-            }
+            random.mutate(&bytes, edits: Int(random.next() % 3) + 1, alphabet: alphabet)
             Self.expectAgreement(bytes)
             if case .failure = Self.outcome({ () throws(DocumentError) in try DocumentCodec.decodeTree(bytes) }) {
                 errors += 1

@@ -293,14 +293,7 @@ struct HostileDocumentTests {
         var refused = 0
         for _ in 0..<20_000 {
             var bytes = valid
-            for _ in 0..<Int(random.next() % 4) + 1 {
-                let position = Int(random.next() % UInt64(bytes.count))
-                switch random.next() % 3 {
-                case 0: bytes[position] = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                case 1: bytes.remove(at: position)
-                default: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: position)
-                }
-            }
+            random.mutate(&bytes, edits: Int(random.next() % 4) + 1, alphabet: alphabet)
             do {
                 let drawing = try DocumentCodec.decode(bytes)
                 for line in drawing.lines {
@@ -328,5 +321,19 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension SplitMix64 {
+    /// Makes `edits` random one-byte edits to `bytes`: replaces, deletes or inserts (a byte from `alphabet`).
+    mutating func mutate(_ bytes: inout [UInt8], edits: Int, alphabet: [UInt8]) {
+        for _ in 0..<edits where !bytes.isEmpty {
+            let position = Int(next() % UInt64(bytes.count))
+            switch next() % 3 {
+            case 0: bytes[position] = alphabet[Int(next() % UInt64(alphabet.count))]
+            case 1: bytes.remove(at: position)
+            default: bytes.insert(alphabet[Int(next() % UInt64(alphabet.count))], at: position)
+            }
+        }
     }
 }
