@@ -39,6 +39,11 @@ final class GestureArena {
     @exclusivity(unchecked) private var effectIndex = 0
     /// Touches whose view delivery is held back by a recognizer still deciding.
     @exclusivity(unchecked) private(set) var heldTouches: [Touch] = []
+    /// Touches that went down this turn while some recognizer was waiting, with their views. A waiting recognizer
+    /// cannot take a new touch; if the same turn settles and resets it (the new touch failed the recognizer it
+    /// waited for: a far second tap fails a double tap, and the single tap recognizes), it is offered the touch at
+    /// the end of the turn, so a quick tap elsewhere is a tap of its own rather than lost.
+    @exclusivity(unchecked) private var begunWhileWaiting: [(touch: Touch, view: View)] = []
     @exclusivity(unchecked) private var depth = 0
     @exclusivity(unchecked) private var lastChangedTouch: ObjectIdentifier?
     @exclusivity(unchecked) private var isFlushing = false
@@ -86,6 +91,7 @@ final class GestureArena {
     }
 
     func touchBegan(_ touch: Touch, view: View) {
+        if !waiting.isEmpty { begunWhileWaiting.append((touch, view)) }
         let recognizers = self.recognizers(for: touch, in: view)
         touch.gestureRecognizers = recognizers
         for recognizer in recognizers {
@@ -577,7 +583,39 @@ final class GestureArena {
                 continue
             }
             if effectIndex < effects.count { continue }
+            if !begunWhileWaiting.isEmpty {
+                offerTouchesToRecognizersReset()
+                continue
+            }
             break
+        }
+    }
+
+    /// Gives each touch that went down while recognizers were waiting to those of its view's recognizers that did
+    /// not take it then and, reset since, would take it now.
+    private func offerTouchesToRecognizersReset() {
+        let list = begunWhileWaiting
+        begunWhileWaiting.removeAll()
+        for (touch, view) in list where !touch.phase.isFinished {
+            let late = recognizers(for: touch, in: view).filter { candidate in
+                !touch.gestureRecognizers.contains { $0 === candidate }
+            }
+            guard !late.isEmpty else { continue }
+            touch.gestureRecognizers += late
+            for recognizer in late {
+                recognizer.add(touch)
+                recognizer.arena = self
+                if !recognizer.isInEngagedList {
+                    recognizer.isInEngagedList = true
+                    engaged.append(recognizer)
+                }
+            }
+            prepareEvent(touch, adding: false)
+            let changed = event.changedTouches
+            for recognizer in late where recognizer.isEnabled && recognizer.acceptsTouches {
+                guard recognizer.isTrackingLive(touch) else { continue }
+                recognizer.touchesBegan(changed, with: event)
+            }
         }
     }
 

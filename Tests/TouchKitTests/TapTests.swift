@@ -300,6 +300,15 @@ import Testing
         #expect(location == pt(123, 45))
     }
 
+    @Test("a quick second tap far from the first gives two single taps (the far touch fails the double tap)")
+    func quickTapElsewhere() {
+        let (h, _, _) = setUp()
+        h.tap(100, 100, at: 0, duration: 0.05)
+        h.tap(400, 400, at: 0.15, duration: 0.05)
+        h.settle()
+        #expect(h.actions == ["single:ended", "single:ended"])
+    }
+
     @Test("a tap followed quickly by a drag gives the single tap once the drag fails the double tap")
     func tapThenDrag() {
         let (h, _, _) = setUp()
