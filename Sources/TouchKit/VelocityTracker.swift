@@ -29,59 +29,71 @@ public struct VelocityTracker: Sendable {
         guard position.isFinite, time.isFinite else { return }
         var time = time
         if count > 0 {
-            let newest = (head + VelocityTracker.capacity - 1) % VelocityTracker.capacity
+            let newest = head == 0 ? VelocityTracker.capacity - 1 : head - 1
             time = Swift.max(time, times[newest])
         }
         times[head] = time
         xs[head] = position.x
         ys[head] = position.y
-        head = (head + 1) % VelocityTracker.capacity
+        head = head + 1 == VelocityTracker.capacity ? 0 : head + 1
         count = Swift.min(count + 1, VelocityTracker.capacity)
     }
 
     /// Velocity in units per second at time `now`.
+    ///
+    /// Runs on every move of a stroke drawn with width by speed, so the ring is walked with a wrapping decrement
+    /// (no integer division) over the buffers' memory directly (no bounds checks or reference counting per sample).
     public func velocity(at now: TimeInterval) -> Point {
         guard count >= 2 else { return .zero }
         let capacity = VelocityTracker.capacity
-        let newest = (head + capacity - 1) % capacity
-        let newestTime = times[newest]
-        guard now - newestTime <= pauseThreshold else { return .zero }
-        // Walk back from the newest sample while within the horizon and without a pause.
-        var used = 1
-        var previousTime = newestTime
-        while used < count {
-            let index = (newest + capacity - used) % capacity
-            let t = times[index]
-            if newestTime - t > horizon || previousTime - t > pauseThreshold { break }
-            previousTime = t
-            used += 1
+        let newest = head == 0 ? capacity - 1 : head - 1
+        return times.withUnsafeBufferPointer { times in
+            xs.withUnsafeBufferPointer { xs in
+                ys.withUnsafeBufferPointer { ys in
+                    let newestTime = times[newest]
+                    guard now - newestTime <= pauseThreshold else { return .zero }
+                    // Walk back from the newest sample while within the horizon and without a pause.
+                    var used = 1
+                    var previousTime = newestTime
+                    var index = newest
+                    while used < count {
+                        index = index == 0 ? capacity - 1 : index - 1
+                        let t = times[index]
+                        if newestTime - t > horizon || previousTime - t > pauseThreshold { break }
+                        previousTime = t
+                        used += 1
+                    }
+                    guard used >= 2 else { return .zero }
+                    var meanT = 0.0
+                    var meanX = 0.0
+                    var meanY = 0.0
+                    index = newest
+                    for _ in 0..<used {
+                        meanT += times[index] - newestTime
+                        meanX += xs[index]
+                        meanY += ys[index]
+                        index = index == 0 ? capacity - 1 : index - 1
+                    }
+                    let n = Double(used)
+                    meanT /= n
+                    meanX /= n
+                    meanY /= n
+                    var stt = 0.0
+                    var stx = 0.0
+                    var sty = 0.0
+                    index = newest
+                    for _ in 0..<used {
+                        let dt = times[index] - newestTime - meanT
+                        stt += dt * dt
+                        stx += dt * (xs[index] - meanX)
+                        sty += dt * (ys[index] - meanY)
+                        index = index == 0 ? capacity - 1 : index - 1
+                    }
+                    guard stt > 1e-12 else { return .zero }
+                    let velocity = Point(x: stx / stt, y: sty / stt)
+                    return velocity.isFinite ? velocity : .zero
+                }
+            }
         }
-        guard used >= 2 else { return .zero }
-        var meanT = 0.0
-        var meanX = 0.0
-        var meanY = 0.0
-        for k in 0..<used {
-            let index = (newest + capacity - k) % capacity
-            meanT += times[index] - newestTime
-            meanX += xs[index]
-            meanY += ys[index]
-        }
-        let n = Double(used)
-        meanT /= n
-        meanX /= n
-        meanY /= n
-        var stt = 0.0
-        var stx = 0.0
-        var sty = 0.0
-        for k in 0..<used {
-            let index = (newest + capacity - k) % capacity
-            let dt = times[index] - newestTime - meanT
-            stt += dt * dt
-            stx += dt * (xs[index] - meanX)
-            sty += dt * (ys[index] - meanY)
-        }
-        guard stt > 1e-12 else { return .zero }
-        let velocity = Point(x: stx / stt, y: sty / stt)
-        return velocity.isFinite ? velocity : .zero
     }
 }
