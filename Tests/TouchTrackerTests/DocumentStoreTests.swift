@@ -44,6 +44,33 @@ import TouchTracker
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/clean") == ["drawing.json"])
     }
 
+    @Test("a streamed write that fails halfway leaves the old file as it was and no temporary file")
+    func failedStreamedWriteKeepsTheOldFile() throws {
+        let store = DocumentStore(path: folder + "/streamed/drawing.json")
+        try store.save(drawing)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
+        #expect(throws: DocumentFileError.self) {
+            try AtomicFile.write(to: store.path) { (file: borrowing AtomicFile.Output) throws(DocumentFileError) in
+                try file.write(Array(repeating: UInt8(ascii: "x"), count: 1 << 20))
+                throw DocumentFileError(path: store.path, problem: "the producer gave up")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/streamed") == ["drawing.json"])
+    }
+
+    @Test("a large drawing saved in chunks reads back the same")
+    func chunkedSaveOfALargeDrawing() throws {
+        let lines = (0..<20_000).map { i in
+            Line(begin: Point(x: Double(i) / 7, y: Double(i % 300) * 1.25), end: Point(x: -Double(i), y: 0.1))
+        }
+        let large = Drawing(lines: lines, circles: [], options: DrawingOptions(colorByAngle: true))
+        let store = DocumentStore(path: folder + "/large/drawing.json")
+        try store.save(large)
+        #expect(try store.load() == large)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == Data(DocumentCodec.encode(large)))
+    }
+
     @Test("a corrupt document is an error naming the file, and the file is left as it was")
     func corruptLeftAlone() throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
