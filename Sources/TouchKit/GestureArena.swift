@@ -94,20 +94,11 @@ final class GestureArena {
         if !waiting.isEmpty { begunWhileWaiting.append((touch, view)) }
         let recognizers = self.recognizers(for: touch, in: view)
         touch.gestureRecognizers = recognizers
-        for recognizer in recognizers {
-            recognizer.add(touch)
-            recognizer.arena = self
-            if !recognizer.isInEngagedList {
-                recognizer.isInEngagedList = true
-                engaged.append(recognizer)
-            }
-        }
+        engage(recognizers, with: touch)
         prepareEvent(touch, adding: true)
+        // Taken before the recognizers run: their effects may reuse the event for other touches.
         let changed = event.changedTouches
-        for recognizer in recognizers where recognizer.isEnabled && recognizer.acceptsTouches {
-            guard recognizer.isTrackingLive(touch) else { continue }
-            recognizer.touchesBegan(changed, with: event)
-        }
+        deliverBegan(of: touch, to: recognizers)
         runEffects()
         switch touch.viewDelivery {
         case .finished: break
@@ -119,6 +110,27 @@ final class GestureArena {
                 touch.viewDelivery = .delivered
                 view.touchesBegan(changed, with: event)
             }
+        }
+    }
+
+    /// Makes `recognizers` follow `touch` from now on (and this arena take part in their arbitration).
+    private func engage(_ recognizers: [GestureRecognizer], with touch: Touch) {
+        for recognizer in recognizers {
+            recognizer.add(touch)
+            recognizer.arena = self
+            if !recognizer.isInEngagedList {
+                recognizer.isInEngagedList = true
+                engaged.append(recognizer)
+            }
+        }
+    }
+
+    /// Delivers `touchesBegan` of `touch` (the event's changed touch) to those of `recognizers` still taking it.
+    private func deliverBegan(of touch: Touch, to recognizers: [GestureRecognizer]) {
+        let changed = event.changedTouches
+        for recognizer in recognizers where recognizer.isEnabled && recognizer.acceptsTouches {
+            guard recognizer.isTrackingLive(touch) else { continue }
+            recognizer.touchesBegan(changed, with: event)
         }
     }
 
@@ -602,20 +614,9 @@ final class GestureArena {
             }
             guard !late.isEmpty else { continue }
             touch.gestureRecognizers += late
-            for recognizer in late {
-                recognizer.add(touch)
-                recognizer.arena = self
-                if !recognizer.isInEngagedList {
-                    recognizer.isInEngagedList = true
-                    engaged.append(recognizer)
-                }
-            }
+            engage(late, with: touch)
             prepareEvent(touch, adding: false)
-            let changed = event.changedTouches
-            for recognizer in late where recognizer.isEnabled && recognizer.acceptsTouches {
-                guard recognizer.isTrackingLive(touch) else { continue }
-                recognizer.touchesBegan(changed, with: event)
-            }
+            deliverBegan(of: touch, to: late)
         }
     }
 
