@@ -145,20 +145,7 @@ public struct CircleCollection {
     public var circles: [Circle] { order.map { storage[$0]! } }
 
     /// The position of `id` from the bottom (the document's index of the circle).
-    public func position(of id: CircleID) -> Int? {
-        let low = insertionPoint(of: id)
-        return low < order.count && order[low] == id ? low : nil
-    }
-
-    private func insertionPoint(of id: CircleID) -> Int {
-        var low = 0
-        var high = order.count
-        while low < high {
-            let mid = (low + high) / 2
-            if order[mid] < id { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
+    public func position(of id: CircleID) -> Int? { order.sortedPosition(of: id) }
 
     @discardableResult
     public mutating func append(_ circle: Circle) -> CircleID {
@@ -173,7 +160,7 @@ public struct CircleCollection {
         guard storage[id] == nil else { return }
         nextID = Swift.max(nextID, id.rawValue + 1)
         storage[id] = circle
-        order.insert(id, at: insertionPoint(of: id))
+        order.insertSorted(id)
     }
 
     @discardableResult

@@ -31,15 +31,7 @@ public struct LineCollection {
     public var lines: [Line] { order.map { storage[$0]! } }
 
     /// The position of `id` from the bottom (the document's index of the line).
-    public func position(of id: LineID) -> Int? {
-        var low = 0
-        var high = order.count
-        while low < high {
-            let mid = (low + high) / 2
-            if order[mid] < id { low = mid + 1 } else { high = mid }
-        }
-        return low < order.count && order[low] == id ? low : nil
-    }
+    public func position(of id: LineID) -> Int? { order.sortedPosition(of: id) }
 
     /// Adds a new line on top and returns its ID.
     @discardableResult

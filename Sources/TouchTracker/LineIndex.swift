@@ -170,26 +170,3 @@ extension Comparable {
         Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
     }
 }
-
-extension Array where Element == LineID {
-    /// Inserts keeping ascending order. New lines are almost always on top, so that case appends.
-    mutating func insertSorted(_ id: LineID) {
-        if let last, last > id {
-            let position = partitioningIndex { $0 > id }
-            insert(id, at: position)
-        } else {
-            append(id)
-        }
-    }
-
-    /// The first index whose element satisfies `predicate`, for a predicate that is false then true.
-    func partitioningIndex(where predicate: (LineID) -> Bool) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let mid = (low + high) / 2
-            if predicate(self[mid]) { high = mid } else { low = mid + 1 }
-        }
-        return low
-    }
-}
