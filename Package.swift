@@ -55,7 +55,7 @@ let package = Package(
         // Row 6 drives the release `touchtracker` under a private Xorg (XorgTestSupport).
         .executableTarget(
             name: "TouchTrackerBench",
-            dependencies: ["TouchKit", "TouchTracker", "TouchTrackerRender", "XorgTestSupport"]
+            dependencies: ["TouchKit", "TouchTracker", "TouchTrackerRender", "XorgTestSupport", "SeededRandom"]
         ),
 
         // MARK: Harness for the real binary under a private Xorg (end-to-end tests and the latency benchmark)
@@ -64,11 +64,16 @@ let package = Package(
         // `touchtracker` as a child process.
         .target(name: "XorgTestSupport", dependencies: ["CX11"]),
 
+        // The seeded generator the benchmark and the randomized tests share.
+        .target(name: "SeededRandom"),
+
         // MARK: Tests
 
-        .testTarget(name: "TouchKitTests", dependencies: ["TouchKit"]),
+        .testTarget(name: "TouchKitTests", dependencies: ["TouchKit", "SeededRandom"]),
         // Scenarios/ holds replay scripts and expected snapshots, read by ScenarioTests at run time.
-        .testTarget(name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchKit"], exclude: ["Scenarios"]),
+        .testTarget(
+            name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchKit", "SeededRandom"],
+            exclude: ["Scenarios"]),
         .testTarget(name: "TouchTrackerRenderTests", dependencies: ["TouchTrackerRender", "TouchTracker"]),
         // Scenarios/ holds demo replay scripts and expected scene snapshots, read by DemoScenarioTests at run time.
         .testTarget(
@@ -79,7 +84,7 @@ let package = Package(
         // Drives the real `touchtracker` binary under a private Xorg with inputtest devices (the renderer reads PNGs).
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TouchTracker", "TouchTrackerRender", "CX11", "XorgTestSupport"]
+            dependencies: ["TouchTracker", "TouchTrackerRender", "CX11", "XorgTestSupport", "SeededRandom"]
         ),
     ],
     swiftLanguageModes: [.v6]

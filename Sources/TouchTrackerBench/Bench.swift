@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import TouchKit
 import TouchTracker
 import TouchTrackerRender
@@ -157,7 +158,7 @@ enum Bench {
     static func hitTestRow() -> Row {
         let lines = Workloads.randomLines(100_000)
         let collection = LineCollection(lines)
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let points = (0..<2000).map { _ in
             Point(
                 x: Double.random(in: 0..<Double(Workloads.width), using: &generator),
@@ -238,7 +239,7 @@ enum Bench {
             let view = controller.drawingView
             let renderer = try DrawingRenderer(width: Workloads.width, height: Workloads.height)
             _ = renderer.frame(for: view)
-            var generator = SeededGenerator(seed: 3)
+            var generator = SplitMix64(seed: 3)
             let deletes = Measure.samples(runs: 20) { _ in
                 let id = view.lines.order[Int.random(in: 0..<view.lines.count, using: &generator)]
                 view.select(id)

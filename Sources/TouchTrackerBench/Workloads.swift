@@ -1,3 +1,4 @@
+import SeededRandom
 import TouchKit
 import TouchTracker
 
@@ -7,7 +8,7 @@ enum Workloads {
     static let height = 1080
 
     static func randomLines(_ count: Int, seed: UInt64 = 42) -> [Line] {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         return (0..<count).map { _ in
             let begin = Point(
                 x: Double.random(in: 0..<Double(width), using: &generator),

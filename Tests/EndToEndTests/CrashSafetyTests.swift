@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 import TouchTracker
 import XorgTestSupport
@@ -21,7 +22,7 @@ struct CrashSafetyTests {
         defer { server.stop() }
         let touch = try server.touch
         let document = server.directory.appendingPathComponent("drawing.json")
-        var random = SeededRandom(seed: 0x4B11_0005)
+        var random = SplitMix64(seed: 0x4B11_0005)
         /// Lines the app confirmed by writing them: every one must survive every later kill.
         var confirmed: [SavedDocument.Line] = []
         var kills = 0
@@ -243,20 +244,5 @@ struct CrashSafetyTests {
         {
             isRed(try session.screenshot().pixel(x: Int(near.x.rounded()), y: Int(near.y.rounded())))
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing run can be repeated exactly.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 import XorgTestSupport
 
@@ -18,7 +19,7 @@ struct SoakTests {
         defer { session.stop() }
         let touch = try session.server.touch
         let keyboard = try session.server.keyboard
-        var random = SeededRandom(seed: 0x50A4)
+        var random = SplitMix64(seed: 0x50A4)
         var events = 0
         var confirmedEvents = 0
         var strokes = 0

@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 
 @testable import TouchKit
@@ -284,16 +285,6 @@ import Testing
     }
 
     /// A small deterministic generator (SplitMix64), so the test is the same on every run.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     @Test("100,000 random events leave every recognizer possible and no view holding a touch")
     func randomSequence() {
@@ -319,7 +310,7 @@ import Testing
         recognizers += [pinch, rotation, swipe, edge, childTap, press2]
         h.log.entries.reserveCapacity(200_000)
 
-        var rng = SplitMix64(state: 20_261_121)
+        var rng = SplitMix64(seed: 20_261_121)
         var time = 0.0
         var positions: [UInt64: Point] = [:]
         var actionsSeen: Set<String> = []

@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 import TouchKit
 import TouchTracker

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 import TouchKit
 import TouchTracker
@@ -306,21 +307,6 @@ struct HostileDocumentTests {
             }
         }
         #expect(refused > 1000, "the mutations should mostly break the document")
-    }
-}
-
-/// A small seeded generator (SplitMix64): the same seed gives the same sequence on every machine.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
