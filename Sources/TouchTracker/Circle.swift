@@ -126,7 +126,7 @@ public struct CircleID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
 /// The complete circles in stacking order, each with a stable ID. Circles are few (each takes two fingers), so
 /// queries look at every one; lines have the spatial index.
-public struct CircleCollection {
+public struct CircleCollection: Sendable {
     /// IDs from bottom to top, always sorted.
     public private(set) var order: [CircleID] = []
     private var storage: [CircleID: Circle] = [:]

@@ -52,8 +52,8 @@ public final class DrawingController {
     /// Ctrl+S: the platform exports the drawing (the core knows no file formats). Nil: Ctrl+S does nothing.
     public var onExport: (() -> Void)?
 
-    /// Called after every completed edit with the new document (for saving).
-    public var onEdit: ((Drawing) -> Void)? {
+    /// Called after every completed edit with the new document (for saving), as a constant-time snapshot.
+    public var onEdit: ((DrawingSnapshot) -> Void)? {
         get { drawingView.onEdit }
         set { drawingView.onEdit = newValue }
     }

@@ -49,8 +49,9 @@ public final class DrawingView: View {
     public private(set) var undoStack = UndoStack()
     /// What changed since the renderer last looked.
     @exclusivity(unchecked) public var damage = Damage()
-    /// Called after every completed edit (and undo or redo, and option change) with the new document.
-    public var onEdit: ((Drawing) -> Void)?
+    /// Called after every completed edit (and undo or redo, and option change) with the new document, as a snapshot
+    /// taken in constant time (the receiver builds the `Drawing` from it, off the event loop if it likes).
+    public var onEdit: ((DrawingSnapshot) -> Void)?
 
     /// The selected line's or circle's geometry when its move began, for the undoable move edit.
     private var moveOrigin: Line?
@@ -71,8 +72,11 @@ public final class DrawingView: View {
         damage.add(bounds)
     }
 
-    /// The document as it stands.
-    public var drawing: Drawing { Drawing(lines: lines.lines, circles: circles.circles, options: options) }
+    /// The document as it stands (linear in its size: the event loop hands `snapshot` on instead).
+    public var drawing: Drawing { snapshot.drawing }
+
+    /// The document as it stands, in constant time; it shares storage with this view until either changes.
+    public var snapshot: DrawingSnapshot { DrawingSnapshot(lines: lines, circles: circles, options: options) }
 
     /// The selected line's index in the document, for the state snapshot.
     public var selectedLineIndex: Int? { selectedLineID.flatMap { lines.position(of: $0) } }
@@ -120,7 +124,7 @@ public final class DrawingView: View {
     public func setOptions(_ newOptions: DrawingOptions) {
         guard newOptions != options else { return }
         options = newOptions
-        onEdit?(drawing)
+        onEdit?(snapshot)
     }
 
     // MARK: Queries
@@ -306,7 +310,7 @@ public final class DrawingView: View {
             circles.replace(id, with: target)
             damage.invalidateCache(strokeBounds(target))
         }
-        onEdit?(drawing)
+        onEdit?(snapshot)
     }
 
     private func remove(_ item: IdentifiedLine) {
@@ -331,7 +335,7 @@ public final class DrawingView: View {
 
     private func commit(_ edit: Edit) {
         undoStack.record(edit)
-        onEdit?(drawing)
+        onEdit?(snapshot)
     }
 
     // MARK: Touches

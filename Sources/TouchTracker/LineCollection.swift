@@ -1,7 +1,7 @@
 import TouchKit
 
 /// The complete lines in stacking order, each with a stable ID, kept filed in a spatial index.
-public struct LineCollection {
+public struct LineCollection: Sendable {
     /// IDs from bottom to top. Always sorted, because IDs are handed out in drawing order.
     public private(set) var order: [LineID] = []
     private var storage: [LineID: Line] = [:]

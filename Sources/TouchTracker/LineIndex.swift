@@ -8,7 +8,7 @@ import TouchKit
 /// within reach, not the nearest. Each cell keeps its lines sorted by ID, so a query merges the few cells around
 /// the point from the top of the stack down and stops at the first line that is close enough — on a dense canvas
 /// that is after a handful of exact distance checks. A line is filed only in the cells its segment passes through.
-public struct LineIndex {
+public struct LineIndex: Sendable {
     /// Cell edge in pixels: a 20 px query radius touches at most 3×3 cells.
     public var cellSize: Double { cells.size }
     private let cells: Cells
@@ -18,7 +18,7 @@ public struct LineIndex {
     private var outside: [CellKey: [LineID]] = [:]
     private static let gridCells = 128
 
-    private struct CellKey: Hashable {
+    private struct CellKey: Hashable, Sendable {
         var x: Int32
         var y: Int32
     }
@@ -114,7 +114,7 @@ public struct LineIndex {
 
     /// Cell geometry: which cells a point or a segment falls in, kept apart from the cells' contents so that
     /// filing a line can walk its cells while changing them.
-    private struct Cells {
+    private struct Cells: Sendable {
         let size: Double
         /// Cells beyond ±4,000,000 px (four times the document's coordinate limit) fold into the border cells, so
         /// no line, however long, is filed in more than a bounded number of cells.

@@ -73,9 +73,9 @@ struct OpenWindow: ParsableCommand {
             Diagnostics.error(error.description)
             throw ExitCode(2)
         }
-        app.controller.onEdit = { drawing in
+        app.controller.onEdit = { snapshot in
             do {
-                try store.save(drawing)
+                try store.save(snapshot.drawing)
             } catch {
                 Diagnostics.error("cannot save the drawing: \(error)")
             }

@@ -95,12 +95,18 @@ public final class X11App {
         }
     }
 
+    /// Called last when the app ends (after the final `onEdit`), on every way out: SIGTERM/SIGINT, the window
+    /// closed, the X server lost. The platform's saver waits here for its pending save to reach the disk.
+    public var finishSaving: (() -> Void)?
+
     /// Ends the session without losing work: every live touch is cancelled by the system (so its line completes and
-    /// is saved, and any move in progress is committed), and the drawing is handed to `onEdit` once more, so a save
-    /// that failed earlier is retried. Used on SIGTERM/SIGINT, on closing the window and on losing the X server.
+    /// is saved, and any move in progress is committed), the drawing is handed to `onEdit` once more, so a save
+    /// that failed earlier is retried, and `finishSaving` waits for the save. Used on SIGTERM/SIGINT, on closing the
+    /// window and on losing the X server.
     private func finish() {
         controller.window.cancelAllTouches()
-        controller.onEdit?(controller.drawingView.drawing)
+        controller.onEdit?(controller.drawingView.snapshot)
+        finishSaving?()
     }
 
     /// Scales outside 0.5...8 are typos or broken resources, not screens.

@@ -253,7 +253,7 @@ import TouchTracker
     func togglesSave() {
         let c = controller()
         var saved: [Drawing] = []
-        c.onEdit = { saved.append($0) }
+        c.onEdit = { saved.append($0.drawing) }
         for key in ["o", "a", "w"] { c.handleKey(KeyCommand(key: key)) }
         #expect(saved.last?.options == DrawingOptions(circles: true, colorByAngle: true, widthBySpeed: true))
         #expect(saved.count == 3)

@@ -61,7 +61,8 @@ struct EventFuzzTests {
         let controller = DrawingController(size: Size(width: 800, height: 600), drawing: initial)
         var counts = Counts()
         var badDocument: String?
-        controller.onEdit = { drawing in
+        controller.onEdit = { snapshot in
+            let drawing = snapshot.drawing
             counts.edits += 1
             counts.linesDrawn = drawing.lines.count
             // Whatever the input, the autosaved document must read back as it was.
