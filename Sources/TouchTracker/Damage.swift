@@ -7,12 +7,29 @@ public struct Damage: Sendable {
     public var region: Rect = .null
     /// Regions of the line cache to restroke from the spatial index (an edit touched the lines there).
     public private(set) var staleCacheRegions: [Rect] = []
-    /// The whole cache must be redrawn (document replaced, window resized).
+    /// The whole cache must be redrawn (document replaced, undo of a clear, a new scale).
     public var cacheNeedsRebuild = false
+    /// Shapes that went into the cache (drawn, restored, dropped after a move, deselected), so a renderer that
+    /// repaints its cache in the background can draw them on top until the cache shows them. Nil once more than
+    /// `insertionLimit` went in since the last frame: then the cache catches up on its own.
+    public private(set) var cacheInsertions: [ShapeID]? = []
+    public static let insertionLimit = 64
 
     public init() {}
 
     public var isEmpty: Bool { region.isNull && staleCacheRegions.isEmpty && !cacheNeedsRebuild }
+
+    /// Records that `shape`, whose stroke covers `bounds`, went into the cache there.
+    public mutating func insertIntoCache(_ shape: ShapeID, bounds: Rect) {
+        invalidateCache(bounds)
+        if var insertions = cacheInsertions, insertions.count < Self.insertionLimit {
+            cacheInsertions = nil  // changed in place, not copied
+            insertions.append(shape)
+            cacheInsertions = insertions
+        } else {
+            cacheInsertions = nil
+        }
+    }
 
     public mutating func add(_ rect: Rect) {
         region = region.union(rect)

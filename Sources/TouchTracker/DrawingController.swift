@@ -139,7 +139,7 @@ public final class DrawingController {
         let frame = Rect(origin: .zero, size: size)
         window.frame = frame
         drawingView.frame = frame
-        drawingView.damage.cacheNeedsRebuild = true
+        // The cache holds window coordinates, which a resize does not change: only the window is redrawn.
         drawingView.damage.add(frame)
         if let menu { reopenMenu(menu) }
     }

@@ -173,13 +173,18 @@ public final class DrawingView: View {
         case .circle(let id): circle = circles[id] == nil ? nil : id
         case nil: break
         }
+        // The selection is lifted out of the cache and drawn on top; deselected, it goes back in.
         if line != selectedLineID {
-            if let old = selectedLine { damage.invalidateCache(strokeBounds(old)) }
+            if let id = selectedLineID, let old = lines[id] {
+                damage.insertIntoCache(.line(id), bounds: strokeBounds(old))
+            }
             selectedLineID = line
             if let new = selectedLine { damage.invalidateCache(strokeBounds(new)) }
         }
         if circle != selectedCircleID {
-            if let old = selectedCircle { damage.invalidateCache(strokeBounds(old)) }
+            if let id = selectedCircleID, let old = circles[id] {
+                damage.insertIntoCache(.circle(id), bounds: strokeBounds(old))
+            }
             selectedCircleID = circle
             if let new = selectedCircle { damage.invalidateCache(strokeBounds(new)) }
         }
@@ -303,12 +308,12 @@ public final class DrawingView: View {
             let target = reversed ? from : to
             if let current = lines[id] { damage.invalidateCache(strokeBounds(current)) }
             lines.replace(id, with: target)
-            damage.invalidateCache(strokeBounds(target))
+            damage.insertIntoCache(.line(id), bounds: strokeBounds(target))
         case (.moveCircle(let id, let from, let to), _):
             let target = reversed ? from : to
             if let current = circles[id] { damage.invalidateCache(strokeBounds(current)) }
             circles.replace(id, with: target)
-            damage.invalidateCache(strokeBounds(target))
+            damage.insertIntoCache(.circle(id), bounds: strokeBounds(target))
         }
         onEdit?(snapshot)
     }
@@ -320,7 +325,7 @@ public final class DrawingView: View {
 
     private func restore(_ item: IdentifiedLine) {
         lines.restore(item.id, item.line)
-        damage.invalidateCache(strokeBounds(item.line))
+        damage.insertIntoCache(.line(item.id), bounds: strokeBounds(item.line))
     }
 
     private func remove(_ item: IdentifiedCircle) {
@@ -330,7 +335,7 @@ public final class DrawingView: View {
 
     private func restore(_ item: IdentifiedCircle) {
         circles.restore(item.id, item.circle)
-        damage.invalidateCache(strokeBounds(item.circle))
+        damage.insertIntoCache(.circle(item.id), bounds: strokeBounds(item.circle))
     }
 
     private func commit(_ edit: Edit) {
@@ -521,7 +526,7 @@ public final class DrawingView: View {
                 let circleID = circles.append(shape)
                 addedCircles.append(IdentifiedCircle(id: circleID, circle: shape))
                 damage.add(strokeBounds(circle.circle))
-                damage.invalidateCache(strokeBounds(shape))
+                damage.insertIntoCache(.circle(circleID), bounds: strokeBounds(shape))
                 continue
             }
             guard let inProgress = linesInProgress.removeValue(forKey: id), inProgress.isVisible else { continue }
@@ -531,7 +536,7 @@ public final class DrawingView: View {
             if !options.widthBySpeed && !options.widthByPressure { line.width = nil }
             let lineID = lines.append(line)
             added.append(IdentifiedLine(id: lineID, line: line))
-            damage.invalidateCache(strokeBounds(line))
+            damage.insertIntoCache(.line(lineID), bounds: strokeBounds(line))
         }
         guard !added.isEmpty || !addedCircles.isEmpty else { return }
         commit(.add(added, circles: addedCircles))

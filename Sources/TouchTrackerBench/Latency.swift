@@ -121,7 +121,9 @@ enum EndToEndLatency {
 
         private static func frameTime(_ line: ArraySlice<UInt8>) -> Double? {
             guard let range = line.firstRange(of: marker) else { return nil }
-            return Double(String(decoding: line[range.upperBound...], as: UTF8.self))
+            // `t=SECONDS size=WxH`: the number runs to the next space.
+            let number = line[range.upperBound...].prefix { $0 != UInt8(ascii: " ") }
+            return Double(String(decoding: number, as: UTF8.self))
         }
     }
 }

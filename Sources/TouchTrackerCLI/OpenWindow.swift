@@ -43,7 +43,18 @@ struct OpenWindow: ParsableCommand {
             discussion: "For latency measurements (touchtracker-bench)."))
     var traceFrames = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Threads that paint the complete lines' tiles in the background (1 to 64).",
+            discussion:
+                "Default: one per processor. For measurements (touchtracker-bench compares 1 with the default).",
+            valueName: "count"))
+    var painterThreads: Int?
+
     func validate() throws {
+        if let painterThreads, !(1...64).contains(painterThreads) {
+            throw ValidationError("--painter-threads \(painterThreads) is not between 1 and 64")
+        }
         if let geometry, WindowGeometry(parsing: geometry) == nil {
             throw ValidationError("--geometry \"\(geometry)\" is not WxH or WxH+X+Y (for example 800x600+0+0)")
         }
@@ -66,6 +77,7 @@ struct OpenWindow: ParsableCommand {
             verbose: verbose, scale: scale,
             exportPath: WindowMemory.sibling(of: store.path, replacingExtensionWith: "png"))
         options.traceFrames = traceFrames
+        options.painterThreads = painterThreads
         let app: X11App
         do {
             app = try X11App(options: options, drawing: drawing, environment: environment, log: Diagnostics.note)

@@ -9,7 +9,7 @@ struct TouchTrackerCommand: ParsableCommand {
         discussion: """
             Commands (see 'touchtracker help <subcommand>'):
               touchtracker [open] [--document PATH] [--geometry WxH+X+Y] [--display NAME] [--scale FACTOR]
-                [--verbose] [--trace-frames]
+                [--verbose] [--trace-frames] [--painter-threads N]
               touchtracker replay SCRIPT [--document IN] [--state OUT] [--png OUT] [--size WxH] [--scale FACTOR]
               touchtracker export DOCUMENT (--png|--svg|--pdf) OUT [--size WxH]
               touchtracker demo (farm|circle|swipe) [--geometry WxH+X+Y] [--state OUT] [--display NAME] [--verbose]

@@ -1,18 +1,24 @@
 import TouchKit
 import TouchTracker
 
-/// Draws a `DrawingView`'s state with Cairo, keeping the complete lines in a cached surface so a frame costs only
-/// the damaged region, not the whole drawing.
+/// Draws a `DrawingView`'s state with Cairo. The complete lines and circles live in tiles painted off the event
+/// loop (`TileCache`); a frame only copies tiles and draws what is live on top, so its cost is the damaged region,
+/// never the size of the drawing.
 ///
 /// `frame` composes into `canvas`, an off-screen buffer the size of the window that holds exactly what the window
 /// should show; the platform copies the returned region of it to the screen, so a half-drawn frame is never seen.
+///
+/// What is live — lines and circles in progress, the selected shape, shapes just drawn or put back whose tiles are
+/// still being repainted, the menu and the overlay — is drawn on top of the tiles in every frame, whatever the
+/// painters are doing. Hit testing never looks at tiles: it asks the view's spatial index.
 public final class DrawingRenderer {
     public private(set) var canvas: CairoSurface
     private var canvasContext: CairoContext
-    /// White background plus every complete line, except while one is selected or moving (drawn on top instead).
-    private var cache: CairoSurface
-    private var cacheContext: CairoContext
-    private var cacheIsStale = true
+    private let tiles: TileCache
+    /// Whether the tiles were ever asked for (the first frame asks for all of them).
+    private var tilesStarted = false
+    /// Shapes that went into the tiles at a version the tiles under them do not show yet, drawn live meanwhile.
+    private var pendingShapes: [ShapeID: Int] = [:]
     /// The overlay last drawn and the pixels it covered, so a change repaints both the old and the new place.
     private var lastOverlay = Overlay()
     private var lastOverlayBounds = Rect.null
@@ -20,46 +26,52 @@ public final class DrawingRenderer {
     public var backgroundColor = Color.white
     public var completeColor = Color.black
     public var inProgressColor = Color.red
+    public var selectedColor = Color.green
 
-    public init(width: Int, height: Int) throws(CairoError) {
+    /// A renderer for a `width` x `height` window. With `painterThreads` > 0 tiles are painted by that many threads
+    /// in the background and `onTileFinished` is called (on a painter's thread) each time one is ready, so the
+    /// platform can wake its event loop for the next frame. With 0, tiles are painted inside `frame`, so every
+    /// frame is complete (replay, export, tests).
+    public init(
+        width: Int, height: Int, painterThreads: Int = 0, onTileFinished: @escaping @Sendable () -> Void = {}
+    ) throws(CairoError) {
         canvas = try CairoSurface(width: width, height: height)
         canvasContext = try CairoContext(surface: canvas)
-        cache = try CairoSurface(width: width, height: height)
-        cacheContext = try CairoContext(surface: cache)
+        tiles = TileCache(
+            width: width, height: height, painterThreads: painterThreads, onTileFinished: onTileFinished)
     }
 
     public var width: Int { canvas.width }
     public var height: Int { canvas.height }
 
-    /// Matches the window size. Everything is redrawn on the next frame.
+    /// Painter threads in use (0: tiles are painted inside `frame`).
+    public var painterThreads: Int { tiles.painterThreads }
+
+    /// Whether every tile shows the drawing as it is (nothing left for the painters).
+    public var tilesComplete: Bool { tiles.isComplete }
+
+    /// Matches the window size. Tiles still inside the window are kept; only new ones are painted. The whole
+    /// window is recomposed (from tiles) on the next frame.
     public func resize(width: Int, height: Int) throws(CairoError) {
         guard width != canvas.width || height != canvas.height else { return }
         canvas = try CairoSurface(width: width, height: height)
         canvasContext = try CairoContext(surface: canvas)
-        cache = try CairoSurface(width: width, height: height)
-        cacheContext = try CairoContext(surface: cache)
-        cacheIsStale = true
+        tiles.resize(width: width, height: height)
         lastOverlay = Overlay()
         lastOverlayBounds = .null
     }
 
-    public var selectedColor = Color.green
-
-    /// Draws what changed in `view` (and the popup `menu`, and the `overlay` above both) since the last frame and
-    /// clears the view's damage. Returns the region of `canvas` that changed (nil when nothing did), for the
-    /// platform to present.
+    /// Draws what changed in `view` (and the popup `menu`, and the `overlay` above both) since the last frame, and
+    /// tiles painters finished since then, and clears the view's damage. Returns the region of `canvas` that
+    /// changed (nil when nothing did), for the platform to present.
     public func frame(
         for view: DrawingView, menu: PopupMenu? = nil, overlay: Overlay = Overlay(), forceFull: Bool = false
     ) -> Rect? {
         let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
-        var damage = view.damage
-        view.damage = Damage()
-        if damage.cacheNeedsRebuild || cacheIsStale {
-            rebuildCache(view)
-            damage.add(full)
-        } else {
-            for rect in damage.staleCacheRegions { refreshCache(view, in: rect.intersection(full)) }
-        }
+        var damage = takeTileChanges(from: view)
+        damage.add(tiles.schedule { scene(of: view) })
+        damage.add(tiles.swapInFinished())
+        prunePendingShapes(of: view)
         if forceFull { damage.add(full) }
         if overlay != lastOverlay {
             damage.add(lastOverlayBounds)
@@ -74,50 +86,60 @@ public final class DrawingRenderer {
         return region
     }
 
-    /// Redraws the whole cache: every complete line but the selected one, then every circle but the selected one
-    /// (circles lie above lines).
-    private func rebuildCache(_ view: DrawingView) {
-        cacheContext.save()
-        cacheContext.paint(solid: backgroundColor)
-        let selected = view.selectedLineID
-        for id in view.lines.order where id != selected {
-            cacheContext.strokeStyled(view.lines[id]!, defaultColor: completeColor, defaultWidth: view.lineWidth)
-        }
-        let selectedCircle = view.selectedCircleID
-        for id in view.circles.order where id != selectedCircle {
-            cacheContext.strokeStyled(view.circles[id]!, defaultColor: completeColor, defaultWidth: view.lineWidth)
-        }
-        cacheContext.restore()
-        cache.flush()
-        cacheIsStale = false
+    /// Waits (up to `timeout` seconds) until the painters have brought every tile up to date with `view`. For
+    /// tests, the benchmark and anything that needs a complete picture; the window never waits.
+    @discardableResult
+    public func waitUntilTilesComplete(for view: DrawingView, timeout: Double = 30) -> Bool {
+        _ = takeTileChanges(from: view, keepingDamage: true)
+        return tiles.waitUntilComplete(timeout: timeout) { scene(of: view) }
     }
 
-    /// Redraws one region of the cache from the spatial index: only the lines that cross it, in stacking order.
-    private func refreshCache(_ view: DrawingView, in region: Rect) {
-        guard !region.isEmpty else { return }
-        cacheContext.save()
-        cacheContext.clip(to: region)
-        cacheContext.paint(solid: backgroundColor)
-        let selected = view.selectedLineID
-        let reach = region.insetBy(dx: -view.widestStroke, dy: -view.widestStroke)
-        // The grid hands back every line filed near the region; stroke only those whose stroke can reach it.
-        for item in view.lines.lines(crossing: reach)
-        where item.id != selected && item.line.strokeMayTouch(region, width: item.line.width ?? view.lineWidth) {
-            cacheContext.strokeStyled(item.line, defaultColor: completeColor, defaultWidth: view.lineWidth)
+    /// Turns what the view changed in the cache into tile changes, and returns the rest of its damage.
+    private func takeTileChanges(from view: DrawingView, keepingDamage: Bool = false) -> Damage {
+        var damage = view.damage
+        if damage.cacheNeedsRebuild || !tilesStarted {
+            tilesStarted = true
+            tiles.beginChange()
+            tiles.invalidateAll()
+            pendingShapes.removeAll()
+            damage.add(Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        } else if !damage.staleCacheRegions.isEmpty {
+            tiles.beginChange()
+            for rect in damage.staleCacheRegions { tiles.invalidate(rect) }
+            for shape in damage.cacheInsertions ?? [] { pendingShapes[shape] = tiles.version }
         }
-        let selectedCircle = view.selectedCircleID
-        for item in view.circles.circles(reaching: region, defaultWidth: view.lineWidth)
-        where item.id != selectedCircle {
-            cacheContext.strokeStyled(item.circle, defaultColor: completeColor, defaultWidth: view.lineWidth)
+        // What is left to draw is the window region; the cache's part is handed over.
+        var rest = Damage()
+        rest.add(damage.region)
+        view.damage = keepingDamage ? rest : Damage()
+        return rest
+    }
+
+    private func scene(of view: DrawingView) -> TileScene {
+        TileScene(version: tiles.version, view: view, background: backgroundColor, completeColor: completeColor)
+    }
+
+    /// Forgets shapes the tiles now show (or that are gone).
+    private func prunePendingShapes(of view: DrawingView) {
+        guard !pendingShapes.isEmpty else { return }
+        pendingShapes = pendingShapes.filter { shape, version in
+            guard let bounds = bounds(of: shape, in: view) else { return false }
+            return !tiles.shows(bounds, atLeast: version)
         }
-        cacheContext.restore()
-        cache.flush()
+    }
+
+    private func bounds(of shape: ShapeID, in view: DrawingView) -> Rect? {
+        switch shape {
+        case .line(let id): view.lines[id]?.strokeBounds(defaultWidth: view.lineWidth)
+        case .circle(let id): view.circles[id]?.strokeBounds(defaultWidth: view.lineWidth)
+        }
     }
 
     private func compose(_ view: DrawingView, menu: PopupMenu?, overlay: Overlay, in region: Rect) {
         canvasContext.save()
         canvasContext.clip(to: region)
-        canvasContext.paint(cache)
+        tiles.compose(into: canvasContext, region: region, background: backgroundColor)
+        drawPendingShapes(of: view, in: region)
         if let selected = view.selectedLine, selected.strokeBounds(defaultWidth: view.lineWidth).intersects(region) {
             canvasContext.setColor(selectedColor)
             canvasContext.stroke(selected, width: selected.width ?? view.lineWidth)
@@ -143,5 +165,31 @@ public final class DrawingRenderer {
         }
         canvasContext.restore()
         canvas.flush()
+    }
+
+    /// Shapes just drawn or put back, in their own colours, until their tiles are repainted: lines bottom to top,
+    /// then circles, as the tiles stack them.
+    private func drawPendingShapes(of view: DrawingView, in region: Rect) {
+        guard !pendingShapes.isEmpty else { return }
+        var lineIDs: [LineID] = []
+        var circleIDs: [CircleID] = []
+        for shape in pendingShapes.keys {
+            switch shape {
+            case .line(let id) where id != view.selectedLineID: lineIDs.append(id)
+            case .circle(let id) where id != view.selectedCircleID: circleIDs.append(id)
+            default: break
+            }
+        }
+        for id in lineIDs.sorted() {
+            guard let line = view.lines[id], line.strokeBounds(defaultWidth: view.lineWidth).intersects(region) else {
+                continue
+            }
+            canvasContext.strokeStyled(line, defaultColor: completeColor, defaultWidth: view.lineWidth)
+        }
+        for id in circleIDs.sorted() {
+            guard let circle = view.circles[id], circle.strokeBounds(defaultWidth: view.lineWidth).intersects(region)
+            else { continue }
+            canvasContext.strokeStyled(circle, defaultColor: completeColor, defaultWidth: view.lineWidth)
+        }
     }
 }

@@ -13,9 +13,11 @@ public struct X11AppOptions: Sendable {
     public var scale: Double?
     /// Where Ctrl+S writes a PNG of the drawing (nil: Ctrl+S does nothing).
     public var exportPath: String?
-    /// Print `touchtracker: frame presented t=SECONDS` (CLOCK_MONOTONIC) on stderr after each frame, for latency
-    /// measurements.
+    /// Print `touchtracker: frame presented t=SECONDS` (CLOCK_MONOTONIC) on stderr after each frame, and
+    /// `touchtracker: tiles complete t=SECONDS` when the painters have caught up, for latency measurements.
     public var traceFrames = false
+    /// Threads painting tiles of complete lines in the background; nil: one per processor.
+    public var painterThreads: Int?
 
     public init(
         displayName: String? = nil, geometry: WindowGeometry = .default, verbose: Bool = false, scale: Double? = nil,
@@ -40,6 +42,8 @@ public final class X11App {
     private let renderer: DrawingRenderer
     public let controller: DrawingController
     private var exposed = Rect.null
+    /// Whether the tiles were complete at the last frame (for the `tiles complete` trace).
+    private var tilesWereComplete = false
     private var isReady = false
     private var running = true
     private let log: (String) -> Void
@@ -64,7 +68,10 @@ public final class X11App {
             display: display, geometry: geometry, title: "TouchTracker")
         let width = geometry.width
         let height = geometry.height
-        renderer = try DrawingRenderer(width: width, height: height)
+        renderer = try DrawingRenderer(
+            width: width, height: height,
+            painterThreads: options.painterThreads ?? ProcessInfo.processInfo.activeProcessorCount,
+            onTileFinished: surface.loop.wakeUp)
         controller = DrawingController(
             size: Size(width: Double(width), height: Double(height)), drawing: drawing,
             clock: Clock(now: MonotonicClock.now()), scale: scale)
@@ -77,6 +84,7 @@ public final class X11App {
             log(
                 "scale \(scale) (Xft.dpi \(dpi.map { "\($0)" } ?? "unset")\(options.scale != nil ? ", --scale given" : ""))"
             )
+            log("tiles painted by \(renderer.painterThreads) background thread(s)")
         }
         installConnectionLostHandler()
     }
@@ -185,7 +193,12 @@ public final class X11App {
         exposed = .null
         guard !region.isNull else { return }
         surface.presenter.present(renderer.canvas, region: region)
-        if options.traceFrames { log(String(format: "frame presented t=%.6f", MonotonicClock.now())) }
+        guard options.traceFrames else { return }
+        let now = MonotonicClock.now()
+        log(String(format: "frame presented t=%.6f size=%dx%d", now, renderer.width, renderer.height))
+        let tilesComplete = renderer.tilesComplete
+        if tilesComplete, !tilesWereComplete { log(String(format: "tiles complete t=%.6f", now)) }
+        tilesWereComplete = tilesComplete
     }
 }
 

@@ -9,6 +9,8 @@ final class X11EventLoop {
     private let display: X11Display
     private var translator: EventTranslator
     private let signals = SignalPipe()
+    /// Other threads (the tile painters) wake the loop through it.
+    private let wake = WakePipe()
     /// How long to sleep between frames while something animates (about 60 frames a second).
     private let animationFrameInterval = 1.0 / 60
 
@@ -16,6 +18,9 @@ final class X11EventLoop {
         self.display = display
         self.translator = translator
     }
+
+    /// Called from any thread, wakes the loop for a frame (a tile painter finished a tile).
+    var wakeUp: @Sendable () -> Void { wake.wakeUp }
 
     /// Runs until `isRunning` turns false or SIGTERM/SIGINT arrives. Returns true when a signal ended it.
     func run(
@@ -29,6 +34,7 @@ final class X11EventLoop {
                 for platformEvent in translator.translate(&event, now: now) { handle(platformEvent) }
             }
             clock.advance(to: MonotonicClock.now())
+            wake.drain()
             drawFrame()
             if signals.drain() { return true }
             guard isRunning() else { break }
@@ -49,7 +55,8 @@ final class X11EventLoop {
         var fds = [
             pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
         ]
-        _ = poll(&fds, 2, timeout)
+        _ = poll(&fds, nfds_t(fds.count), timeout)
     }
 }

@@ -1,0 +1,173 @@
+import TouchKit
+import TouchTracker
+
+/// The complete lines and circles of the window, kept as tiles painted off the event loop: the one place that owns
+/// the tiles and the painters.
+///
+/// The event loop tells it what changed (`invalidate`), hands it a scene to paint from (`schedule`), takes the
+/// tiles painters finished (`swapInFinished`) and composes tiles into the frame (`compose`). A tile is replaced
+/// only by a whole newer one, so the window never shows a half-painted tile: while a tile is repainted after an
+/// edit the old one keeps showing, and a tile never painted yet (while a drawing opens) shows the plain background.
+///
+/// With no painter threads (`painterThreads: 0`) tiles are painted on the calling thread as they are scheduled:
+/// replay and tests get every frame complete and deterministic.
+final class TileCache {
+    private struct Tile {
+        /// What the tile shows; nil when it is plain background (or not painted yet).
+        var surface: CairoSurface?
+        /// The scene version the tile shows; -1 while it was never painted.
+        var shownVersion = -1
+        /// The newest version that changed what this tile must show.
+        var neededVersion = 0
+        /// Whether a painter has it queued or in hand.
+        var isQueued = false
+
+        var isCurrent: Bool { shownVersion >= neededVersion }
+    }
+
+    let grid: TileGrid
+    private var tiles: [TileKey: Tile] = [:]
+    private var width: Int
+    private var height: Int
+    private let pool: TilePainterPool?
+    /// Bumped by every change to what tiles show.
+    private(set) var version = 0
+
+    init(
+        width: Int, height: Int, grid: TileGrid = TileGrid(), painterThreads: Int,
+        onTileFinished: @escaping @Sendable () -> Void
+    ) {
+        self.grid = grid
+        self.width = width
+        self.height = height
+        pool =
+            painterThreads > 0
+            ? TilePainterPool(threads: painterThreads, tileSize: grid.size, onFinished: onTileFinished) : nil
+    }
+
+    deinit {
+        pool?.stop()
+    }
+
+    /// Painter threads working in the background (0: tiles are painted as they are scheduled).
+    var painterThreads: Int { pool?.threadCount ?? 0 }
+
+    /// Starts a new version of what tiles show; `invalidate` then marks the tiles it changes.
+    func beginChange() {
+        version += 1
+    }
+
+    /// Marks the tiles under `rect` as needing the current version.
+    func invalidate(_ rect: Rect) {
+        for key in grid.keys(in: rect, width: width, height: height) {
+            tiles[key, default: Tile()].neededVersion = version
+        }
+    }
+
+    /// Marks every tile of the window as needing the current version (the old ones keep showing until then).
+    func invalidateAll() {
+        for key in grid.keys(coveringWidth: width, height: height) {
+            tiles[key, default: Tile()].neededVersion = version
+        }
+    }
+
+    /// Follows the window's size: tiles still inside are kept, tiles outside are dropped, new ones are painted by
+    /// the next `schedule`.
+    func resize(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        let kept = Set(grid.keys(coveringWidth: width, height: height))
+        tiles = tiles.filter { kept.contains($0.key) }
+        pool?.cancel { !kept.contains($0) }
+        for key in kept where tiles[key] == nil { tiles[key] = Tile() }
+    }
+
+    /// Whether every tile of the window shows the current version.
+    var isComplete: Bool {
+        grid.keys(coveringWidth: width, height: height).allSatisfy { tiles[$0]?.isCurrent ?? false }
+    }
+
+    /// Whether every tile under `rect` shows `version` or newer.
+    func shows(_ rect: Rect, atLeast version: Int) -> Bool {
+        grid.keys(in: rect, width: width, height: height).allSatisfy { (tiles[$0]?.shownVersion ?? -1) >= version }
+    }
+
+    /// Queues every stale tile that no painter has yet, from the scene `makeScene` builds (only called when some
+    /// tile needs it). A scene with nothing to show makes every stale tile plain at once, with no painter. Returns
+    /// the window region of tiles that changed on the spot.
+    func schedule(_ makeScene: () -> TileScene) -> Rect {
+        var changed = Rect.null
+        var scene: TileScene?
+        for key in grid.keys(coveringWidth: width, height: height) {
+            guard var tile = tiles[key], !tile.isCurrent, !tile.isQueued else { continue }
+            let current = scene ?? makeScene()
+            scene = current
+            let rect = grid.rect(of: key)
+            if current.isBlank {
+                tile.surface = nil
+                tile.shownVersion = current.version
+                changed = changed.union(rect)
+            } else if let pool {
+                pool.paint(key, rect: rect, from: current, urgent: tile.shownVersion >= 0)
+                tile.isQueued = true
+            } else if let surface = try? current.paintTile(at: rect, size: grid.size) {
+                tile.surface = surface
+                tile.shownVersion = current.version
+                changed = changed.union(rect)
+            } else {
+                tile.surface = nil
+                tile.shownVersion = current.version
+                changed = changed.union(rect)
+            }
+            tiles[key] = tile
+        }
+        return changed
+    }
+
+    /// Swaps in the tiles painters finished, each only if it is newer than the one it replaces. Returns the window
+    /// region that changed.
+    func swapInFinished() -> Rect {
+        guard let pool else { return .null }
+        var changed = Rect.null
+        for painted in pool.takeFinished() {
+            guard var tile = tiles[painted.key] else { continue }  // resized away meanwhile
+            tile.isQueued = false
+            if painted.version > tile.shownVersion {
+                tile.surface = painted.surface
+                tile.shownVersion = painted.version
+                changed = changed.union(grid.rect(of: painted.key))
+            }
+            tiles[painted.key] = tile
+        }
+        return changed
+    }
+
+    /// Waits until every tile shows the current version or `timeout` seconds pass, scheduling from `makeScene` as
+    /// tiles come in (tests, the benchmark, and replay). Returns whether the tiles are complete.
+    @discardableResult
+    func waitUntilComplete(timeout: Double, _ makeScene: () -> TileScene) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(timeout)
+        while true {
+            _ = schedule(makeScene)
+            _ = swapInFinished()
+            if isComplete { return true }
+            guard clock.now < deadline, let pool else { return isComplete }
+            _ = pool.waitForFinished(timeout: 0.05)
+        }
+    }
+
+    /// Paints the tiles under `region` into `context` (clipped to the region by the caller); plain background where
+    /// a tile has no pixels.
+    func compose(into context: CairoContext, region: Rect, background: Color) {
+        for key in grid.keys(in: region, width: width, height: height) {
+            let rect = grid.rect(of: key)
+            if let surface = tiles[key]?.surface {
+                context.paint(surface, atX: rect.minX, y: rect.minY)
+            } else {
+                context.setColor(background)
+                context.fill(rect)
+            }
+        }
+    }
+}

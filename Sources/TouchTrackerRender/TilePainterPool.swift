@@ -1,0 +1,141 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TouchKit
+
+/// A tile a painter finished: which tile, from which scene, and its pixels (nil: plain background).
+///
+/// `@unchecked Sendable` because it carries a `CairoSurface` (a C pointer) from a painter thread to the event loop,
+/// which Swift cannot check: the painter creates the surface, draws it and lets go of it in the same step that
+/// hands it over under the pool's lock, and from then on only the event loop touches it. Nothing is shared.
+final class PaintedTile: @unchecked Sendable {
+    let key: TileKey
+    let version: Int
+    let surface: CairoSurface?
+
+    init(key: TileKey, version: Int, surface: consuming CairoSurface?) {
+        self.key = key
+        self.version = version
+        self.surface = surface
+    }
+}
+
+/// A small pool of threads that paint tiles, one tile at a time each, so no stroke of a complete line ever runs on
+/// the event loop. The event loop queues tiles (`paint`), is told through `onFinished` (called on a painter's
+/// thread) that some are done, and takes them (`takeFinished`) to swap them in whole.
+///
+/// A tile queued again before a painter took it is painted once, from the newer scene. Tiles already on screen
+/// (repaints after an edit) go before tiles never painted, so an edit shows while a large drawing still opens.
+final class TilePainterPool: Sendable {
+    private struct Job: Sendable {
+        let key: TileKey
+        let rect: Rect
+        let scene: TileScene
+    }
+
+    private struct State {
+        var queued: [TileKey: Job] = [:]
+        /// Keys in the order painters take them (each queued key once).
+        var order: [TileKey] = []
+        var finished: [PaintedTile] = []
+        var stopping = false
+    }
+
+    private let state = Mutex(State())
+    /// Counts jobs queued; a painter waits on it for work.
+    private let work = DispatchSemaphore(value: 0)
+    /// Counts tiles finished; `waitForFinished` waits on it.
+    private let done = DispatchSemaphore(value: 0)
+    private let tileSize: Int
+    private let onFinished: @Sendable () -> Void
+    let threadCount: Int
+
+    /// Starts `threads` painter threads (at least one).
+    init(threads: Int, tileSize: Int, onFinished: @escaping @Sendable () -> Void) {
+        threadCount = max(1, threads)
+        self.tileSize = tileSize
+        self.onFinished = onFinished
+        for index in 0..<threadCount {
+            let thread = Thread { [self] in paintUntilStopped() }
+            thread.name = "tile painter \(index + 1)"
+            thread.start()
+        }
+    }
+
+    /// Queues `key` to be painted from `scene`, ahead of the tiles never painted when `urgent`.
+    func paint(_ key: TileKey, rect: Rect, from scene: TileScene, urgent: Bool) {
+        let isNew = state.withLock { state in
+            let isNew = state.queued.updateValue(Job(key: key, rect: rect, scene: scene), forKey: key) == nil
+            if isNew {
+                if urgent { state.order.insert(key, at: 0) } else { state.order.append(key) }
+            }
+            return isNew
+        }
+        if isNew { work.signal() }
+    }
+
+    /// Drops queued tiles that `keep` rejects (a resize took them out of the window). Tiles being painted finish.
+    func cancel(where reject: (TileKey) -> Bool) {
+        state.withLock { state in
+            state.order.removeAll { key in
+                guard reject(key) else { return false }
+                state.queued[key] = nil
+                return true
+            }
+        }
+    }
+
+    /// The tiles finished since the last call, in the order they finished.
+    func takeFinished() -> [PaintedTile] {
+        state.withLock { state in
+            var taken: [PaintedTile] = []
+            swap(&taken, &state.finished)
+            return taken
+        }
+    }
+
+    /// Waits up to `timeout` seconds for a painter to finish a tile. Returns false on timeout.
+    func waitForFinished(timeout: Double) -> Bool {
+        done.wait(timeout: .now() + timeout) == .success
+    }
+
+    /// Stops the painters once they finish the tile in hand; queued tiles are dropped.
+    func stop() {
+        let wasStopping = state.withLock { state in
+            defer { state.stopping = true }
+            return state.stopping
+        }
+        guard !wasStopping else { return }
+        for _ in 0..<threadCount { work.signal() }
+    }
+
+    private func paintUntilStopped() {
+        while true {
+            work.wait()
+            let next: Job?? = state.withLock { state in
+                if state.stopping { return .none }
+                guard !state.order.isEmpty else { return .some(nil) }
+                let key = state.order.removeFirst()
+                return .some(state.queued.removeValue(forKey: key))
+            }
+            guard let job = next else { return }
+            guard let job else { continue }
+            let painted: PaintedTile
+            do {
+                painted = PaintedTile(
+                    key: job.key, version: job.scene.version,
+                    surface: try job.scene.paintTile(at: job.rect, size: tileSize))
+            } catch {
+                // Out of memory for the tile's pixels: it stays as it was and is tried again on the next change.
+                continue
+            }
+            state.withLock { $0.finished.append(painted) }
+            done.signal()
+            onFinished()
+        }
+    }
+
+    deinit {
+        stop()
+    }
+}
