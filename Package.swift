@@ -74,7 +74,9 @@ let package = Package(
         .testTarget(
             name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchKit", "SeededRandom"],
             exclude: ["Scenarios"]),
-        .testTarget(name: "TouchTrackerRenderTests", dependencies: ["TouchTrackerRender", "TouchTracker"]),
+        .testTarget(
+            name: "TouchTrackerRenderTests",
+            dependencies: ["TouchTrackerRender", "TouchTracker", "TouchKit", "SeededRandom"]),
         // Scenarios/ holds demo replay scripts and expected scene snapshots, read by DemoScenarioTests at run time.
         .testTarget(
             name: "TouchTrackerDemosTests",

@@ -175,6 +175,28 @@ public struct CircleCollection: Sendable {
         storage[id] = circle
     }
 
+    /// An empty collection that goes on handing out IDs where this one stopped (see `LineCollection.emptied`).
+    public func emptied() -> CircleCollection {
+        var empty = CircleCollection()
+        empty.nextID = nextID
+        return empty
+    }
+
+    /// This collection, handing out IDs after both its own and `other`'s.
+    public func continuingIDs(of other: CircleCollection) -> CircleCollection {
+        var result = self
+        result.nextID = Swift.max(nextID, other.nextID)
+        return result
+    }
+
+    /// This collection with every circle of `other` put back at its place in the stack.
+    public func merging(_ other: CircleCollection) -> CircleCollection {
+        var result = self
+        for id in other.order { result.restore(id, other.storage[id]!) }
+        result.nextID = Swift.max(result.nextID, other.nextID)
+        return result
+    }
+
     @discardableResult
     public mutating func removeAll() -> [(id: CircleID, circle: Circle)] {
         let removed = order.map { (id: $0, circle: storage[$0]!) }

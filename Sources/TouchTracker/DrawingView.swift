@@ -155,6 +155,14 @@ public final class DrawingView: View {
 
     private func strokeBounds(_ line: Line) -> Rect { line.strokeBounds(defaultWidth: lineWidth) }
 
+    /// The pixels a line's stroke can touch, as a band of small boxes along it (a long diagonal line does not
+    /// damage its whole bounding box).
+    private func strokeRegion(_ line: Line) -> DamageRegion {
+        .band(along: [line], width: line.width ?? lineWidth)
+    }
+
+    private func strokeRegion(_ circle: Circle) -> DamageRegion { DamageRegion(strokeBounds(circle)) }
+
     private func strokeBounds(_ circle: Circle) -> Rect { circle.strokeBounds(defaultWidth: lineWidth) }
 
     // MARK: Selection
@@ -176,17 +184,17 @@ public final class DrawingView: View {
         // The selection is lifted out of the cache and drawn on top; deselected, it goes back in.
         if line != selectedLineID {
             if let id = selectedLineID, let old = lines[id] {
-                damage.insertIntoCache(.line(id), bounds: strokeBounds(old))
+                damage.insertIntoCache(.line(id), covering: strokeRegion(old))
             }
             selectedLineID = line
-            if let new = selectedLine { damage.invalidateCache(strokeBounds(new)) }
+            if let new = selectedLine { damage.invalidateCache(strokeRegion(new)) }
         }
         if circle != selectedCircleID {
             if let id = selectedCircleID, let old = circles[id] {
-                damage.insertIntoCache(.circle(id), bounds: strokeBounds(old))
+                damage.insertIntoCache(.circle(id), covering: strokeRegion(old))
             }
             selectedCircleID = circle
-            if let new = selectedCircle { damage.invalidateCache(strokeBounds(new)) }
+            if let new = selectedCircle { damage.invalidateCache(strokeRegion(new)) }
         }
     }
 
@@ -199,14 +207,14 @@ public final class DrawingView: View {
         if let id = selectedLineID, let line = lines[id] {
             select(nil)
             lines.remove(id)
-            damage.invalidateCache(strokeBounds(line))
+            damage.invalidateCache(strokeRegion(line))
             commit(.delete(IdentifiedLine(id: id, line: line)))
             return true
         }
         if let id = selectedCircleID, let circle = circles[id] {
             select(nil)
             circles.remove(id)
-            damage.invalidateCache(strokeBounds(circle))
+            damage.invalidateCache(strokeRegion(circle))
             commit(.deleteCircle(IdentifiedCircle(id: id, circle: circle)))
             return true
         }
@@ -217,13 +225,16 @@ public final class DrawingView: View {
     public func clearAll() {
         finishMove()
         select(nil)
-        for line in linesInProgress.values where line.isVisible { damage.add(strokeBounds(line.line)) }
+        for line in linesInProgress.values where line.isVisible { damage.add(strokeRegion(line.line)) }
         for circle in circlesInProgress.values where circle.isVisible { damage.add(strokeBounds(circle.circle)) }
         linesInProgress.removeAll()
         circlesInProgress.removeAll()
         guard !lines.isEmpty || !circles.isEmpty else { return }
-        let removed = lines.removeAll().map { IdentifiedLine(id: $0.id, line: $0.line) }
-        let removedCircles = circles.removeAll().map { IdentifiedCircle(id: $0.id, circle: $0.circle) }
+        // The collections are kept whole by the edit and replaced by empty ones: constant time at any size.
+        let removed = lines
+        let removedCircles = circles
+        lines = lines.emptied()
+        circles = circles.emptied()
         damage.cacheNeedsRebuild = true
         damage.add(bounds)
         commit(.clear(removed, circles: removedCircles))
@@ -236,9 +247,9 @@ public final class DrawingView: View {
             if moveOrigin == nil { moveOrigin = line }
             let moved = line.translated(by: offset)
             guard Self.isStorable(moved.begin), Self.isStorable(moved.end) else { return }
-            damage.add(strokeBounds(line))
+            damage.add(strokeRegion(line))
             lines.replace(id, with: moved)
-            damage.add(strokeBounds(moved))
+            damage.add(strokeRegion(moved))
         } else if let id = selectedCircleID, let circle = circles[id] {
             if circleMoveOrigin == nil { circleMoveOrigin = circle }
             let moved = circle.translated(by: offset)
@@ -295,47 +306,49 @@ public final class DrawingView: View {
         case (.deleteCircle(let item), false):
             remove(item)
         case (.clear(let removed, let removedCircles), true):
-            for item in removed { lines.restore(item.id, item.line) }
-            for item in removedCircles { circles.restore(item.id, item.circle) }
+            // Every later edit has been undone, so the drawing is as the clear left it (empty): what it removed
+            // comes back whole. Anything drawn since would be merged in (never expected; kept for safety).
+            lines = lines.isEmpty ? removed.continuingIDs(of: lines) : lines.merging(removed)
+            circles = circles.isEmpty ? removedCircles.continuingIDs(of: circles) : circles.merging(removedCircles)
             damage.cacheNeedsRebuild = true
             damage.add(bounds)
         case (.clear, false):
-            lines.removeAll()
-            circles.removeAll()
+            lines = lines.emptied()
+            circles = circles.emptied()
             damage.cacheNeedsRebuild = true
             damage.add(bounds)
         case (.move(let id, let from, let to), _):
             let target = reversed ? from : to
-            if let current = lines[id] { damage.invalidateCache(strokeBounds(current)) }
+            if let current = lines[id] { damage.invalidateCache(strokeRegion(current)) }
             lines.replace(id, with: target)
-            damage.insertIntoCache(.line(id), bounds: strokeBounds(target))
+            damage.insertIntoCache(.line(id), covering: strokeRegion(target))
         case (.moveCircle(let id, let from, let to), _):
             let target = reversed ? from : to
-            if let current = circles[id] { damage.invalidateCache(strokeBounds(current)) }
+            if let current = circles[id] { damage.invalidateCache(strokeRegion(current)) }
             circles.replace(id, with: target)
-            damage.insertIntoCache(.circle(id), bounds: strokeBounds(target))
+            damage.insertIntoCache(.circle(id), covering: strokeRegion(target))
         }
         onEdit?(snapshot)
     }
 
     private func remove(_ item: IdentifiedLine) {
         lines.remove(item.id)
-        damage.invalidateCache(strokeBounds(item.line))
+        damage.invalidateCache(strokeRegion(item.line))
     }
 
     private func restore(_ item: IdentifiedLine) {
         lines.restore(item.id, item.line)
-        damage.insertIntoCache(.line(item.id), bounds: strokeBounds(item.line))
+        damage.insertIntoCache(.line(item.id), covering: strokeRegion(item.line))
     }
 
     private func remove(_ item: IdentifiedCircle) {
         circles.remove(item.id)
-        damage.invalidateCache(strokeBounds(item.circle))
+        damage.invalidateCache(strokeRegion(item.circle))
     }
 
     private func restore(_ item: IdentifiedCircle) {
         circles.restore(item.id, item.circle)
-        damage.insertIntoCache(.circle(item.id), bounds: strokeBounds(item.circle))
+        damage.insertIntoCache(.circle(item.id), covering: strokeRegion(item.circle))
     }
 
     private func commit(_ edit: Edit) {
@@ -369,7 +382,7 @@ public final class DrawingView: View {
                 let partnerLine = linesInProgress.removeValue(forKey: partner)
             {
                 // The first finger's line was never meant: it becomes one corner of the circle.
-                if partnerLine.isVisible { damage.add(strokeBounds(partnerLine.line)) }
+                if partnerLine.isVisible { damage.add(strokeRegion(partnerLine.line)) }
                 let circle = CircleInProgress(
                     firstStart: partnerLine.begin, secondStart: point, first: partnerLine.end, second: point,
                     isVisible: partnerLine.isVisible)
@@ -424,7 +437,7 @@ public final class DrawingView: View {
         tracks[id] = nil
         spentTouches.remove(id)
         if let line = linesInProgress.removeValue(forKey: id), line.isVisible {
-            damage.add(strokeBounds(line.line))
+            damage.add(strokeRegion(line.line))
         }
         if let pair = pair(of: id), let circle = circlesInProgress.removeValue(forKey: pair) {
             if circle.isVisible { damage.add(strokeBounds(circle.circle)) }
@@ -454,7 +467,8 @@ public final class DrawingView: View {
         // The line is found once (by hashing only when another finger moved last) and changed where it is.
         if let index = lineIndex(of: id) {
             var line = linesInProgress.values[index]
-            if line.isVisible { damage.add(strokeBounds(line.line)) }
+            let wasVisible = line.isVisible
+            let before = line.line
             line.end = point
             if !line.isVisible, line.begin.distance(to: point) > tapSlop { line.isVisible = true }
             line.color = options.colorByAngle ? LineColor.hue(line.line.angle) : nil
@@ -465,7 +479,15 @@ public final class DrawingView: View {
             } else if line.width == nil {
                 line.width = maximumSpeedWidth
             }
-            if line.isVisible { damage.add(strokeBounds(line.line)) }
+            if line.isVisible {
+                // One band along the old and the new place (they share their start): a move costs what the line's
+                // length costs, not its bounding box's area.
+                let after = line.line
+                let width = Swift.max(before.width ?? lineWidth, after.width ?? lineWidth)
+                damage.add(DamageRegion.band(along: wasVisible ? [before, after] : [after], width: width))
+            } else if wasVisible {
+                damage.add(strokeRegion(before))
+            }
             linesInProgress.values[index] = line
             // After the write: changing a value keeps every position, but the setter forgets them all.
             lastMovedLine = (id, index)
@@ -526,17 +548,17 @@ public final class DrawingView: View {
                 let circleID = circles.append(shape)
                 addedCircles.append(IdentifiedCircle(id: circleID, circle: shape))
                 damage.add(strokeBounds(circle.circle))
-                damage.insertIntoCache(.circle(circleID), bounds: strokeBounds(shape))
+                damage.insertIntoCache(.circle(circleID), covering: strokeRegion(shape))
                 continue
             }
             guard let inProgress = linesInProgress.removeValue(forKey: id), inProgress.isVisible else { continue }
-            damage.add(strokeBounds(inProgress.line))
+            damage.add(strokeRegion(inProgress.line))
             var line = inProgress.line
             if !options.colorByAngle { line.color = options.color == .black ? nil : options.color }
             if !options.widthBySpeed && !options.widthByPressure { line.width = nil }
             let lineID = lines.append(line)
             added.append(IdentifiedLine(id: lineID, line: line))
-            damage.insertIntoCache(.line(lineID), bounds: strokeBounds(line))
+            damage.insertIntoCache(.line(lineID), covering: strokeRegion(line))
         }
         guard !added.isEmpty || !addedCircles.isEmpty else { return }
         commit(.add(added, circles: addedCircles))

@@ -4,7 +4,9 @@ public enum Edit: Sendable {
     case add([IdentifiedLine], circles: [IdentifiedCircle] = [])
     case delete(IdentifiedLine)
     case deleteCircle(IdentifiedCircle)
-    case clear([IdentifiedLine], circles: [IdentifiedCircle] = [])
+    /// Everything cleared, kept whole (with its spatial index), so undo puts it back in constant time however
+    /// large the drawing was.
+    case clear(LineCollection, circles: CircleCollection)
     case move(id: LineID, from: Line, to: Line)
     case moveCircle(id: CircleID, from: Circle, to: Circle)
 

@@ -67,6 +67,30 @@ public struct LineCollection: Sendable {
         index.insert(id, line)
     }
 
+    /// An empty collection that goes on handing out IDs where this one stopped, so lines drawn after a clear never
+    /// take the ID of a cleared line that undo may bring back.
+    public func emptied() -> LineCollection {
+        var empty = LineCollection()
+        empty.nextID = nextID
+        return empty
+    }
+
+    /// This collection, handing out IDs after both its own and `other`'s (undo of a clear puts a kept collection
+    /// back in place of the empty one that took its place).
+    public func continuingIDs(of other: LineCollection) -> LineCollection {
+        var result = self
+        result.nextID = Swift.max(nextID, other.nextID)
+        return result
+    }
+
+    /// This collection with every line of `other` put back at its place in the stack.
+    public func merging(_ other: LineCollection) -> LineCollection {
+        var result = self
+        for id in other.order { result.restore(id, other.storage[id]!) }
+        result.nextID = Swift.max(result.nextID, other.nextID)
+        return result
+    }
+
     /// Removes every line and returns them bottom to top with their IDs.
     @discardableResult
     public mutating func removeAll() -> [(id: LineID, line: Line)] {

@@ -20,7 +20,9 @@ struct Row {
 @main
 enum Bench {
     /// The names of the row groups `--only` takes, in table order.
-    static let groupNames = ["touch", "hit", "pipeline", "edit", "documents", "memory", "latency"]
+    static let groupNames = [
+        "touch", "hit", "pipeline", "edit", "documents", "memory", "latency", "responsiveness",
+    ]
 
     static let usage = """
         usage: touchtracker-bench [options] [output.json]
@@ -60,7 +62,8 @@ enum Bench {
             case "edit": rows += try editRows()
             case "documents": rows += try documentRows()
             case "memory": rows.append(await AppMemory.row())
-            default: rows.append(await EndToEndLatency.row())
+            case "latency": rows.append(await EndToEndLatency.row())
+            default: rows += await Responsiveness.rows()
             }
         }
         printTable(rows)

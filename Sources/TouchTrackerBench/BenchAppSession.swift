@@ -8,9 +8,14 @@ struct BenchAppSession {
     let server: XorgServer
     let app: AppProcess
     let document: URL
+    /// CLOCK_MONOTONIC seconds just before the app was started, as a person starting it would count.
+    let launchedAt: Double
     private let directory: String
 
-    static func launch(lineCount: Int, extraArguments: [String] = []) async throws -> BenchAppSession {
+    /// Opens the app on `lines` (default: `lineCount` random 100 px lines).
+    static func launch(lineCount: Int, lines: [Line]? = nil, extraArguments: [String] = []) async throws
+        -> BenchAppSession
+    {
         let executable = try AppProcess.locateExecutable()
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw EndToEndLatency.Failure(description: "\(executable.path) is not an executable")
@@ -20,15 +25,17 @@ struct BenchAppSession {
         var cleanUp: [() -> Void] = [{ try? FileManager.default.removeItem(atPath: directory) }]
         do {
             let document = URL(fileURLWithPath: directory + "/drawing.json")
-            try DocumentStore(path: document.path).save(Drawing(lines: Workloads.randomLines(lineCount)))
+            try DocumentStore(path: document.path).save(Drawing(lines: lines ?? Workloads.randomLines(lineCount)))
             let server = try await XorgServer.start(screenSize: (Workloads.width, Workloads.height))
             cleanUp.append { server.stop() }
+            let launchedAt = EndToEndLatency.now()
             let app = try AppProcess(
                 display: server.display, document: document, geometry: (server.width, server.height, 0, 0),
                 extraArguments: extraArguments)
             cleanUp.append { app.stop() }
             try await app.waitForStderrLine(containing: "touchtracker: ready", timeout: .seconds(30))
-            return BenchAppSession(server: server, app: app, document: document, directory: directory)
+            return BenchAppSession(
+                server: server, app: app, document: document, launchedAt: launchedAt, directory: directory)
         } catch {
             for step in cleanUp.reversed() { step() }
             throw error

@@ -45,85 +45,30 @@ enum EndToEndLatency {
         let session = try await BenchAppSession.launch(lineCount: lineCount, extraArguments: ["--trace-frames"])
         defer { session.stop() }
         let server = session.server
-        let app = session.app
-        let touch = try server.touch
-        var frames = FrameReader(app: app)
+        var finger = try TraceFinger(device: server.touch, trace: AppTrace(app: session.app))
+        _ = try await finger.trace.tilesComplete()
 
         // One finger down on the canvas and 40 px along (past the tap slop, so the line in progress is drawn), then
         // moves of 3 px back and forth along a row.
         let y = Double(server.height) / 2
         let begin = Double(server.width) / 4
         let start = begin + 40
-        var sent = now()
-        try touch.touchBegin(id: 1, x: begin, y: y)
-        try touch.touchUpdate(id: 1, x: start, y: y)
-        _ = try await frames.next(atOrAfter: sent)
+        _ = try await finger.send(.begin, id: 1, x: begin, y: y)
+        _ = try await finger.send(.update, id: 1, x: start, y: y)
         var latencies: [Double] = []
         latencies.reserveCapacity(moves)
         for move in 1...(warmUpMoves + moves) {
             let step = move % 400
             let x = start + 3 * Double(step < 200 ? step : 400 - step)
-            sent = now()
-            try touch.touchUpdate(id: 1, x: x, y: y)
-            let presented = try await frames.next(atOrAfter: sent, what: "the frame of move \(move)")
-            if move > warmUpMoves { latencies.append(presented - sent) }
+            let latency = try await finger.send(.update, id: 1, x: x, y: y)
+            if move > warmUpMoves { latencies.append(latency) }
         }
-        try touch.touchEnd(id: 1, x: start, y: y)
-        try? touch.sync()
+        _ = try await finger.send(.end, id: 1, x: start, y: y)
         return latencies
     }
 
     /// CLOCK_MONOTONIC in seconds, the clock of the app's `frame presented t=` lines.
     static func now() -> Double {
         Double(Measure.now()) / 1e9
-    }
-
-    /// Reads the app's `frame presented t=` lines in order as they arrive on its stderr.
-    struct FrameReader {
-        let app: AppProcess
-        /// Bytes of stderr already looked at (whole lines only).
-        private var consumed = 0
-
-        init(app: AppProcess) {
-            self.app = app
-        }
-
-        static let marker = Array("frame presented t=".utf8)
-
-        /// The time of the first frame presented at or after `time` (frames before it are skipped).
-        mutating func next(atOrAfter time: Double, what: String = "a frame") async throws -> Double {
-            var result: Double?
-            try await waitUntil("\(what) (presented after t=\(time))", timeout: .seconds(5), poll: .milliseconds(1)) {
-                result = scan(atOrAfter: time)
-                if result == nil, !app.isRunning {
-                    throw Failure(description: "touchtracker exited: \(app.transcript)")
-                }
-                return result != nil
-            }
-            return result!
-        }
-
-        private mutating func scan(atOrAfter time: Double) -> Double? {
-            let bytes = Array(app.stderr.utf8)
-            var lineStart = consumed
-            var index = consumed
-            while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "\n") {
-                    let line = bytes[lineStart..<index]
-                    lineStart = index + 1
-                    consumed = lineStart
-                    if let t = Self.frameTime(line), t >= time { return t }
-                }
-                index += 1
-            }
-            return nil
-        }
-
-        private static func frameTime(_ line: ArraySlice<UInt8>) -> Double? {
-            guard let range = line.firstRange(of: marker) else { return nil }
-            // `t=SECONDS size=WxH`: the number runs to the next space.
-            let number = line[range.upperBound...].prefix { $0 != UInt8(ascii: " ") }
-            return Double(String(decoding: number, as: UTF8.self))
-        }
     }
 }

@@ -19,6 +19,20 @@ enum Workloads {
         }
     }
 
+    /// Lines of 20 to 400 px in every direction, starting anywhere in the 1920x1080 window: the drawings the
+    /// responsiveness rows open.
+    static func spreadLines(_ count: Int, seed: UInt64 = 13) -> [Line] {
+        var generator = SplitMix64(seed: seed)
+        return (0..<count).map { _ in
+            let begin = Point(
+                x: Double.random(in: 0..<Double(width), using: &generator),
+                y: Double.random(in: 0..<Double(height), using: &generator))
+            let angle = Double.random(in: 0..<(2 * Double.pi), using: &generator)
+            let length = Double.random(in: 20...400, using: &generator)
+            return Line(begin: begin, end: Point(x: begin.x + length * cos(angle), y: begin.y + length * sin(angle)))
+        }
+    }
+
     /// Row 3's input: `strokes` one-finger strokes of 200 events each (down, 198 moves 1 ms apart along x, up), the
     /// platform id cycling through ten, every stroke starting somewhere else on the canvas.
     static func pipelineInputs(strokes: Int) -> [TouchInput] {

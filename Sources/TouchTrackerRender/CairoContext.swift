@@ -43,6 +43,16 @@ public final class CairoContext {
         cairo_clip(pointer)
     }
 
+    /// Restricts drawing to the rectangles of `region`, each rounded out to whole pixels.
+    public func clip(to region: DamageRegion) {
+        for rect in region.rects {
+            let x0 = rect.minX.rounded(.down)
+            let y0 = rect.minY.rounded(.down)
+            cairo_rectangle(pointer, x0, y0, rect.maxX.rounded(.up) - x0, rect.maxY.rounded(.up) - y0)
+        }
+        cairo_clip(pointer)
+    }
+
     public func fill(_ rect: Rect) {
         cairo_rectangle(pointer, rect.minX, rect.minY, rect.width, rect.height)
         cairo_fill(pointer)

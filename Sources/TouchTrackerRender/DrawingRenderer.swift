@@ -50,6 +50,9 @@ public final class DrawingRenderer {
     /// Whether every tile shows the drawing as it is (nothing left for the painters).
     public var tilesComplete: Bool { tiles.isComplete }
 
+    /// Tiles painted and swapped in so far, for tests and measurements.
+    public var tilesPainted: Int { tiles.tilesPainted }
+
     /// Matches the window size. Tiles still inside the window are kept; only new ones are painted. The whole
     /// window is recomposed (from tiles) on the next frame.
     public func resize(width: Int, height: Int) throws(CairoError) {
@@ -66,7 +69,7 @@ public final class DrawingRenderer {
     /// changed (nil when nothing did), for the platform to present.
     public func frame(
         for view: DrawingView, menu: PopupMenu? = nil, overlay: Overlay = Overlay(), forceFull: Bool = false
-    ) -> Rect? {
+    ) -> DamageRegion? {
         let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         var damage = takeTileChanges(from: view)
         damage.add(tiles.schedule { scene(of: view) })
@@ -91,7 +94,10 @@ public final class DrawingRenderer {
     @discardableResult
     public func waitUntilTilesComplete(for view: DrawingView, timeout: Double = 30) -> Bool {
         _ = takeTileChanges(from: view, keepingDamage: true)
-        return tiles.waitUntilComplete(timeout: timeout) { scene(of: view) }
+        let (complete, changed) = tiles.waitUntilComplete(timeout: timeout) { scene(of: view) }
+        // The tiles swapped in are drawn by the next frame.
+        view.damage.add(changed)
+        return complete
     }
 
     /// Turns what the view changed in the cache into tile changes, and returns the rest of its damage.
@@ -105,7 +111,7 @@ public final class DrawingRenderer {
             damage.add(Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
         } else if !damage.staleCacheRegions.isEmpty {
             tiles.beginChange()
-            for rect in damage.staleCacheRegions { tiles.invalidate(rect) }
+            for rect in damage.staleCacheRegions.rects { tiles.invalidate(rect) }
             for shape in damage.cacheInsertions ?? [] { pendingShapes[shape] = tiles.version }
         }
         // What is left to draw is the window region; the cache's part is handed over.
@@ -135,31 +141,31 @@ public final class DrawingRenderer {
         }
     }
 
-    private func compose(_ view: DrawingView, menu: PopupMenu?, overlay: Overlay, in region: Rect) {
+    private func compose(_ view: DrawingView, menu: PopupMenu?, overlay: Overlay, in region: DamageRegion) {
         canvasContext.save()
         canvasContext.clip(to: region)
         tiles.compose(into: canvasContext, region: region, background: backgroundColor)
         drawPendingShapes(of: view, in: region)
-        if let selected = view.selectedLine, selected.strokeBounds(defaultWidth: view.lineWidth).intersects(region) {
+        if let selected = view.selectedLine, region.intersects(selected.strokeBounds(defaultWidth: view.lineWidth)) {
             canvasContext.setColor(selectedColor)
             canvasContext.stroke(selected, width: selected.width ?? view.lineWidth)
         }
-        if let selected = view.selectedCircle, selected.strokeBounds(defaultWidth: view.lineWidth).intersects(region) {
+        if let selected = view.selectedCircle, region.intersects(selected.strokeBounds(defaultWidth: view.lineWidth)) {
             canvasContext.setColor(selectedColor)
             canvasContext.stroke(selected, width: selected.width ?? view.lineWidth)
         }
         // In progress: red, or the line's own colour when colour by angle gives it one.
         for line in view.visibleLinesInProgress
-        where line.strokeBounds(defaultWidth: view.lineWidth).intersects(region) {
+        where region.intersects(line.strokeBounds(defaultWidth: view.lineWidth)) {
             canvasContext.strokeStyled(line, defaultColor: inProgressColor, defaultWidth: view.lineWidth)
         }
         canvasContext.setColor(inProgressColor)
         for circle in view.visibleCirclesInProgress
-        where circle.strokeBounds(defaultWidth: view.lineWidth).intersects(region) {
+        where region.intersects(circle.strokeBounds(defaultWidth: view.lineWidth)) {
             canvasContext.stroke(circle, width: view.lineWidth)
         }
-        if let menu, menu.damageFrame.intersects(region) { MenuPainter.paint(menu, in: canvasContext) }
-        if !overlay.isEmpty, lastOverlayBounds.intersects(region) {
+        if let menu, region.intersects(menu.damageFrame) { MenuPainter.paint(menu, in: canvasContext) }
+        if !overlay.isEmpty, region.intersects(lastOverlayBounds) {
             OverlayPainter.paint(
                 overlay, canvas: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), in: canvasContext)
         }
@@ -169,7 +175,7 @@ public final class DrawingRenderer {
 
     /// Shapes just drawn or put back, in their own colours, until their tiles are repainted: lines bottom to top,
     /// then circles, as the tiles stack them.
-    private func drawPendingShapes(of view: DrawingView, in region: Rect) {
+    private func drawPendingShapes(of view: DrawingView, in region: DamageRegion) {
         guard !pendingShapes.isEmpty else { return }
         var lineIDs: [LineID] = []
         var circleIDs: [CircleID] = []
@@ -181,13 +187,13 @@ public final class DrawingRenderer {
             }
         }
         for id in lineIDs.sorted() {
-            guard let line = view.lines[id], line.strokeBounds(defaultWidth: view.lineWidth).intersects(region) else {
+            guard let line = view.lines[id], region.intersects(line.strokeBounds(defaultWidth: view.lineWidth)) else {
                 continue
             }
             canvasContext.strokeStyled(line, defaultColor: completeColor, defaultWidth: view.lineWidth)
         }
         for id in circleIDs.sorted() {
-            guard let circle = view.circles[id], circle.strokeBounds(defaultWidth: view.lineWidth).intersects(region)
+            guard let circle = view.circles[id], region.intersects(circle.strokeBounds(defaultWidth: view.lineWidth))
             else { continue }
             canvasContext.strokeStyled(circle, defaultColor: completeColor, defaultWidth: view.lineWidth)
         }

@@ -32,6 +32,8 @@ final class TileCache {
     private let pool: TilePainterPool?
     /// Bumped by every change to what tiles show.
     private(set) var version = 0
+    /// Tiles painted and swapped in so far (plain ones included), for tests and measurements.
+    private(set) var tilesPainted = 0
 
     init(
         width: Int, height: Int, grid: TileGrid = TileGrid(), painterThreads: Int,
@@ -103,20 +105,15 @@ final class TileCache {
             let current = scene ?? makeScene()
             scene = current
             let rect = grid.rect(of: key)
-            if current.isBlank {
-                tile.surface = nil
-                tile.shownVersion = current.version
-                changed = changed.union(rect)
-            } else if let pool {
+            if let pool, !current.isBlank {
                 pool.paint(key, rect: rect, from: current, urgent: tile.shownVersion >= 0)
                 tile.isQueued = true
-            } else if let surface = try? current.paintTile(at: rect, size: grid.size) {
-                tile.surface = surface
-                tile.shownVersion = current.version
-                changed = changed.union(rect)
             } else {
-                tile.surface = nil
+                // Nothing to show (cleared), or no painter threads: painted here and now. A tile that cannot get
+                // its pixels (out of memory) is shown plain rather than never.
+                tile.surface = current.isBlank ? nil : try? current.paintTile(at: rect, size: grid.size)
                 tile.shownVersion = current.version
+                tilesPainted += 1
                 changed = changed.union(rect)
             }
             tiles[key] = tile
@@ -135,6 +132,7 @@ final class TileCache {
             if painted.version > tile.shownVersion {
                 tile.surface = painted.surface
                 tile.shownVersion = painted.version
+                tilesPainted += 1
                 changed = changed.union(grid.rect(of: painted.key))
             }
             tiles[painted.key] = tile
@@ -144,24 +142,26 @@ final class TileCache {
 
     /// Waits until every tile shows the current version or `timeout` seconds pass, scheduling from `makeScene` as
     /// tiles come in (tests, the benchmark, and replay). Returns whether the tiles are complete.
-    @discardableResult
-    func waitUntilComplete(timeout: Double, _ makeScene: () -> TileScene) -> Bool {
+    /// Returns whether the tiles are complete, and the window region that changed meanwhile.
+    func waitUntilComplete(timeout: Double, _ makeScene: () -> TileScene) -> (complete: Bool, changed: Rect) {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
+        var changed = Rect.null
         while true {
-            _ = schedule(makeScene)
-            _ = swapInFinished()
-            if isComplete { return true }
-            guard clock.now < deadline, let pool else { return isComplete }
+            changed = changed.union(schedule(makeScene))
+            changed = changed.union(swapInFinished())
+            if isComplete { return (true, changed) }
+            guard clock.now < deadline, let pool else { return (isComplete, changed) }
             _ = pool.waitForFinished(timeout: 0.05)
         }
     }
 
     /// Paints the tiles under `region` into `context` (clipped to the region by the caller); plain background where
     /// a tile has no pixels.
-    func compose(into context: CairoContext, region: Rect, background: Color) {
-        for key in grid.keys(in: region, width: width, height: height) {
+    func compose(into context: CairoContext, region: DamageRegion, background: Color) {
+        for key in grid.keys(in: region.bounds, width: width, height: height) {
             let rect = grid.rect(of: key)
+            guard region.intersects(rect) else { continue }
             if let surface = tiles[key]?.surface {
                 context.paint(surface, atX: rect.minX, y: rect.minY)
             } else {

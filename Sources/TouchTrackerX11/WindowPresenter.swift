@@ -1,6 +1,7 @@
 import CCairo
 import CX11
 import TouchKit
+import TouchTracker
 import TouchTrackerRender
 
 /// Copies finished frames from the off-screen canvas to the window, one damaged rectangle at a time, so no
@@ -58,10 +59,12 @@ final class WindowPresenter {
         }
     }
 
-    /// Shows `region` of `canvas` in the window in one copy.
-    func present(_ canvas: CairoSurface, region: Rect) {
+    /// Shows `region` of `canvas` in the window: one copy per rectangle of the region.
+    func present(_ canvas: CairoSurface, region: DamageRegion) {
         switch path {
-        case .putImage(let gc): putImage(canvas, region: region, gc: gc)
+        case .putImage(let gc):
+            canvas.flush()
+            for rect in region.rects { putImage(canvas, region: rect, gc: gc) }
         case .cairoXlib(let surface, let context):
             context.save()
             context.clip(to: region)
@@ -73,7 +76,6 @@ final class WindowPresenter {
     }
 
     private func putImage(_ canvas: CairoSurface, region: Rect, gc: GC) {
-        canvas.flush()
         let width = canvas.width
         let height = canvas.height
         let x0 = max(0, Int(region.minX.rounded(.down)))

@@ -44,6 +44,8 @@ public final class X11App {
     private var exposed = Rect.null
     /// Whether the tiles were complete at the last frame (for the `tiles complete` trace).
     private var tilesWereComplete = false
+    /// Touch events handled so far, so a frame's trace says which input it includes.
+    private var touchEventsHandled = 0
     private var isReady = false
     private var running = true
     private let log: (String) -> Void
@@ -155,6 +157,7 @@ public final class X11App {
     private func handle(_ event: PlatformEvent) {
         switch event {
         case .touch(let input):
+            touchEventsHandled += 1
             controller.send(input)
         case .hover(let point):
             controller.hover(at: point)
@@ -188,14 +191,19 @@ public final class X11App {
 
     private func drawFrame() {
         var region =
-            renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay) ?? .null
-        region = region.union(exposed)
+            renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
+            ?? DamageRegion()
+        region.add(
+            exposed.intersection(Rect(x: 0, y: 0, width: Double(renderer.width), height: Double(renderer.height))))
         exposed = .null
-        guard !region.isNull else { return }
+        guard !region.isEmpty else { return }
         surface.presenter.present(renderer.canvas, region: region)
         guard options.traceFrames else { return }
         let now = MonotonicClock.now()
-        log(String(format: "frame presented t=%.6f size=%dx%d", now, renderer.width, renderer.height))
+        log(
+            String(
+                format: "frame presented t=%.6f size=%dx%d touches=%d", now, renderer.width, renderer.height,
+                touchEventsHandled))
         let tilesComplete = renderer.tilesComplete
         if tilesComplete, !tilesWereComplete { log(String(format: "tiles complete t=%.6f", now)) }
         tilesWereComplete = tilesComplete

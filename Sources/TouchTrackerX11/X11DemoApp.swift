@@ -108,7 +108,7 @@ public final class X11DemoApp {
             writeState()
         }
         guard !region.isNull else { return }
-        surface.presenter.present(canvas, region: region)
+        surface.presenter.present(canvas, region: DamageRegion(region))
     }
 
     /// Writes the scene's state when it changed, atomically, so a reader never sees half of it.

@@ -148,7 +148,41 @@ struct Canvas {
         canvas.send(1, .began, 100, 100)
         canvas.send(1, .moved, 150, 100)
         #expect(canvas.view.damage.staleCacheRegions.isEmpty && !canvas.view.damage.cacheNeedsRebuild)
-        #expect(canvas.view.damage.region.width < 80)
+        #expect(canvas.view.damage.region.bounds.width < 80)
         #expect(canvas.view.damage.region.contains(Point(x: 125, y: 100)))
+    }
+}
+
+/// The double tap's clear keeps what it removed whole, so undo brings it back in constant time; IDs handed out after
+/// a clear never collide with the cleared lines'.
+@Suite struct ClearAndUndoTests {
+    static let lines = (0..<50).map { Line(begin: Point(x: Double($0), y: 0), end: Point(x: Double($0), y: 100)) }
+
+    @Test("undo of a clear brings back every line in its order, and the hit test finds them again")
+    func undoRestoresEverything() {
+        let view = Canvas(drawing: Drawing(lines: Self.lines)).view
+        view.clearAll()
+        #expect(view.drawing.lines.isEmpty && view.lineID(at: Point(x: 10, y: 50)) == nil)
+        view.undo()
+        #expect(view.drawing.lines == Self.lines)
+        #expect(view.lineID(at: Point(x: 49, y: 50)) == view.lines.order.last)
+    }
+
+    @Test("a line drawn after a clear and undone, then the clear undone: the drawing is as before the clear")
+    func drawAfterClearThenUndoBoth() {
+        var canvas = Canvas(drawing: Drawing(lines: Self.lines))
+        let view = canvas.view
+        let before = Set(view.lines.order)
+        view.clearAll()
+        canvas.stroke(1, from: Point(x: 200, y: 200), to: Point(x: 300, y: 250))
+        let newID = view.lines.order.last!
+        #expect(!before.contains(newID))
+        view.undo()
+        view.undo()
+        #expect(view.drawing.lines == Self.lines)
+        view.redo()
+        view.redo()
+        #expect(view.drawing.lines == [Line(begin: Point(x: 200, y: 200), end: Point(x: 300, y: 250))])
+        #expect(view.lines.order == [newID])
     }
 }

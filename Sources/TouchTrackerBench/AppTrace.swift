@@ -1,0 +1,93 @@
+import Foundation
+import XorgTestSupport
+
+/// Reads, in order as they arrive on the app's stderr, the lines `--trace-frames` prints:
+/// `frame presented t=SECONDS size=WxH touches=N` after every frame and `tiles complete t=SECONDS` when the tile
+/// painters have caught up. Times are CLOCK_MONOTONIC seconds, the clock of `EndToEndLatency.now()`.
+struct AppTrace {
+    struct Frame {
+        var time: Double
+        var width: Int
+        var height: Int
+        /// Touch events the app had handled when it drew the frame.
+        var touches: Int
+    }
+
+    let app: AppProcess
+    /// Bytes of stderr already looked at (whole lines only).
+    private var consumed = 0
+    private var frames: [Frame] = []
+    private var tilesCompleted: [Double] = []
+
+    init(app: AppProcess) {
+        self.app = app
+    }
+
+    /// The first frame that includes the first `touches` touch events sent (and, if given, is `width` x `height`),
+    /// presented at or after `time`.
+    mutating func frame(
+        including touches: Int = 0, size: (width: Int, height: Int)? = nil, atOrAfter time: Double = 0,
+        what: String = "a frame", timeout: Duration = .seconds(10)
+    ) async throws -> Frame {
+        try await wait(what, timeout: timeout) { trace in
+            trace.frames.first { frame in
+                frame.time >= time && frame.touches >= touches
+                    && (size.map { frame.width == $0.width && frame.height == $0.height } ?? true)
+            }
+        }
+    }
+
+    /// When the tiles were complete, the first time at or after `time`.
+    mutating func tilesComplete(atOrAfter time: Double = 0, timeout: Duration = .seconds(60)) async throws -> Double {
+        try await wait("every tile painted", timeout: timeout) { trace in
+            trace.tilesCompleted.first { $0 >= time }
+        }
+    }
+
+    /// Frames before `time` are of no more interest (keeps the searches short).
+    mutating func forget(before time: Double) {
+        frames.removeAll { $0.time < time }
+        tilesCompleted.removeAll { $0 < time }
+    }
+
+    private mutating func wait<T>(
+        _ what: String, timeout: Duration, _ find: (AppTrace) -> T?
+    ) async throws -> T {
+        var result: T?
+        try await waitUntil(what, timeout: timeout, poll: .milliseconds(1)) {
+            scan()
+            result = find(self)
+            if result == nil, !app.isRunning {
+                throw EndToEndLatency.Failure(description: "touchtracker exited: \(app.transcript)")
+            }
+            return result != nil
+        }
+        return result!
+    }
+
+    private mutating func scan() {
+        let bytes = Array(app.stderr.utf8)
+        var lineStart = consumed
+        for index in consumed..<bytes.count where bytes[index] == UInt8(ascii: "\n") {
+            parse(String(decoding: bytes[lineStart..<index], as: UTF8.self))
+            lineStart = index + 1
+        }
+        consumed = lineStart
+    }
+
+    private mutating func parse(_ line: String) {
+        func field(_ name: String) -> Substring? {
+            guard let range = line.range(of: name + "=") else { return nil }
+            return line[range.upperBound...].prefix { $0 != " " }
+        }
+        if line.contains("frame presented"), let time = field("t").flatMap({ Double($0) }) {
+            let size = field("size")?.split(separator: "x").compactMap { Int($0) } ?? []
+            frames.append(
+                Frame(
+                    time: time, width: size.first ?? 0, height: size.last ?? 0,
+                    touches: field("touches").flatMap { Int($0) } ?? 0))
+        } else if line.contains("tiles complete"), let time = field("t").flatMap({ Double($0) }) {
+            tilesCompleted.append(time)
+        }
+    }
+}

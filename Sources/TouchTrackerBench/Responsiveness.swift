@@ -1,0 +1,202 @@
+import Foundation
+import TouchKit
+import TouchTracker
+import XorgTestSupport
+
+/// What a person at the window waits for with a large drawing: the release app under a private Xorg, started as a
+/// user starts it on a document of lines 20–400 px long spread over a 1920x1080 window, timed by its own trace
+/// (`--trace-frames`): opening, the tiles filling in, a resize, and a second finger's moves while the first
+/// finishes lines, while Ctrl+Z brings back a cleared drawing and while the drawing opens.
+enum Responsiveness {
+    static let counts = [10_000, 100_000]
+    static let firstFrameTarget = 0.100
+    static let resizeTarget = 0.100
+    static let worstMoveTarget = 0.008
+    static let parallelTarget = 0.6
+    /// Keys on the servers' US layout (evdev code + 8).
+    static let controlKey: Int32 = 37
+    static let zKey: Int32 = 52
+
+    static func rows() async -> [Row] {
+        var rows: [Row] = []
+        for count in counts {
+            rows += await measured("open, \(count) lines") { try await openRows(count) }
+            rows += await measured("resize, \(count) lines") { try await [resizeRow(count)] }
+            rows += await measured("moves while lines finish, \(count) lines") {
+                try await [movesWhileLinesFinish(count)]
+            }
+            rows += await measured("moves while Ctrl+Z restores a clear, \(count) lines") {
+                try await [movesWhileUndoingClear(count)]
+            }
+            rows += await measured("moves in the first second, \(count) lines") {
+                try await [movesWhileOpening(count)]
+            }
+        }
+        return rows
+    }
+
+    /// Runs `body`; where it cannot run (no root, no Xorg, no release binary) one row says why.
+    private static func measured(_ name: String, _ body: () async throws -> [Row]) async -> [Row] {
+        do {
+            return try await body()
+        } catch {
+            let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
+            return [
+                Row(name: name, figure: "not measured: \(reason.prefix(240))", target: "-", passed: false, values: [:])
+            ]
+        }
+    }
+
+    private static func launch(_ count: Int, extraArguments: [String] = []) async throws -> BenchAppSession {
+        try await BenchAppSession.launch(
+            lineCount: count, lines: Workloads.spreadLines(count), extraArguments: ["--trace-frames"] + extraArguments)
+    }
+
+    /// Time to the first frame and until every tile is painted, with the default painters and with one.
+    static func openRows(_ count: Int) async throws -> [Row] {
+        func open(_ extra: [String]) async throws -> (first: Double, complete: Double) {
+            let session = try await launch(count, extraArguments: extra)
+            defer { session.stop() }
+            var trace = AppTrace(app: session.app)
+            let first = try await trace.frame(what: "the first frame").time
+            let complete = try await trace.tilesComplete()
+            return (first - session.launchedAt, complete - session.launchedAt)
+        }
+        let parallel = try await open([])
+        let single = try await open(["--painter-threads", "1"])
+        let ratio = parallel.complete / single.complete
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let big = count == counts.last
+        return [
+            Row(
+                name: "open \(count) lines under Xorg: start → first frame",
+                figure: Bench.ms(parallel.first), target: big ? "≤ \(Int(firstFrameTarget * 1000)) ms" : "-",
+                passed: !big || parallel.first <= firstFrameTarget, values: ["seconds": parallel.first]),
+            Row(
+                name: "open \(count) lines under Xorg: start → every tile painted",
+                figure: "\(Bench.ms(parallel.complete)) with \(threads) painters, \(Bench.ms(single.complete)) with 1 "
+                    + "(\(String(format: "%.2f", ratio))×)",
+                target: big ? "≤ \(parallelTarget)× one painter" : "-", passed: !big || ratio <= parallelTarget,
+                values: ["seconds": parallel.complete, "singleThreadSeconds": single.complete, "ratio": ratio]),
+        ]
+    }
+
+    /// The frame after the window is made smaller, then larger again (which needs new tiles).
+    static func resizeRow(_ count: Int) async throws -> Row {
+        let session = try await launch(count)
+        defer { session.stop() }
+        var trace = AppTrace(app: session.app)
+        _ = try await trace.tilesComplete()
+        guard let window = session.app.windowID else {
+            throw EndToEndLatency.Failure(description: "no window id in the app's output")
+        }
+        var figures: [Double] = []
+        var settled: [Double] = []
+        for (width, height) in [(1280, 720), (Workloads.width, Workloads.height)] {
+            let start = EndToEndLatency.now()
+            try session.server.resizeWindow(window, width: width, height: height)
+            let frame = try await trace.frame(
+                size: (width, height), atOrAfter: start, what: "the \(width)x\(height) frame")
+            figures.append(frame.time - start)
+            // Growing needs new tiles; shrinking keeps the ones it needs (nothing to wait for).
+            if width == Workloads.width { settled.append(try await trace.tilesComplete(atOrAfter: start) - start) }
+        }
+        let worst = figures.max()!
+        return Row(
+            name: "resize \(count) lines under Xorg: request → next frame",
+            figure: "to 1280x720 \(Bench.ms(figures[0])), back to 1920x1080 \(Bench.ms(figures[1])) (new tiles "
+                + "painted after \(Bench.ms(settled[0])))",
+            target: "≤ \(Int(resizeTarget * 1000)) ms", passed: worst <= resizeTarget,
+            values: ["shrinkSeconds": figures[0], "growSeconds": figures[1], "growTilesSeconds": settled[0]])
+    }
+
+    /// A second finger draws back and forth, `moves` moves at most, while `between` (called before each move)
+    /// does something else; it returns false to stop early. Returns the worst and the median of the moves.
+    private static func secondFinger(
+        _ finger: inout TraceFinger, moves: Int, _ between: (Int, inout TraceFinger) async throws -> Bool
+    ) async throws -> (worst: Double, median: Double) {
+        let y = 1000.0
+        _ = try await finger.send(.begin, id: 2, x: 100, y: y)
+        var latencies: [Double] = []
+        for move in 0..<moves {
+            guard try await between(move, &finger) else { break }
+            let step = move % 200
+            let x = 140 + 3 * Double(step < 100 ? step : 200 - step)
+            latencies.append(try await finger.send(.update, id: 2, x: x, y: y))
+        }
+        _ = try await finger.send(.end, id: 2, x: 140, y: y)
+        return (latencies.max() ?? .nan, Measure.median(latencies))
+    }
+
+    private static func moveRow(_ name: String, _ count: Int, _ result: (worst: Double, median: Double)) -> Row {
+        let big = count == counts.last
+        return Row(
+            name: name, figure: "worst \(Bench.ms(result.worst)), median \(Bench.ms(result.median))",
+            target: big ? "worst ≤ \(Int(worstMoveTarget * 1000)) ms" : "-",
+            passed: !big || result.worst <= worstMoveTarget,
+            values: ["worstSeconds": result.worst, "medianSeconds": result.median])
+    }
+
+    /// Finger 1 draws and lifts twenty lines (each an edit and its save) while finger 2 moves.
+    static func movesWhileLinesFinish(_ count: Int) async throws -> Row {
+        let session = try await launch(count)
+        defer { session.stop() }
+        var finger = try TraceFinger(device: session.server.touch, trace: AppTrace(app: session.app))
+        _ = try await finger.trace.tilesComplete()
+        let result = try await secondFinger(&finger, moves: 200) { move, finger in
+            // Every ten moves of finger 2, finger 1 draws a 150 px line somewhere else and lifts.
+            let phase = move % 10
+            let x = 300 + Double(move / 10 % 8) * 180
+            let y = 200 + Double(move / 80) * 200
+            switch phase {
+            case 0: try finger.post(.begin, id: 1, x: x, y: y)
+            case 1...5: try finger.post(.update, id: 1, x: x + 30 * Double(phase), y: y + 20)
+            case 6: try finger.post(.end, id: 1, x: x + 150, y: y + 20)
+            default: break
+            }
+            return true
+        }
+        return moveRow("second finger's move → frame while the first finishes lines, \(count) lines", count, result)
+    }
+
+    /// The drawing is cleared with a double tap; then, while finger 2 moves, Ctrl+Z brings every line back.
+    static func movesWhileUndoingClear(_ count: Int) async throws -> Row {
+        let session = try await launch(count)
+        defer { session.stop() }
+        var finger = try TraceFinger(device: session.server.touch, trace: AppTrace(app: session.app))
+        _ = try await finger.trace.tilesComplete()
+        for id: UInt32 in [3, 4] {
+            try finger.post(.begin, id: id, x: 960, y: 540)
+            try finger.post(.end, id: id, x: 960, y: 540)
+        }
+        try await Task.sleep(for: .milliseconds(700))
+        let keyboard = try session.server.keyboard
+        var undoneAt = 0.0
+        let result = try await secondFinger(&finger, moves: 150) { move, _ in
+            guard move == 20 else { return true }
+            undoneAt = EndToEndLatency.now()
+            try keyboard.keyDown(keycode: controlKey)
+            try keyboard.keyDown(keycode: zKey)
+            try keyboard.keyUp(keycode: zKey)
+            try keyboard.keyUp(keycode: controlKey)
+            return true
+        }
+        // The undo must have brought the lines back (else the row measured nothing).
+        _ = try await finger.trace.tilesComplete(atOrAfter: undoneAt)
+        try await waitUntil("the undone clear to be saved", timeout: .seconds(30)) {
+            (try? DocumentStore(path: session.document.path).load().lines.count) == count
+        }
+        return moveRow(
+            "second finger's move → frame while Ctrl+Z restores a cleared drawing, \(count) lines", count, result)
+    }
+
+    /// A finger moves from the moment the window is ready until one second after its first frame.
+    static func movesWhileOpening(_ count: Int) async throws -> Row {
+        let session = try await launch(count)
+        defer { session.stop() }
+        var finger = try TraceFinger(device: session.server.touch, trace: AppTrace(app: session.app))
+        let first = try await finger.trace.frame(what: "the first frame").time
+        let result = try await secondFinger(&finger, moves: 10_000) { _, _ in EndToEndLatency.now() <= first + 1 }
+        return moveRow("move → frame in the first second after opening, \(count) lines", count, result)
+    }
+}

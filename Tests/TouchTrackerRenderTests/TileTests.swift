@@ -1,0 +1,127 @@
+import SeededRandom
+import Testing
+import TouchKit
+import TouchTracker
+import TouchTrackerRender
+
+/// The tiles of complete lines: painted in the background, each swapped in whole, the same pixels as painting them
+/// on the spot, and a resize that paints only the tiles it adds.
+@Suite struct TileTests {
+    static func randomDrawing(lines count: Int, width: Double, height: Double, seed: UInt64) -> Drawing {
+        var generator = SplitMix64(seed: seed)
+        var lines: [Line] = []
+        for index in 0..<count {
+            let begin = Point(
+                x: Double.random(in: 0..<width, using: &generator), y: Double.random(in: 0..<height, using: &generator))
+            let end = Point(
+                x: begin.x + Double.random(in: -150...150, using: &generator),
+                y: begin.y + Double.random(in: -150...150, using: &generator))
+            // Some lines in colour and some wider, so stacking order shows in the pixels.
+            lines.append(
+                Line(
+                    begin: begin, end: end, color: index % 3 == 0 ? .blue : nil, width: index % 5 == 0 ? 24 : nil))
+        }
+        let circles = [Circle(frame: Rect(x: 200, y: 150, width: 300, height: 200), color: .red)]
+        return Drawing(lines: lines, circles: circles)
+    }
+
+    /// Every third pixel of both canvases, as numbers.
+    static func samples(_ canvas: CairoSurface) -> [Int] {
+        var values: [Int] = []
+        for y in stride(from: 0, to: canvas.height, by: 3) {
+            for x in stride(from: 0, to: canvas.width, by: 3) {
+                let p = canvas.pixel(x: x, y: y)!
+                values.append(Int(p.red) << 16 | Int(p.green) << 8 | Int(p.blue))
+            }
+        }
+        return values
+    }
+
+    @Test("tiles painted by two background threads show exactly what tiles painted on the spot show")
+    func threadedTilesMatchInlineTiles() throws {
+        let drawing = Self.randomDrawing(lines: 2_000, width: 700, height: 500, seed: 5)
+        let frame = Rect(x: 0, y: 0, width: 700, height: 500)
+        let inlineView = DrawingView(frame: frame, drawing: drawing)
+        let inline = try DrawingRenderer(width: 700, height: 500)
+        _ = inline.frame(for: inlineView)
+        let threadedView = DrawingView(frame: frame, drawing: drawing)
+        let threaded = try DrawingRenderer(width: 700, height: 500, painterThreads: 2)
+        _ = threaded.frame(for: threadedView)
+        #expect(threaded.waitUntilTilesComplete(for: threadedView))
+        _ = threaded.frame(for: threadedView)
+        #expect(Self.samples(threaded.canvas) == Self.samples(inline.canvas))
+    }
+
+    @Test("until a tile is painted it shows the plain background, never a half-painted tile")
+    func unpaintedTilesArePlain() throws {
+        let drawing = Self.randomDrawing(lines: 20_000, width: 700, height: 500, seed: 6)
+        let view = DrawingView(frame: Rect(x: 0, y: 0, width: 700, height: 500), drawing: drawing)
+        let renderer = try DrawingRenderer(width: 700, height: 500, painterThreads: 1)
+        _ = renderer.frame(for: view)
+        let complete = try DrawingRenderer(width: 700, height: 500)
+        _ = complete.frame(for: DrawingView(frame: view.frame, drawing: drawing))
+        // Each 256 px tile of the first frame is either all white or exactly the finished tile.
+        let finished = Self.samples(complete.canvas)
+        let shown = Self.samples(renderer.canvas)
+        let columns = (700 + 2) / 3
+        var tileStates: [String: Set<Bool>] = [:]
+        for (index, value) in shown.enumerated() {
+            let x = index % columns * 3
+            let y = index / columns * 3
+            let key = "\(x / 256),\(y / 256)"
+            tileStates[key, default: []].insert(value == finished[index])
+            if value != finished[index] { #expect(value == 0xFFFFFF, "tile \(key) at (\(x), \(y)) is half painted") }
+        }
+        #expect(renderer.waitUntilTilesComplete(for: view))
+        _ = renderer.frame(for: view)
+        #expect(Self.samples(renderer.canvas) == finished)
+    }
+
+    @Test("a line just drawn shows in the first frame after its finger lifts, before its tiles are repainted")
+    func newLineShowsAtOnce() throws {
+        let drawing = Self.randomDrawing(lines: 20_000, width: 700, height: 500, seed: 7)
+        let controller = DrawingController(size: Size(width: 700, height: 500), drawing: drawing)
+        let renderer = try DrawingRenderer(width: 700, height: 500, painterThreads: 1)
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
+        controller.send(TouchInput(id: 1, phase: .began, location: Point(x: 100, y: 450), timestamp: 0))
+        controller.send(TouchInput(id: 1, phase: .moved, location: Point(x: 400, y: 450), timestamp: 0.05))
+        controller.send(TouchInput(id: 1, phase: .ended, location: Point(x: 600, y: 450), timestamp: 0.1))
+        _ = renderer.frame(for: controller.drawingView)
+        // Black (the line's colour), not red (in progress) and not whatever the old tile had there.
+        for x in stride(from: 110, through: 590, by: 40) {
+            let p = try #require(renderer.canvas.pixel(x: x, y: 450))
+            #expect(p.red < 40 && p.green < 40 && p.blue < 40, "(\(x), 450): \(p)")
+        }
+    }
+
+    @Test("a resize keeps the tiles still inside the window and paints only the ones it adds")
+    func resizePaintsOnlyNewTiles() throws {
+        let drawing = Self.randomDrawing(lines: 500, width: 1000, height: 700, seed: 8)
+        let controller = DrawingController(size: Size(width: 600, height: 400), drawing: drawing)
+        let renderer = try DrawingRenderer(width: 600, height: 400)
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(renderer.tilesPainted == 3 * 2)
+        try renderer.resize(width: 1000, height: 700)
+        controller.resize(to: Size(width: 1000, height: 700))
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(renderer.tilesPainted == 4 * 3)
+        try renderer.resize(width: 300, height: 300)
+        controller.resize(to: Size(width: 300, height: 300))
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(renderer.tilesPainted == 4 * 3)
+    }
+
+    @Test("a double tap's clear makes every tile plain at once, with no painter involved")
+    func clearIsImmediate() throws {
+        let drawing = Self.randomDrawing(lines: 5_000, width: 700, height: 500, seed: 9)
+        let view = DrawingView(frame: Rect(x: 0, y: 0, width: 700, height: 500), drawing: drawing)
+        let renderer = try DrawingRenderer(width: 700, height: 500, painterThreads: 1)
+        _ = renderer.frame(for: view)
+        #expect(renderer.waitUntilTilesComplete(for: view))
+        view.clearAll()
+        _ = renderer.frame(for: view)
+        #expect(renderer.tilesComplete)
+        #expect(Self.samples(renderer.canvas).allSatisfy { $0 == 0xFFFFFF })
+    }
+}
