@@ -14,6 +14,9 @@ public struct Damage: Sendable {
     /// `insertionLimit` went in since the last frame: then the cache catches up on its own.
     public private(set) var cacheInsertions: [ShapeID]? = []
     public static let insertionLimit = 64
+    /// Touches whose line in progress had its whole stroke, old place and new, added to `region` (it moved): a
+    /// renderer may stroke such a line under a plain rectangular clip, since every pixel it paints is redrawn anyway.
+    public var redrawnLinesInProgress: Set<UInt64> = []
 
     public init() {}
 

@@ -42,10 +42,40 @@ public struct DamageRegion: Sendable, Equatable {
         for rect in other.rects { add(rect) }
     }
 
-    /// The part of the region inside `rect`.
+    /// The part of the region inside `rect`. (No rectangle lay inside another, and cutting them all by the same
+    /// rectangle keeps it so, except for ones cut to the same piece: harmless, and rare enough not to look for.)
     public func intersection(_ rect: Rect) -> DamageRegion {
+        if rect.contains(bounds) { return self }
         var result = DamageRegion()
-        for part in rects { result.add(part.intersection(rect)) }
+        for part in rects {
+            let cut = part.intersection(rect)
+            guard !cut.isEmpty else { continue }
+            result.rects.append(cut)
+            result.bounds = result.bounds.union(cut)
+        }
+        return result
+    }
+
+    /// The region as fewer, larger rectangles, for copying to the screen where each rectangle is one request:
+    /// neighbours in the list (a band's boxes follow each other along the line) are merged while their bounding
+    /// box stays within `growth` times the area of the rectangles it replaces.
+    public func coalesced(growth: Double = 1.5) -> [Rect] {
+        var result: [Rect] = []
+        var current = Rect.null
+        var currentArea = 0.0
+        for rect in rects {
+            let area = rect.width * rect.height
+            let merged = current.union(rect)
+            if !current.isNull, merged.width * merged.height <= growth * (currentArea + area) {
+                current = merged
+                currentArea += area
+            } else {
+                if !current.isNull { result.append(current) }
+                current = rect
+                currentArea = area
+            }
+        }
+        if !current.isNull { result.append(current) }
         return result
     }
 

@@ -95,8 +95,11 @@ public final class DrawingView: View {
     }
 
     /// The in-progress lines that are visible, oldest touch first.
-    public var visibleLinesInProgress: [Line] {
-        linesInProgress.sorted { $0.key < $1.key }.compactMap { $0.value.isVisible ? $0.value.line : nil }
+    public var visibleLinesInProgress: [Line] { identifiedLinesInProgress.map(\.line) }
+
+    /// The visible in-progress lines with the touch drawing each, oldest touch first.
+    public var identifiedLinesInProgress: [(touch: UInt64, line: Line)] {
+        linesInProgress.sorted { $0.key < $1.key }.compactMap { $0.value.isVisible ? ($0.key, $0.value.line) : nil }
     }
 
     /// The in-progress circles that are visible, oldest pair first.
@@ -485,6 +488,7 @@ public final class DrawingView: View {
                 let after = line.line
                 let width = Swift.max(before.width ?? lineWidth, after.width ?? lineWidth)
                 damage.add(DamageRegion.band(along: wasVisible ? [before, after] : [after], width: width))
+                damage.redrawnLinesInProgress.insert(id)
             } else if wasVisible {
                 damage.add(strokeRegion(before))
             }

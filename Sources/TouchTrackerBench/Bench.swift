@@ -21,7 +21,7 @@ struct Row {
 enum Bench {
     /// The names of the row groups `--only` takes, in table order.
     static let groupNames = [
-        "touch", "hit", "pipeline", "edit", "documents", "memory", "latency", "responsiveness",
+        "touch", "hit", "pipeline", "edit", "documents", "memory", "latency", "length", "responsiveness",
     ]
 
     static let usage = """
@@ -63,6 +63,7 @@ enum Bench {
             case "documents": rows += try documentRows()
             case "memory": rows.append(await AppMemory.row())
             case "latency": rows.append(await EndToEndLatency.row())
+            case "length": rows += await Responsiveness.lengthRows()
             default: rows += await Responsiveness.rows()
             }
         }

@@ -53,7 +53,7 @@ enum EndToEndLatency {
         let y = Double(server.height) / 2
         let begin = Double(server.width) / 4
         let start = begin + 40
-        _ = try await finger.send(.begin, id: 1, x: begin, y: y)
+        try finger.post(.begin, id: 1, x: begin, y: y)
         _ = try await finger.send(.update, id: 1, x: start, y: y)
         var latencies: [Double] = []
         latencies.reserveCapacity(moves)

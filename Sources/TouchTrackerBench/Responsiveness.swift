@@ -17,6 +17,13 @@ enum Responsiveness {
     static let controlKey: Int32 = 37
     static let zKey: Int32 = 52
 
+    static let lengthRatioTarget = 1.5
+
+    /// The long line's row (a group of its own: it needs no large drawing).
+    static func lengthRows() async -> [Row] {
+        await measured("a long line's move → frame") { try await [longLineRow()] }
+    }
+
     static func rows() async -> [Row] {
         var rows: [Row] = []
         for count in counts {
@@ -116,7 +123,8 @@ enum Responsiveness {
         _ finger: inout TraceFinger, moves: Int, _ between: (Int, inout TraceFinger) async throws -> Bool
     ) async throws -> (worst: Double, median: Double) {
         let y = 1000.0
-        _ = try await finger.send(.begin, id: 2, x: 100, y: y)
+        // A finger going down draws nothing (no frame to wait for); its moves draw its line.
+        try finger.post(.begin, id: 2, x: 100, y: y)
         var latencies: [Double] = []
         for move in 0..<moves {
             guard try await between(move, &finger) else { break }
@@ -188,6 +196,49 @@ enum Responsiveness {
         }
         return moveRow(
             "second finger's move → frame while Ctrl+Z restores a cleared drawing, \(count) lines", count, result)
+    }
+
+    /// The median move → frame of a line across the window (corner to corner) against a 40 px one: a move must
+    /// cost the same at any length (its damage follows the line, not its bounding box). Both lines are held at
+    /// once and their moves alternate, so whatever else the machine does falls on both alike; it runs twice, each
+    /// line once as the first finger down (the one the server also turns into pointer events).
+    static func longLineRow() async throws -> Row {
+        let session = try await launch(1_000)
+        defer { session.stop() }
+        var finger = try TraceFinger(device: session.server.touch, trace: AppTrace(app: session.app))
+        _ = try await finger.trace.tilesComplete()
+        let long = (begin: Point(x: 15, y: 15), end: Point(x: 1905, y: 1065))
+        let short = (begin: Point(x: 900, y: 500), end: Point(x: 940, y: 500))
+        var longLatencies: [Double] = []
+        var shortLatencies: [Double] = []
+        for (round, longFirst) in [true, false].enumerated() {
+            let longID = UInt32(10 + 2 * round)
+            let shortID = longID + 1
+            let order = longFirst ? [(longID, long), (shortID, short)] : [(shortID, short), (longID, long)]
+            for (id, line) in order {
+                // A finger going down draws nothing (no frame to wait for); its first move draws its line.
+                try finger.post(.begin, id: id, x: line.begin.x, y: line.begin.y)
+                _ = try await finger.send(.update, id: id, x: line.end.x, y: line.end.y)
+            }
+            for move in 0..<320 {
+                let wiggle = Double(move % 2 == 0 ? 3 : 0)
+                let longLatency = try await finger.send(.update, id: longID, x: long.end.x - wiggle, y: long.end.y)
+                let shortLatency = try await finger.send(.update, id: shortID, x: short.end.x - wiggle, y: short.end.y)
+                if move >= 20 {
+                    longLatencies.append(longLatency)
+                    shortLatencies.append(shortLatency)
+                }
+            }
+            for (id, line) in order { _ = try await finger.send(.end, id: id, x: line.end.x, y: line.end.y) }
+        }
+        let longMedian = Measure.median(longLatencies)
+        let shortMedian = Measure.median(shortLatencies)
+        let ratio = longMedian / shortMedian
+        return Row(
+            name: "move → frame of a line across the 1920x1080 window against a 40 px line (medians, 600 moves each)",
+            figure: "\(Bench.ms(longMedian)) against \(Bench.ms(shortMedian)) (\(String(format: "%.2f", ratio))×)",
+            target: "≤ \(lengthRatioTarget)×", passed: ratio <= lengthRatioTarget,
+            values: ["longSeconds": longMedian, "shortSeconds": shortMedian, "ratio": ratio])
     }
 
     /// A finger moves from the moment the window is ready until one second after its first frame.

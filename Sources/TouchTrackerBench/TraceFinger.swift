@@ -18,7 +18,8 @@ struct TraceFinger {
         self.trace = trace
     }
 
-    /// Sends one event and returns the seconds until the frame that includes it was presented.
+    /// Sends one event that changes what the window shows and returns the seconds until the frame that includes
+    /// it was presented. (An event that shows nothing, such as a finger going down, has no frame: `post` it.)
     mutating func send(_ phase: Phase, id: UInt32, x: Double, y: Double) async throws -> Double {
         let start = EndToEndLatency.now()
         try post(phase, id: id, x: x, y: y)

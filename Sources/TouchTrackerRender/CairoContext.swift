@@ -43,6 +43,11 @@ public final class CairoContext {
         cairo_clip(pointer)
     }
 
+    /// Lifts every clip (until the next `restore`).
+    public func resetClip() {
+        cairo_reset_clip(pointer)
+    }
+
     /// Restricts drawing to the rectangles of `region`, each rounded out to whole pixels.
     public func clip(to region: DamageRegion) {
         for rect in region.rects {

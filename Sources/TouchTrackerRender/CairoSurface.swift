@@ -1,4 +1,6 @@
 import CCairo
+import Glibc
+import TouchKit
 
 /// Owns one `cairo_surface_t`. The surface is destroyed when this object goes away.
 public final class CairoSurface {
@@ -61,5 +63,75 @@ public final class CairoSurface {
         let stride = Int(cairo_image_surface_get_stride(pointer))
         let word = (data + y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee }
         return (UInt8((word >> 16) & 0xFF), UInt8((word >> 8) & 0xFF), UInt8(word & 0xFF))
+    }
+}
+
+/// Whole pixels of an image surface: the pixels a window rectangle touches, rounded out and cut to the surface.
+struct PixelBox: Equatable {
+    var x0, y0, x1, y1: Int
+
+    init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+    }
+
+    init(_ rect: Rect, within surface: CairoSurface) {
+        guard !rect.isEmpty, rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite else {
+            self.init(x0: 0, y0: 0, x1: 0, y1: 0)
+            return
+        }
+        let limitX = Double(surface.width)
+        let limitY = Double(surface.height)
+        self.init(
+            x0: Int(min(limitX, max(0, rect.minX.rounded(.down)))),
+            y0: Int(min(limitY, max(0, rect.minY.rounded(.down)))),
+            x1: Int(min(limitX, max(0, rect.maxX.rounded(.up)))), y1: Int(min(limitY, max(0, rect.maxY.rounded(.up)))))
+    }
+
+    var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
+
+    func intersection(_ other: PixelBox) -> PixelBox {
+        PixelBox(x0: max(x0, other.x0), y0: max(y0, other.y0), x1: min(x1, other.x1), y1: min(y1, other.y1))
+    }
+}
+
+extension CairoSurface {
+    /// Copies into `box` of this image surface the same pixels of `source`, an image surface of the same format
+    /// whose top-left corner lies at `origin` of this one. Call `flush` before and `markDirty` after a run of
+    /// copies, so Cairo knows its memory was written behind its back.
+    func copyPixels(from source: CairoSurface, at origin: (x: Int, y: Int), into box: PixelBox) {
+        guard let target = cairo_image_surface_get_data(pointer),
+            let pixels = cairo_image_surface_get_data(source.pointer)
+        else { return }
+        let targetStride = Int(cairo_image_surface_get_stride(pointer))
+        let sourceStride = Int(cairo_image_surface_get_stride(source.pointer))
+        // Only the part of the box that the source covers.
+        let x0 = max(box.x0, origin.x)
+        let x1 = min(box.x1, origin.x + source.width)
+        let y0 = max(box.y0, origin.y)
+        let y1 = min(box.y1, origin.y + source.height)
+        guard x1 > x0, y1 > y0 else { return }
+        let rowBytes = (x1 - x0) * 4
+        for y in y0..<y1 {
+            memcpy(
+                target + y * targetStride + x0 * 4, pixels + (y - origin.y) * sourceStride + (x0 - origin.x) * 4,
+                rowBytes)
+        }
+    }
+
+    /// Fills `box` of this RGB24 image surface with one opaque colour (see `copyPixels` for flush and markDirty).
+    func fillPixels(_ box: PixelBox, with color: Color) {
+        guard let target = cairo_image_surface_get_data(pointer) else { return }
+        let stride = Int(cairo_image_surface_get_stride(pointer))
+        func channel(_ value: Double) -> UInt32 { UInt32((min(1, max(0, value)) * 255).rounded()) }
+        let word = channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
+        for y in box.y0..<box.y1 {
+            let row = UnsafeMutableRawPointer(target + y * stride + box.x0 * 4).assumingMemoryBound(to: UInt32.self)
+            row.update(repeating: word, count: box.x1 - box.x0)
+        }
+    }
+
+    /// Tells Cairo that this surface's memory was written directly.
+    func markDirty() {
+        cairo_surface_mark_dirty(pointer)
     }
 }

@@ -64,7 +64,9 @@ final class WindowPresenter {
         switch path {
         case .putImage(let gc):
             canvas.flush()
-            for rect in region.rects { putImage(canvas, region: rect, gc: gc) }
+            // A long line's band is a hundred small boxes: sent as a few dozen larger ones, since each is a
+            // request the server handles on its own.
+            for rect in region.coalesced() { putImage(canvas, region: rect, gc: gc) }
         case .cairoXlib(let surface, let context):
             context.save()
             context.clip(to: region)
