@@ -33,12 +33,18 @@ let package = Package(
         // The seed's gesture demos (Farm, Circle, Swipe) as scenes any host can drive: window or replay.
         .target(name: "TouchTrackerDemos", dependencies: ["TouchKit"]),
 
+        // MARK: The document on disk (crash-safe files and the background writer)
+
+        .target(name: "TouchTrackerStore", dependencies: ["TouchTracker"]),
+
         // MARK: Platform edges
 
         .target(name: "TouchTrackerRender", dependencies: ["TouchTracker", "TouchTrackerDemos", "CCairo"]),
         .target(
             name: "TouchTrackerX11",
-            dependencies: ["TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "CX11", "CCairo"]
+            dependencies: [
+                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "CX11", "CCairo",
+            ]
         ),
 
         // MARK: The executable
@@ -46,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "TouchTrackerCLI",
             dependencies: [
-                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerX11",
+                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "TouchTrackerX11",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,7 +61,10 @@ let package = Package(
         // Row 6 drives the release `touchtracker` under a private Xorg (XorgTestSupport).
         .executableTarget(
             name: "TouchTrackerBench",
-            dependencies: ["TouchKit", "TouchTracker", "TouchTrackerRender", "XorgTestSupport", "SeededRandom"]
+            dependencies: [
+                "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "XorgTestSupport",
+                "SeededRandom",
+            ]
         ),
 
         // MARK: Harness for the real binary under a private Xorg (end-to-end tests and the latency benchmark)
@@ -72,8 +81,9 @@ let package = Package(
         .testTarget(name: "TouchKitTests", dependencies: ["TouchKit", "SeededRandom"]),
         // Scenarios/ holds replay scripts and expected snapshots, read by ScenarioTests at run time.
         .testTarget(
-            name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchKit", "SeededRandom"],
+            name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchTrackerStore", "TouchKit", "SeededRandom"],
             exclude: ["Scenarios"]),
+        .testTarget(name: "TouchTrackerStoreTests", dependencies: ["TouchTrackerStore", "TouchTracker", "TouchKit"]),
         .testTarget(
             name: "TouchTrackerRenderTests",
             dependencies: ["TouchTrackerRender", "TouchTracker", "TouchKit", "SeededRandom"]),
@@ -86,7 +96,9 @@ let package = Package(
         // Drives the real `touchtracker` binary under a private Xorg with inputtest devices (the renderer reads PNGs).
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TouchTracker", "TouchTrackerRender", "CX11", "XorgTestSupport", "SeededRandom"]
+            dependencies: [
+                "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "CX11", "XorgTestSupport", "SeededRandom",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Foundation
 import TouchKit
 import TouchTracker
+import TouchTrackerStore
 import XorgTestSupport
 
 /// Row 5's memory figure: the real `touchtracker` holding a 100,000-line document in a 1920x1080 window under a

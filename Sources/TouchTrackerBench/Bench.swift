@@ -3,6 +3,7 @@ import SeededRandom
 import TouchKit
 import TouchTracker
 import TouchTrackerRender
+import TouchTrackerStore
 
 /// One benchmark row: what was measured, the figure, the target and whether it was met.
 struct Row {

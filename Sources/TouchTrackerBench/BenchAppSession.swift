@@ -1,5 +1,6 @@
 import Foundation
 import TouchTracker
+import TouchTrackerStore
 import XorgTestSupport
 
 /// The release `touchtracker` in a window the size of a private 1920x1080 Xorg screen, opened on a document of

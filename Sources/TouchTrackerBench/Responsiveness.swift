@@ -1,6 +1,7 @@
 import Foundation
 import TouchKit
 import TouchTracker
+import TouchTrackerStore
 import XorgTestSupport
 
 /// What a person at the window waits for with a large drawing: the release app under a private Xorg, started as a

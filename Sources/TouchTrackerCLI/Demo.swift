@@ -4,6 +4,7 @@ import TouchKit
 import TouchTracker
 import TouchTrackerDemos
 import TouchTrackerRender
+import TouchTrackerStore
 import TouchTrackerX11
 
 /// `touchtracker demo farm|circle|swipe`: the seed's gesture demos. With `--replay` the scene runs a script on a

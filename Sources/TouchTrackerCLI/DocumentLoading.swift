@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TouchTracker
+import TouchTrackerStore
 
 /// Where the default document lives.
 enum DocumentLocation {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TouchTracker
 import TouchTrackerRender
+import TouchTrackerStore
 
 /// `touchtracker export DOCUMENT (--png|--svg|--pdf) OUT [--size WxH]`: draws a document into a picture file with
 /// Cairo's own PNG, SVG and PDF surfaces.

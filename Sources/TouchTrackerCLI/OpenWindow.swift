@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TouchTracker
+import TouchTrackerStore
 import TouchTrackerX11
 
 /// `touchtracker [open] [--document PATH] [--geometry WxH+X+Y]`: the drawing window.
@@ -85,12 +86,12 @@ struct OpenWindow: ParsableCommand {
             Diagnostics.error(error.description)
             throw ExitCode(2)
         }
-        app.controller.onEdit = { snapshot in
-            do {
-                try store.save(snapshot.drawing)
-            } catch {
-                Diagnostics.error("cannot save the drawing: \(error)")
-            }
+        // Saving happens on the writer's thread: the event loop only hands it a snapshot after each edit, and every
+        // way out (SIGTERM, closing the window, losing the X server) waits for the last one to reach the disk.
+        let writer = DocumentWriter(store: store, log: { Diagnostics.error($0) })
+        app.controller.onEdit = { writer.submit($0) }
+        app.finishSaving = {
+            if let failure = writer.flush() { Diagnostics.error("the drawing could not be saved: \(failure)") }
         }
         let status = app.run()
         do {

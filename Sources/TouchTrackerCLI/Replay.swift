@@ -3,6 +3,7 @@ import Foundation
 import TouchKit
 import TouchTracker
 import TouchTrackerRender
+import TouchTrackerStore
 
 /// `touchtracker replay SCRIPT`: runs a script of touch, key and menu events through the app's own recognizers
 /// and controller on a virtual clock, then writes the state and/or a picture.

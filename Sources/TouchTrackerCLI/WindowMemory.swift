@@ -1,5 +1,6 @@
 import Foundation
 import TouchTracker
+import TouchTrackerStore
 import TouchTrackerX11
 
 /// Where the window was when it last closed, kept next to the document (`drawing.json` → `drawing.window.json`),

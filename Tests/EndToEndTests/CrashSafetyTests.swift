@@ -2,6 +2,7 @@ import Foundation
 import SeededRandom
 import Testing
 import TouchTracker
+import TouchTrackerStore
 import XorgTestSupport
 
 #if canImport(Glibc)

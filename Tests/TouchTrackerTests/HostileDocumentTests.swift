@@ -3,6 +3,7 @@ import SeededRandom
 import Testing
 import TouchKit
 import TouchTracker
+import TouchTrackerStore
 
 /// A document file that is not a drawing, as a user's disk may hold one: the table of issue 5.
 enum HostileDocument: String, CaseIterable, Sendable, CustomStringConvertible {

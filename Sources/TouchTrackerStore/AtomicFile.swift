@@ -1,4 +1,5 @@
 import Foundation
+import TouchTracker
 
 /// Crash-safe file replacement: a temporary file in the same folder is written, flushed to disk and renamed over
 /// the target, and the folder is flushed, so the target is always either the old file or the new one.

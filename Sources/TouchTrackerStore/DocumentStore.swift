@@ -1,4 +1,5 @@
 import Foundation
+import TouchTracker
 
 /// A document file that could not be read or written, with the reason in words.
 public struct DocumentFileError: Error, CustomStringConvertible {

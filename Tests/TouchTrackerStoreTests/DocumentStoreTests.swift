@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchKit
 import TouchTracker
+import TouchTrackerStore
 
 /// Each test gets its own folder (a new instance per test), removed when the test ends.
 @Suite final class DocumentStoreTests {

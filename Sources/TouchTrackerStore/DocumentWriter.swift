@@ -1,0 +1,167 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TouchTracker
+
+/// Saves the drawing on a thread of its own, so the event loop never waits for the disk: the one owner of
+/// background saving.
+///
+/// The event loop hands over a snapshot after every edit (`submit`, constant time) and goes on. The writer saves
+/// the newest snapshot it has, crash-safely (`DocumentStore.save`: temporary file, fsync, rename, folder fsync);
+/// snapshots submitted while a save runs are coalesced, so only the newest is written next and an older one is
+/// never written after a newer one. A save that fails (a full disk, say) keeps the snapshot and is tried again at
+/// the next submit and by itself with back-off (0.5 s doubling to 30 s). `flush` waits until everything submitted
+/// is on disk, or has failed once more: the app calls it on every way out.
+public final class DocumentWriter: Sendable {
+    /// What the writer has done, for the window to show.
+    public struct Status: Sendable, Equatable {
+        /// Saves that reached the disk.
+        public var savesCompleted = 0
+        /// The last save's failure in one line, while the drawing on screen is not saved; nil once a save succeeds.
+        public var failure: String?
+        /// Whether something submitted is not on disk yet.
+        public var hasUnsavedChanges = false
+    }
+
+    private struct State {
+        var pending: DrawingSnapshot?
+        /// Numbers each submit; `saved` is the newest one on disk, `attempted` the newest one tried.
+        var submitted = 0
+        var saved = 0
+        var attempted = 0
+        var lastAttemptFailed = false
+        /// Every save tried so far, so `flush` can wait for a new one.
+        var attempts = 0
+        var status = Status()
+        var failedAttempts = 0
+        var retryDelay = DocumentWriter.firstRetryDelay
+        var stopping = false
+    }
+
+    static let firstRetryDelay = 0.5
+    static let longestRetryDelay = 30.0
+
+    public let store: DocumentStore
+    private let state = Mutex(State())
+    /// Counts reasons to look at the state (a submit, a flush, a stop).
+    private let work = DispatchSemaphore(value: 0)
+    /// Signalled after every attempt, for `flush`.
+    private let attempted = DispatchSemaphore(value: 0)
+    private let log: @Sendable (String) -> Void
+    private let onStatusChange: @Sendable (Status) -> Void
+
+    /// Starts the writer thread for `store`. `log` gets one line per new kind of failure and one when saving works
+    /// again; `onStatusChange` is called on the writer's thread whenever `status` changes.
+    public init(
+        store: DocumentStore, log: @escaping @Sendable (String) -> Void = { _ in },
+        onStatusChange: @escaping @Sendable (Status) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.log = log
+        self.onStatusChange = onStatusChange
+        let thread = Thread { [self] in writeUntilStopped() }
+        thread.name = "document writer"
+        thread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    public var status: Status { state.withLock { $0.status } }
+
+    /// Hands over the drawing as it is now; returns at once.
+    public func submit(_ snapshot: DrawingSnapshot) {
+        state.withLock { state in
+            state.pending = snapshot
+            state.submitted += 1
+            state.status.hasUnsavedChanges = true
+            // A new edit is a reason to try again now, whatever the back-off said.
+            state.retryDelay = Self.firstRetryDelay
+        }
+        work.signal()
+    }
+
+    /// Waits until everything submitted so far is on disk, or its save failed once more (tried again now if it
+    /// was waiting to retry). Returns the failure, nil when the drawing is saved.
+    @discardableResult
+    public func flush() -> String? {
+        let (target, attemptsBefore) = state.withLock { ($0.submitted, $0.attempts) }
+        work.signal()
+        while true {
+            let outcome: String?? = state.withLock { state in
+                if state.saved >= target { return .some(nil) }
+                if state.attempts > attemptsBefore, state.attempted >= target, state.lastAttemptFailed {
+                    return .some(state.status.failure)
+                }
+                return .none
+            }
+            if let outcome { return outcome }
+            attempted.wait()
+        }
+    }
+
+    /// Stops the thread once the save in hand is done (call `flush` first to keep what is pending).
+    public func stop() {
+        state.withLock { $0.stopping = true }
+        work.signal()
+    }
+
+    private func writeUntilStopped() {
+        while true {
+            let delay = state.withLock { $0.status.failure == nil ? nil : $0.retryDelay }
+            if let delay {
+                _ = work.wait(timeout: .now() + delay)
+            } else {
+                work.wait()
+            }
+            let next: (snapshot: DrawingSnapshot, number: Int)?? = state.withLock { state in
+                if state.stopping { return .none }
+                guard let pending = state.pending else { return .some(nil) }
+                return .some((pending, state.submitted))
+            }
+            guard let next else { return }
+            guard let (snapshot, number) = next else { continue }
+            save(snapshot, number: number)
+            attempted.signal()
+        }
+    }
+
+    private func save(_ snapshot: DrawingSnapshot, number: Int) {
+        var failure: String?
+        do {
+            try store.save(snapshot.drawing)
+        } catch {
+            failure = error.description
+        }
+        let (status, message) = state.withLock { state -> (Status, String?) in
+            state.attempted = max(state.attempted, number)
+            state.attempts += 1
+            state.lastAttemptFailed = failure != nil
+            var message: String?
+            if let failure {
+                if state.status.failure != failure {
+                    message = "cannot save the drawing: \(failure); will retry"
+                }
+                state.status.failure = failure
+                state.failedAttempts += 1
+                state.retryDelay = min(Self.longestRetryDelay, state.retryDelay * 2)
+            } else {
+                state.saved = max(state.saved, number)
+                state.status.savesCompleted += 1
+                if state.failedAttempts > 0 {
+                    message = "saved \(store.path) after \(state.failedAttempts) failed attempt(s)"
+                }
+                state.status.failure = nil
+                state.failedAttempts = 0
+                state.retryDelay = Self.firstRetryDelay
+                // Nothing newer came in meanwhile: nothing left to write.
+                if state.submitted == number { state.pending = nil }
+            }
+            state.status.hasUnsavedChanges = state.saved < state.submitted
+            return (state.status, message)
+        }
+        if let message { log(message) }
+        onStatusChange(status)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+import Testing
+import TouchKit
+import TouchTracker
+import TouchTrackerStore
+
+/// The background writer: the event loop hands it snapshots and never waits; the newest always wins; a failed save
+/// is kept and retried until it reaches the disk.
+@Suite final class DocumentWriterTests {
+    let folder: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "touchtracker-writer-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    static func lines(_ count: Int, offset: Double = 0) -> [Line] {
+        (0..<count).map { i in
+            Line(begin: Point(x: Double(i % 1000), y: offset), end: Point(x: Double(i % 1000) + 50, y: offset + 20))
+        }
+    }
+
+    @Test("snapshots handed over while a large save runs are coalesced: the file ends with the newest, in fewer saves")
+    func newestWinsAndSavesCoalesce() throws {
+        let store = DocumentStore(path: folder + "/drawing.json")
+        let writer = DocumentWriter(store: store)
+        // A real 100,000-line drawing takes tens of milliseconds to save: the later submits arrive meanwhile.
+        let base = Self.lines(100_000)
+        for extra in 0...20 {
+            writer.submit(DrawingSnapshot(Drawing(lines: base + Self.lines(extra, offset: 500))))
+        }
+        #expect(writer.flush() == nil)
+        #expect(try store.load().lines.count == 100_020)
+        #expect(writer.status.savesCompleted < 21)
+        #expect(!writer.status.hasUnsavedChanges)
+    }
+
+    @Test("flush returns once the newest snapshot is on disk, with the file's mode 0600")
+    func flushWaitsForTheDisk() throws {
+        let store = DocumentStore(path: folder + "/sub/drawing.json")
+        let writer = DocumentWriter(store: store)
+        writer.submit(DrawingSnapshot(Drawing(lines: Self.lines(3))))
+        #expect(writer.flush() == nil)
+        #expect(try store.load().lines == Self.lines(3))
+        let mode = try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("a save that fails keeps the drawing and saves it by itself once the cause is gone, without a new edit")
+    func failedSaveIsRetried() async throws {
+        // The document's folder is a file: no save can succeed until it is removed.
+        let blocker = folder + "/blocked"
+        #expect(FileManager.default.createFile(atPath: blocker, contents: Data("not a folder".utf8)))
+        let store = DocumentStore(path: blocker + "/drawing.json")
+        let messages = Messages()
+        let writer = DocumentWriter(store: store, log: { messages.append($0) })
+        writer.submit(DrawingSnapshot(Drawing(lines: Self.lines(5))))
+        let failure = writer.flush()
+        #expect(failure != nil)
+        #expect(writer.status.failure != nil && writer.status.hasUnsavedChanges)
+        try FileManager.default.removeItem(atPath: blocker)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while writer.status.hasUnsavedChanges, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try store.load().lines == Self.lines(5))
+        #expect(writer.status.failure == nil)
+        let logged = messages.lines
+        #expect(logged.filter { $0.hasPrefix("cannot save the drawing") }.count == 1, "\(logged)")
+        #expect(logged.contains { $0.hasPrefix("saved \(store.path) after") }, "\(logged)")
+    }
+}
+
+/// Lines logged from the writer's thread.
+final class Messages: Sendable {
+    private let storage = Mutex<[String]>([])
+    func append(_ line: String) { storage.withLock { $0.append(line) } }
+    var lines: [String] { storage.withLock { $0 } }
+}
