@@ -136,6 +136,11 @@ public struct CircleCollection: Sendable {
         for circle in circles { append(circle) }
     }
 
+    /// An empty collection whose circles get IDs from `firstID` on (see `LineCollection.init(firstID:)`).
+    public init(firstID: UInt64) {
+        nextID = firstID
+    }
+
     public var count: Int { order.count }
     public var isEmpty: Bool { order.isEmpty }
 
@@ -192,9 +197,14 @@ public struct CircleCollection: Sendable {
     /// This collection with every circle of `other` put back at its place in the stack.
     public func merging(_ other: CircleCollection) -> CircleCollection {
         var result = self
-        for id in other.order { result.restore(id, other.storage[id]!) }
-        result.nextID = Swift.max(result.nextID, other.nextID)
+        result.merge(other)
         return result
+    }
+
+    /// Puts every circle of `other` at its place in the stack.
+    public mutating func merge(_ other: CircleCollection) {
+        for id in other.order { restore(id, other.storage[id]!) }
+        nextID = Swift.max(nextID, other.nextID)
     }
 
     @discardableResult

@@ -58,14 +58,28 @@ public final class DrawingController {
         set { drawingView.onEdit = newValue }
     }
 
-    public init(size: Size, drawing: Drawing = Drawing(), clock: Clock = Clock(), scale: Double = 1) {
+    /// A controller on `drawing`; with `documentLoading` on an empty canvas that takes input at once while its
+    /// document is read elsewhere (`DrawingView.adoptLoadedDocument`).
+    public init(
+        size: Size, drawing: Drawing = Drawing(), clock: Clock = Clock(), scale: Double = 1,
+        documentLoading: Bool = false
+    ) {
         let frame = Rect(origin: .zero, size: size)
         window = Window(frame: frame, clock: clock)
-        drawingView = DrawingView(frame: frame, drawing: drawing)
+        drawingView =
+            documentLoading ? DrawingView(frameWhileLoading: frame) : DrawingView(frame: frame, drawing: drawing)
         window.addSubview(drawingView)
         installRecognizers()
         self.scale = scale
         applyScale()
+    }
+
+    /// Puts a document read in the background under what was drawn while it loaded
+    /// (`DrawingView.adoptLoadedDocument`) and, if anything was drawn meanwhile, reports the merged drawing as an
+    /// edit so it is saved.
+    public func adoptLoadedDocument(_ document: consuming LoadedDocument) {
+        drawingView.adoptLoadedDocument(document)
+        if drawingView.undoStack.canUndo || drawingView.undoStack.canRedo { onEdit?(drawingView.snapshot) }
     }
 
     /// Sets every distance from its 96-dpi default (DESIGN.md §2) times `scale`.

@@ -72,6 +72,38 @@ public final class DrawingView: View {
         damage.add(bounds)
     }
 
+    /// IDs handed out while a document is still being read start here: far above the at most a million lines a
+    /// document holds, so the document's own lines (IDs from 1) go beneath them when it arrives.
+    public static let idsWhileLoading: UInt64 = 1 << 40
+
+    /// An empty canvas that takes input at once while its document is read elsewhere (`adoptLoadedDocument`).
+    public convenience init(frameWhileLoading frame: Rect) {
+        self.init(frame: frame)
+        lines = LineCollection(firstID: Self.idsWhileLoading)
+        circles = CircleCollection(firstID: Self.idsWhileLoading)
+    }
+
+    /// Puts a document read in the background under what was drawn meanwhile: the document's lines and circles
+    /// keep their IDs (from 1), the ones drawn while it loaded keep theirs (from `idsWhileLoading`), so the undo
+    /// history, the selection and a move in progress stay valid, and the newer shapes stay on top. The document's
+    /// options replace the defaults. Constant time in the document's size.
+    public func adoptLoadedDocument(_ loaded: consuming LoadedDocument) {
+        var document = consume loaded
+        // Taken out of the document (not copied), so merging the few shapes drawn meanwhile copies nothing.
+        var documentLines = LineCollection()
+        swap(&documentLines, &document.lines)
+        documentLines.merge(lines)
+        lines = documentLines
+        var documentCircles = CircleCollection()
+        swap(&documentCircles, &document.circles)
+        documentCircles.merge(circles)
+        circles = documentCircles
+        options = document.options
+        widestLoadedStroke = Swift.max(widestLoadedStroke, document.widestLineWidth)
+        damage.cacheNeedsRebuild = true
+        damage.add(bounds)
+    }
+
     /// The document as it stands (linear in its size: the event loop hands `snapshot` on instead).
     public var drawing: Drawing { snapshot.drawing }
 

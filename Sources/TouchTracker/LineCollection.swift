@@ -86,9 +86,21 @@ public struct LineCollection: Sendable {
     /// This collection with every line of `other` put back at its place in the stack.
     public func merging(_ other: LineCollection) -> LineCollection {
         var result = self
-        for id in other.order { result.restore(id, other.storage[id]!) }
-        result.nextID = Swift.max(result.nextID, other.nextID)
+        result.merge(other)
         return result
+    }
+
+    /// Puts every line of `other` at its place in the stack (linear in `other`'s size, not this one's, when this
+    /// collection's storage is not shared).
+    public mutating func merge(_ other: LineCollection) {
+        for id in other.order { restore(id, other.storage[id]!) }
+        nextID = Swift.max(nextID, other.nextID)
+    }
+
+    /// An empty collection whose lines get IDs from `firstID` on (above every line of a document still being read,
+    /// which then goes beneath them: `merging`).
+    public init(firstID: UInt64) {
+        nextID = firstID
     }
 
     /// Removes every line and returns them bottom to top with their IDs.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import TouchTracker
 import TouchTrackerStore
 import TouchTrackerX11
@@ -66,32 +67,40 @@ struct OpenWindow: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        // An unreadable document is kept safe; `store` may then be a recovery file next to it (DocumentLoading).
-        let opened = DocumentLoading.loadForEditing(
-            DocumentStore(path: document ?? DocumentLocation.defaultPath(environment: environment)))
-        let store = opened.store
-        let drawing = opened.drawing
-        let memory = WindowMemory(documentPath: store.path)
+        let requested = DocumentStore(path: document ?? DocumentLocation.defaultPath(environment: environment))
+        let memory = WindowMemory(documentPath: requested.path)
         var options = X11AppOptions(
             displayName: display,
             geometry: geometry.flatMap(WindowGeometry.init(parsing:)) ?? memory.load() ?? .default,
             verbose: verbose, scale: scale,
-            exportPath: WindowMemory.sibling(of: store.path, replacingExtensionWith: "png"))
+            exportPath: WindowMemory.sibling(of: requested.path, replacingExtensionWith: "png"))
         options.traceFrames = traceFrames
         options.painterThreads = painterThreads
+        // The document is read on another thread while the window opens. An unreadable one is kept safe, and the
+        // store to save to may then be a recovery file next to it (DocumentLoading): known once it is read.
+        let opened = OpenedDocumentBox()
         let app: X11App
         do {
-            app = try X11App(options: options, drawing: drawing, environment: environment, log: Diagnostics.note)
+            app = try X11App(
+                options: options,
+                loadDocument: {
+                    let document = DocumentLoading.loadForEditing(requested)
+                    opened.set(document)
+                    return document.drawing
+                }, environment: environment, log: Diagnostics.note)
         } catch let error as X11Error {
             Diagnostics.error(error.description)
             throw ExitCode(2)
         }
         // Saving happens on the writer's thread: the event loop only hands it a snapshot after each edit, and every
         // way out (SIGTERM, closing the window, losing the X server) waits for the last one to reach the disk.
-        let writer = DocumentWriter(store: store, log: { Diagnostics.error($0) })
-        app.controller.onEdit = { writer.submit($0) }
-        app.finishSaving = {
-            if let failure = writer.flush() { Diagnostics.error("the drawing could not be saved: \(failure)") }
+        // Nothing is saved before the document is read, so a drawing not yet shown is never written over.
+        app.onDocumentLoaded = { [unowned app] in
+            let writer = DocumentWriter(store: opened.store ?? requested, log: { Diagnostics.error($0) })
+            app.controller.onEdit = { writer.submit($0) }
+            app.finishSaving = {
+                if let failure = writer.flush() { Diagnostics.error("the drawing could not be saved: \(failure)") }
+            }
         }
         let status = app.run()
         do {
@@ -101,4 +110,13 @@ struct OpenWindow: ParsableCommand {
         }
         throw ExitCode(status)
     }
+}
+
+/// The opened document's store, handed from the thread that reads it to the event loop.
+final class OpenedDocumentBox: Sendable {
+    private let opened = Mutex<DocumentStore?>(nil)
+
+    func set(_ document: OpenedDocument) { opened.withLock { $0 = document.store } }
+
+    var store: DocumentStore? { opened.withLock { $0 } }
 }

@@ -52,8 +52,17 @@ public final class X11App {
     /// Device pixels per 96-dpi pixel in effect.
     public let scale: Double
 
+    /// Reads the document (on another thread); nil once it has been put into the canvas.
+    private var loader: DocumentLoader?
+    /// Called on the event loop once the document has been read and put under anything drawn meanwhile. Edits are
+    /// reported through `controller.onEdit` only from then on, so nothing is saved over a document not yet read.
+    public var onDocumentLoaded: (() -> Void)?
+
+    /// Opens the window at once, reading the document with `loadDocument` on another thread meanwhile: the first
+    /// frame shows the background and takes touches; the drawing appears, under whatever was drawn, when read.
     public init(
-        options: X11AppOptions, drawing: Drawing, environment: [String: String], log: @escaping (String) -> Void
+        options: X11AppOptions, loadDocument: @escaping @Sendable () -> Drawing, environment: [String: String],
+        log: @escaping (String) -> Void
     ) throws {
         self.options = options
         self.log = log
@@ -75,8 +84,9 @@ public final class X11App {
             painterThreads: options.painterThreads ?? ProcessInfo.processInfo.activeProcessorCount,
             onTileFinished: surface.loop.wakeUp)
         controller = DrawingController(
-            size: Size(width: Double(width), height: Double(height)), drawing: drawing,
-            clock: Clock(now: MonotonicClock.now()), scale: scale)
+            size: Size(width: Double(width), height: Double(height)), clock: Clock(now: MonotonicClock.now()),
+            scale: scale, documentLoading: true)
+        loader = DocumentLoader(load: loadDocument, onLoaded: surface.loop.wakeUp)
         surface.setIcon(log: log)
         if options.exportPath != nil {
             controller.onExport = { [unowned self] in self.exportPNG() }
@@ -114,6 +124,7 @@ public final class X11App {
     /// that failed earlier is retried, and `finishSaving` waits for the save. Used on SIGTERM/SIGINT, on closing the
     /// window and on losing the X server.
     private func finish() {
+        if let loader { adoptDocument(loader.waitAndTake()) }
         controller.window.cancelAllTouches()
         controller.onEdit?(controller.drawingView.snapshot)
         finishSaving?()
@@ -189,7 +200,18 @@ public final class X11App {
         }
     }
 
+    /// Puts the document, once read, under what was drawn meanwhile, and hands saving over to the platform.
+    private func adoptDocument(_ document: consuming LoadedDocument?) {
+        guard let document = document else { return }
+        loader = nil
+        if options.verbose { log("document read: \(document.lines.count) lines, \(document.circles.count) circles") }
+        // Saving is set up first, so a drawing made while the document loaded is saved merged with it.
+        onDocumentLoaded?()
+        controller.adoptLoadedDocument(document)
+    }
+
     private func drawFrame() {
+        if let loader, let document = loader.take() { adoptDocument(document) }
         var region =
             renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
             ?? DamageRegion()

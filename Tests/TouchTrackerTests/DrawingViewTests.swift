@@ -186,3 +186,27 @@ struct Canvas {
         #expect(view.lines.order == [newID])
     }
 }
+
+/// A document read in the background goes under what was drawn while it loaded.
+@Suite struct LoadingTests {
+    @Test("a line drawn while the document loads stays on top of it, and undo still takes back just that line")
+    func drawnWhileLoadingStaysOnTop() {
+        let controller = DrawingController(size: Size(width: 800, height: 600), documentLoading: true)
+        var reported: [Int] = []
+        controller.send(TouchInput(id: 1, phase: .began, location: Point(x: 100, y: 100), timestamp: 0))
+        controller.send(TouchInput(id: 1, phase: .moved, location: Point(x: 200, y: 100), timestamp: 0.05))
+        controller.send(TouchInput(id: 1, phase: .ended, location: Point(x: 300, y: 100), timestamp: 0.1))
+        controller.onEdit = { reported.append($0.drawing.lines.count) }
+        let document = [Line(begin: Point(x: 100, y: 90), end: Point(x: 300, y: 110))]
+        controller.adoptLoadedDocument(LoadedDocument(Drawing(lines: document, options: DrawingOptions(circles: true))))
+        let view = controller.drawingView
+        #expect(view.drawing.lines == document + [Line(begin: Point(x: 100, y: 100), end: Point(x: 300, y: 100))])
+        #expect(view.options.circles)
+        // The merged drawing was reported for saving at once (something was drawn meanwhile).
+        #expect(reported == [2])
+        // The topmost line at the crossing is the one drawn while loading.
+        #expect(view.lineID(at: Point(x: 200, y: 100)) == view.lines.order.last)
+        view.undo()
+        #expect(view.drawing.lines == document)
+    }
+}
