@@ -18,6 +18,7 @@ struct AppTrace {
     private var consumed = 0
     private var frames: [Frame] = []
     private var tilesCompleted: [Double] = []
+    private var documentRead: Double?
 
     init(app: AppProcess) {
         self.app = app
@@ -37,17 +38,23 @@ struct AppTrace {
         }
     }
 
-    /// When the tiles were complete, the first time at or after `time`.
+    /// When the document (read while the window opened) was put on the canvas.
+    mutating func documentRead(timeout: Duration = .seconds(60)) async throws -> Double {
+        try await wait("the document to be read", timeout: timeout) { $0.documentRead }
+    }
+
+    /// When the tiles were complete with the document on the canvas, the first time at or after `time`. (Before
+    /// the document is read, the empty canvas's tiles are complete at once: that does not count.)
     mutating func tilesComplete(atOrAfter time: Double = 0, timeout: Duration = .seconds(60)) async throws -> Double {
-        try await wait("every tile painted", timeout: timeout) { trace in
-            trace.tilesCompleted.first { $0 >= time }
+        let read = try await documentRead(timeout: timeout)
+        return try await wait("every tile painted", timeout: timeout) { trace in
+            trace.tilesCompleted.first { $0 >= max(time, read) }
         }
     }
 
     /// Frames before `time` are of no more interest (keeps the searches short).
     mutating func forget(before time: Double) {
         frames.removeAll { $0.time < time }
-        tilesCompleted.removeAll { $0 < time }
     }
 
     private mutating func wait<T>(
@@ -88,6 +95,8 @@ struct AppTrace {
                     touches: field("touches").flatMap { Int($0) } ?? 0))
         } else if line.contains("tiles complete"), let time = field("t").flatMap({ Double($0) }) {
             tilesCompleted.append(time)
+        } else if line.contains("document read t="), let time = field("t").flatMap({ Double($0) }) {
+            documentRead = time
         }
     }
 }

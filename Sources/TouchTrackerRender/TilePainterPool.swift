@@ -110,6 +110,7 @@ final class TilePainterPool: Sendable {
     }
 
     private func paintUntilStopped() {
+        BackgroundPriority.lowerForThisThread()
         while true {
             work.wait()
             let next: Job?? = state.withLock { state in

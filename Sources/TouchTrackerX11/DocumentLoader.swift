@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TouchTracker
+import TouchTrackerRender
 
 /// Reads the document on a thread of its own while the window opens, so the first frame does not wait for a large
 /// drawing to be parsed and indexed. The event loop is woken when it is ready and takes it once (`take`).
@@ -12,6 +13,7 @@ final class DocumentLoader: Sendable {
     /// once the document is ready.
     init(load: @escaping @Sendable () -> Drawing, onLoaded: @escaping @Sendable () -> Void) {
         let thread = Thread { [self] in
+            BackgroundPriority.lowerForThisThread()
             let document = LoadedDocument(load())
             result.withLock { $0 = document }
             done.signal()

@@ -13,8 +13,9 @@ public struct X11AppOptions: Sendable {
     public var scale: Double?
     /// Where Ctrl+S writes a PNG of the drawing (nil: Ctrl+S does nothing).
     public var exportPath: String?
-    /// Print `touchtracker: frame presented t=SECONDS` (CLOCK_MONOTONIC) on stderr after each frame, and
-    /// `touchtracker: tiles complete t=SECONDS` when the painters have caught up, for latency measurements.
+    /// Print `touchtracker: frame presented t=SECONDS size=WxH touches=N` (CLOCK_MONOTONIC; N touch events handled
+    /// so far) on stderr after each frame, `touchtracker: document read t=SECONDS` when the document has been read
+    /// and `touchtracker: tiles complete t=SECONDS` when the painters have caught up, for latency measurements.
     public var traceFrames = false
     /// Threads painting tiles of complete lines in the background; nil: one per processor.
     public var painterThreads: Int?
@@ -205,6 +206,7 @@ public final class X11App {
         guard let document = document else { return }
         loader = nil
         if options.verbose { log("document read: \(document.lines.count) lines, \(document.circles.count) circles") }
+        if options.traceFrames { log(String(format: "document read t=%.6f", MonotonicClock.now())) }
         // Saving is set up first, so a drawing made while the document loaded is saved merged with it.
         onDocumentLoaded?()
         controller.adoptLoadedDocument(document)

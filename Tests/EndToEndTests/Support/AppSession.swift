@@ -1,4 +1,6 @@
 import Foundation
+import TouchTracker
+import TouchTrackerStore
 import XorgTestSupport
 
 /// One test's world: a private Xorg, the real `touchtracker` on it with a window at `frame`,
@@ -17,18 +19,22 @@ final class AppSession: Sendable {
     let document: URL
     let frame: Frame
 
+    /// Starts the server and the app. `drawing` is saved as the document first (none: the app starts empty);
+    /// `folder` is where the document lives (default: a fresh temporary folder).
     static func launch(
         frame: Frame = Frame(x: 100, y: 80, width: 640, height: 480), readyTimeout: Duration = .seconds(10),
-        depth: Int = 24
+        depth: Int = 24, drawing: Drawing? = nil, folder: URL? = nil, extraArguments: [String] = []
     ) async throws -> AppSession {
         let server = try await XorgServer.start(depth: depth)
         do {
             // The document lives apart from the server's files: a test that kills the server (which removes them)
             // must still find what the app saved.
-            let document = try makeTemporaryFolder("touchtracker-session").appendingPathComponent("drawing.json")
+            let document = try (folder ?? makeTemporaryFolder("touchtracker-session")).appendingPathComponent(
+                "drawing.json")
+            if let drawing { try DocumentStore(path: document.path).save(drawing) }
             let app = try AppProcess(
                 display: server.display, document: document,
-                geometry: (frame.width, frame.height, frame.x, frame.y))
+                geometry: (frame.width, frame.height, frame.x, frame.y), extraArguments: extraArguments)
             let session = AppSession(server: server, app: app, document: document, frame: frame)
             do {
                 try await app.waitForStderrLine(containing: "touchtracker: ready", timeout: readyTimeout)

@@ -1,0 +1,183 @@
+import Foundation
+import SeededRandom
+import Testing
+import TouchKit
+import TouchTracker
+import TouchTrackerStore
+import XorgTestSupport
+
+/// A 100,000-line drawing never freezes the window: touches are drawn from the first frame while the tiles are
+/// still being painted, a tap selects exactly the line it lands on, saving runs in the background without ever
+/// leaving a torn file, and a full disk costs no line.
+@Suite("Large drawings", .serialized)
+struct LargeDrawingTests {
+    /// `count` random lines, 20 to 200 px long, over a 640x480 window, below `spare` (the rows kept free).
+    static func randomDrawing(_ count: Int, seed: UInt64 = 21, spare: Double = 0) -> Drawing {
+        var generator = SplitMix64(seed: seed)
+        let lines = (0..<count).map { _ in
+            let begin = Point(
+                x: Double.random(in: 0..<640, using: &generator), y: Double.random(in: spare..<480, using: &generator))
+            let angle = Double.random(in: 0..<(2 * Double.pi), using: &generator)
+            let length = Double.random(in: 20...200, using: &generator)
+            let end = Point(x: begin.x + length * cos(angle), y: max(spare, begin.y + length * sin(angle)))
+            return Line(begin: begin, end: end)
+        }
+        return Drawing(lines: lines)
+    }
+
+    /// Runs a system command to its end: its exit status and what it printed on stderr.
+    private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = try ChildProcess(
+            executable: executable, arguments: arguments, environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        let status = process.waitForExit(timeout: .seconds(20))?.status ?? -1
+        return (status, String(decoding: process.stderr, as: UTF8.self))
+    }
+
+    private func isRed(_ pixel: Screenshot.RGB) -> Bool { pixel.r > 180 && pixel.g < 90 && pixel.b < 90 }
+    private func isGreen(_ pixel: Screenshot.RGB) -> Bool { pixel.g > 200 && pixel.r < 60 && pixel.b < 60 }
+
+    /// The time of the first trace line containing `marker` (from `--trace-frames`) at or after `after`, and for a
+    /// frame, one that includes at least `touches` touch events.
+    private func traceTime(
+        _ session: AppSession, _ marker: String, touchesAtLeast touches: Int = 0, after: Double = 0
+    ) -> Double? {
+        for line in session.app.stderrLines where line.contains(marker) {
+            let fields = line.split(separator: " ")
+            guard let t = fields.first(where: { $0.hasPrefix("t=") }).flatMap({ Double($0.dropFirst(2)) }) else {
+                continue
+            }
+            let handled = fields.first(where: { $0.hasPrefix("touches=") }).flatMap { Int($0.dropFirst(8)) } ?? 0
+            if handled >= touches, t >= after { return t }
+        }
+        return nil
+    }
+
+    @Test("a stroke drawn in the first 200 ms after a 100,000-line drawing opens shows at once and is saved")
+    func strokeWhileOpening() async throws {
+        let session = try await AppSession.launch(
+            drawing: Self.randomDrawing(100_000, spare: 60), extraArguments: ["--trace-frames"])
+        defer { session.stop() }
+        let touch = try session.server.touch
+        // Along the top rows, which the drawing leaves empty: red there can only be the stroke.
+        try touch.touchBegin(id: 1, x: session.root(40, 30).x, y: session.root(40, 30).y)
+        for step in 1...10 {
+            try touch.touchUpdate(id: 1, x: session.root(40 + 50 * Double(step), 30).x, y: session.root(0, 30).y)
+        }
+        try touch.sync()
+        try await waitUntil("the stroke in progress to show red", timeout: .seconds(5), poll: .milliseconds(20)) {
+            let shot = try session.screenshot()
+            return isRed(shot.pixel(x: Int(session.root(300, 30).x), y: Int(session.root(300, 30).y)))
+        }
+        try touch.touchEnd(id: 1, x: session.root(540, 30).x, y: session.root(540, 30).y)
+        try touch.sync()
+        let saved = try await session.savedDocument(lineCount: 100_001, timeout: .seconds(30))
+        let last = try #require(saved.lines.last)
+        #expect(last.begin.distance(to: (40, 30)) < 1 && last.end.distance(to: (540, 30)) < 1, "\(last)")
+        // It was drawn while the tiles were still being painted, within 200 ms of the first frame.
+        let first = try #require(traceTime(session, "frame presented"))
+        let strokeShown = try #require(traceTime(session, "frame presented", touchesAtLeast: 2))
+        #expect(strokeShown - first < 0.2, "the stroke's first frame came \(strokeShown - first) s after the first")
+        let read = try #require(traceTime(session, "document read"))
+        try await waitUntil("the tiles of the document", timeout: .seconds(60)) {
+            traceTime(session, "tiles complete", after: read) != nil
+        }
+        let complete = try #require(traceTime(session, "tiles complete", after: read))
+        #expect(strokeShown < complete, "the stroke should have been drawn before the tiles were all painted")
+    }
+
+    @Test("a tap while the tiles are still being painted selects exactly the line it lands on")
+    func tapWhilePainting() async throws {
+        // The topmost line, across the window: a tap on it must select it whatever the tiles show yet.
+        let target = Line(begin: Point(x: 60, y: 240), end: Point(x: 580, y: 240))
+        var drawing = Self.randomDrawing(100_000, seed: 22)
+        drawing.lines.append(target)
+        let session = try await AppSession.launch(drawing: drawing, extraArguments: ["--trace-frames"])
+        defer { session.stop() }
+        // Once the document is on the canvas (before, the line is not shown, and a tap there rightly selects
+        // nothing), while its tiles are still being painted.
+        try await session.app.waitForStderrLine(containing: "document read t=", timeout: .seconds(30))
+        let read = try #require(traceTime(session, "document read"))
+        #expect(traceTime(session, "tiles complete", after: read) == nil, "the tiles were complete already")
+        let touch = try session.server.touch
+        let tap = session.root(320, 243)
+        try touch.touchBegin(id: 1, x: tap.x, y: tap.y)
+        try touch.touchEnd(id: 1, x: tap.x, y: tap.y)
+        try touch.sync()
+        try await waitUntil("the tapped line to turn green", timeout: .seconds(10), poll: .milliseconds(20)) {
+            let shot = try session.screenshot()
+            return [100, 320, 540].allSatisfy { x in
+                isGreen(shot.pixel(x: Int(session.root(Double(x), 240).x), y: Int(session.root(0, 240).y)))
+            }
+        }
+        try await waitUntil("the tiles of the document", timeout: .seconds(60)) {
+            traceTime(session, "tiles complete", after: read) != nil
+        }
+        let complete = try #require(traceTime(session, "tiles complete", after: read))
+        let shot = try session.screenshot()
+        #expect(isGreen(shot.pixel(x: Int(session.root(320, 240).x), y: Int(session.root(0, 240).y))))
+        _ = complete
+    }
+
+    @Test("a SIGKILL while a 100,000-line drawing is saved in the background leaves a whole document, never a torn one")
+    func sigkillDuringBackgroundSave() async throws {
+        var generator = SplitMix64(seed: 23)
+        for round in 0..<4 {
+            let session = try await AppSession.launch(drawing: Self.randomDrawing(100_000, seed: 30 + UInt64(round)))
+            defer { session.stop() }
+            let touch = try session.server.touch
+            // Lines in quick succession: each starts a save of about 12 MB while the previous may still run.
+            for id in 0..<3 {
+                let y = 100 + 40 * Double(id)
+                try touch.touchBegin(id: UInt32(id), x: session.root(100, y).x, y: session.root(100, y).y)
+                for step in 1...4 {
+                    try touch.touchUpdate(
+                        id: UInt32(id), x: session.root(100 + 60 * Double(step), y).x, y: session.root(0, y).y)
+                }
+                try touch.touchEnd(id: UInt32(id), x: session.root(400, y).x, y: session.root(400, y).y)
+            }
+            try touch.sync()
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...150, using: &generator)))
+            try await session.app.kill()
+            let loaded = try DocumentStore(path: session.document.path).load()
+            #expect((100_000...100_003).contains(loaded.lines.count), "round \(round): \(loaded.lines.count) lines")
+            let leftovers = try FileManager.default.contentsOfDirectory(
+                atPath: session.document.deletingLastPathComponent().path)
+            #expect(leftovers.allSatisfy { !$0.hasSuffix(".json") || $0 == "drawing.json" }, "\(leftovers)")
+        }
+    }
+
+    @Test("a full disk keeps every edit in memory, and the app saves them all by itself once there is room")
+    func fullDiskSavesLater() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-full-disk")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A 64 KB file system of its own (root, as CI is): a mount that fails fails the test, it is not skipped.
+        let mount = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path])
+        #expect(mount.status == 0, "mount failed (the test needs root, as CI has): \(mount.output)")
+        guard mount.status == 0 else { return }
+        defer { _ = try? run("/bin/umount", ["-l", folder.path]) }
+        let session = try await AppSession.launch(drawing: Self.randomDrawing(3), folder: folder)
+        defer { session.stop() }
+        // Fill what is left of the disk.
+        let filler = folder.appendingPathComponent("filler")
+        let fill = try run("/bin/dd", ["if=/dev/zero", "of=\(filler.path)", "bs=1k", "count=1024"])
+        #expect(fill.status != 0, "the filler should have run out of room")
+        let touch = try session.server.touch
+        for id in 0..<5 {
+            let y = 60 + 60 * Double(id)
+            try touch.touchBegin(id: UInt32(id), x: session.root(100, y).x, y: session.root(100, y).y)
+            for step in 1...4 {
+                try touch.touchUpdate(id: UInt32(id), x: session.root(100 + 80 * Double(step), y).x, y: session.root(0, y).y)
+            }
+            try touch.touchEnd(id: UInt32(id), x: session.root(420, y).x, y: session.root(420, y).y)
+        }
+        try touch.sync()
+        try await session.app.waitForStderrLine(containing: "the disk is full", timeout: .seconds(10))
+        #expect(session.app.isRunning)
+        #expect(SavedDocument.read(session.document)?.lines.count == 3)
+        try FileManager.default.removeItem(at: filler)
+        // No new edit: the writer's own retry saves everything.
+        let saved = try await session.savedDocument(lineCount: 8, timeout: .seconds(20))
+        #expect(saved.lines.count == 8)
+        try await session.app.waitForStderrLine(containing: "saved \(session.document.path) after", timeout: .seconds(5))
+    }
+}
