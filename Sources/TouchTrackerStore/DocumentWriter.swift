@@ -108,6 +108,7 @@ public final class DocumentWriter: Sendable {
     }
 
     private func writeUntilStopped() {
+        BackgroundPriority.lowerForThisThread()
         while true {
             let delay = state.withLock { $0.status.failure == nil ? nil : $0.retryDelay }
             if let delay {

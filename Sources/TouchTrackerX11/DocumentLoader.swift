@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import TouchTracker
-import TouchTrackerRender
 
 /// Reads the document on a thread of its own while the window opens, so the first frame does not wait for a large
 /// drawing to be parsed and indexed. The event loop is woken when it is ready and takes it once (`take`).
