@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import TouchKit
+import TouchTracker
 
 /// A tile a painter finished: which tile, from which scene, and its pixels (nil: plain background).
 ///
