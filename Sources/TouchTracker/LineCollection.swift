@@ -4,13 +4,12 @@ import TouchKit
 public struct LineCollection: Sendable {
     /// IDs from bottom to top. Always sorted, because IDs are handed out in drawing order.
     public private(set) var order: [LineID] = []
-    private var storage: [LineID: Line] = [:]
+    private var storage = LineStorage()
     public private(set) var index = LineIndex()
     private var nextID: UInt64 = 1
 
     public init(_ lines: [Line] = []) {
         order.reserveCapacity(lines.count)
-        storage.reserveCapacity(lines.count)
         // `append` for fresh IDs 1, 2, 3, …: none can be taken yet and each goes on top, so the lookup before
         // storing and the search for the place in `order` are left out (a document opens with all its lines).
         for line in lines {

@@ -72,14 +72,16 @@ struct AppTrace {
         return result!
     }
 
+    /// Reads the lines that arrived since the last scan; only those bytes are copied, so polling every
+    /// millisecond through a long run does not keep a core busy (which would slow the app being measured).
     private mutating func scan() {
-        let bytes = Array(app.stderr.utf8)
-        var lineStart = consumed
-        for index in consumed..<bytes.count where bytes[index] == UInt8(ascii: "\n") {
+        let bytes = app.stderrBytes(from: consumed)
+        var lineStart = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
             parse(String(decoding: bytes[lineStart..<index], as: UTF8.self))
             lineStart = index + 1
         }
-        consumed = lineStart
+        consumed += lineStart
     }
 
     private mutating func parse(_ line: String) {

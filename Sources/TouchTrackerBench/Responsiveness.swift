@@ -190,10 +190,17 @@ enum Responsiveness {
             try keyboard.keyUp(keycode: controlKey)
             return true
         }
-        // The undo must have brought the lines back (else the row measured nothing).
+        // The undo must have brought the lines back (else the row measured nothing): the document then holds them
+        // and the second finger's line.
         _ = try await finger.trace.tilesComplete(atOrAfter: undoneAt)
-        try await waitUntil("the undone clear to be saved", timeout: .seconds(30)) {
-            (try? DocumentStore(path: session.document.path).load().lines.count) == count
+        var saved = 0
+        do {
+            try await waitUntil("the undone clear to be saved", timeout: .seconds(30)) {
+                saved = (try? DocumentStore(path: session.document.path).load().lines.count) ?? -1
+                return saved == count + 1
+            }
+        } catch {
+            throw EndToEndLatency.Failure(description: "the document holds \(saved) lines, not \(count + 1): \(error)")
         }
         return moveRow(
             "second finger's move → frame while Ctrl+Z restores a cleared drawing, \(count) lines", count, result)

@@ -48,6 +48,8 @@ public final class AppProcess: Sendable {
     public var stdout: String { String(decoding: process.stdout, as: UTF8.self) }
     public var stderr: String { String(decoding: process.stderr, as: UTF8.self) }
     public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    /// Standard error from byte `offset` on (for readers that poll a long run: only the new bytes are copied).
+    public func stderrBytes(from offset: Int) -> [UInt8] { process.stderrBytes(from: offset) }
     public var isRunning: Bool { process.isRunning }
     /// How it ended, or nil while it runs.
     public var exit: ChildProcess.Termination? { process.exit }

@@ -160,6 +160,9 @@ public final class ChildProcess: Sendable {
     }
 
     public var stdout: Data { stdoutBuffer.data }
+
+    /// Standard error from byte `offset` on, so a reader polling a long run copies only what is new.
+    public func stderrBytes(from offset: Int) -> [UInt8] { stderrBuffer.bytes(from: offset) }
     public var stderr: Data { stderrBuffer.data }
     /// Whether both captured streams reached end of file (always true for uncaptured ones).
     public var outputClosed: Bool { stdoutBuffer.isClosed && stderrBuffer.isClosed }
@@ -210,6 +213,14 @@ private final class CapturedStream: Sendable {
 
     var data: Data { state.withLock { $0.data } }
     var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// The bytes from `offset` on (a reader that keeps its place copies only what is new).
+    func bytes(from offset: Int) -> [UInt8] {
+        state.withLock { state in
+            guard offset < state.data.count else { return [] }
+            return [UInt8](state.data[(state.data.startIndex + offset)...])
+        }
+    }
 
     func markClosed() {
         state.withLock { $0.closed = true }

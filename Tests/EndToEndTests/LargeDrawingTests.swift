@@ -166,7 +166,8 @@ struct LargeDrawingTests {
             let y = 60 + 60 * Double(id)
             try touch.touchBegin(id: UInt32(id), x: session.root(100, y).x, y: session.root(100, y).y)
             for step in 1...4 {
-                try touch.touchUpdate(id: UInt32(id), x: session.root(100 + 80 * Double(step), y).x, y: session.root(0, y).y)
+                try touch.touchUpdate(
+                    id: UInt32(id), x: session.root(100 + 80 * Double(step), y).x, y: session.root(0, y).y)
             }
             try touch.touchEnd(id: UInt32(id), x: session.root(420, y).x, y: session.root(420, y).y)
         }
@@ -178,6 +179,7 @@ struct LargeDrawingTests {
         // No new edit: the writer's own retry saves everything.
         let saved = try await session.savedDocument(lineCount: 8, timeout: .seconds(20))
         #expect(saved.lines.count == 8)
-        try await session.app.waitForStderrLine(containing: "saved \(session.document.path) after", timeout: .seconds(5))
+        try await session.app.waitForStderrLine(
+            containing: "saved \(session.document.path) after", timeout: .seconds(5))
     }
 }
