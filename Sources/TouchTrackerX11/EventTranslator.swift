@@ -25,6 +25,11 @@ struct EventTranslator {
         self.window = window
         self.xi = xi
         pressureAxes = xi?.pressureAxes(display: display) ?? [:]
+        // Xlib fetches the keyboard mapping and builds its table of keysym names the first time a key is looked up
+        // (about 10 ms, a round trip and a large reply): done now, before the window shows, so the first key press
+        // (a Ctrl+Z while a finger draws, say) does not hold up a frame.
+        _ = XKeysymToKeycode(display.pointer, KeySym(0x7A))  // XK_z
+        _ = XKeysymToString(KeySym(0x7A))
     }
 
     mutating func translate(_ event: inout XEvent, now: Double) -> [PlatformEvent] {
