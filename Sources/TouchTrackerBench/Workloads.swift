@@ -7,30 +7,26 @@ enum Workloads {
     static let width = 1920
     static let height = 1080
 
-    static func randomLines(_ count: Int, seed: UInt64 = 42) -> [Line] {
+    /// `count` lines starting anywhere in the window, in every direction, `length` px long (a fixed length draws
+    /// no random number for it, so the 100 px drawings stay the same as in earlier runs).
+    static func randomLines(_ count: Int, seed: UInt64 = 42, length: ClosedRange<Double> = 100...100) -> [Line] {
         var generator = SplitMix64(seed: seed)
         return (0..<count).map { _ in
             let begin = Point(
                 x: Double.random(in: 0..<Double(width), using: &generator),
                 y: Double.random(in: 0..<Double(height), using: &generator))
             let angle = Double.random(in: 0..<(2 * Double.pi), using: &generator)
-            let end = Point(x: begin.x + 100 * cos(angle), y: begin.y + 100 * sin(angle))
-            return Line(begin: begin, end: end)
+            let size =
+                length.lowerBound == length.upperBound
+                ? length.lowerBound : Double.random(in: length, using: &generator)
+            return Line(begin: begin, end: Point(x: begin.x + size * cos(angle), y: begin.y + size * sin(angle)))
         }
     }
 
     /// Lines of 20 to 400 px in every direction, starting anywhere in the 1920x1080 window: the drawings the
     /// responsiveness rows open.
-    static func spreadLines(_ count: Int, seed: UInt64 = 13) -> [Line] {
-        var generator = SplitMix64(seed: seed)
-        return (0..<count).map { _ in
-            let begin = Point(
-                x: Double.random(in: 0..<Double(width), using: &generator),
-                y: Double.random(in: 0..<Double(height), using: &generator))
-            let angle = Double.random(in: 0..<(2 * Double.pi), using: &generator)
-            let length = Double.random(in: 20...400, using: &generator)
-            return Line(begin: begin, end: Point(x: begin.x + length * cos(angle), y: begin.y + length * sin(angle)))
-        }
+    static func spreadLines(_ count: Int) -> [Line] {
+        randomLines(count, seed: 13, length: 20...400)
     }
 
     /// Row 3's input: `strokes` one-finger strokes of 200 events each (down, 198 moves 1 ms apart along x, up), the
