@@ -29,6 +29,7 @@ import TouchTrackerStore
     func newestWinsAndSavesCoalesce() throws {
         let store = DocumentStore(path: folder + "/drawing.json")
         let writer = DocumentWriter(store: store)
+        defer { writer.stop() }
         // A real 100,000-line drawing takes tens of milliseconds to save: the later submits arrive meanwhile.
         let base = Self.lines(100_000)
         for extra in 0...20 {
@@ -44,6 +45,7 @@ import TouchTrackerStore
     func flushWaitsForTheDisk() throws {
         let store = DocumentStore(path: folder + "/sub/drawing.json")
         let writer = DocumentWriter(store: store)
+        defer { writer.stop() }
         writer.submit(DrawingSnapshot(Drawing(lines: Self.lines(3))))
         #expect(writer.flush() == nil)
         #expect(try store.load().lines == Self.lines(3))
@@ -59,6 +61,7 @@ import TouchTrackerStore
         let store = DocumentStore(path: blocker + "/drawing.json")
         let messages = Messages()
         let writer = DocumentWriter(store: store, log: { messages.append($0) })
+        defer { writer.stop() }
         writer.submit(DrawingSnapshot(Drawing(lines: Self.lines(5))))
         let failure = writer.flush()
         #expect(failure != nil)
