@@ -21,8 +21,8 @@ final class BackgroundExport: Sendable {
 
     /// Starts exporting `snapshot` as it is now (later edits do not change the file).
     func start(_ snapshot: DrawingSnapshot, to path: String, width: Int, height: Int, lineWidth: Double) {
-        // At the normal priority, unlike the painters: the person asked for this file and waits for its notice.
         let thread = Thread { [self] in
+            BackgroundPriority.lowerForThisThread()
             let outcome: Outcome
             do {
                 try DrawingExporter.export(
