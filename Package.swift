@@ -10,9 +10,7 @@ let package = Package(
     ],
     dependencies: [
         // The one version of swift-argument-parser this machine kind carries.
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // FileDescriptor and Errno for the document store (the one version this machine kind carries).
-        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         // MARK: System libraries (the only places that see C headers)
@@ -37,9 +35,7 @@ let package = Package(
 
         // MARK: The document on disk (crash-safe files and the background writer)
 
-        .target(
-            name: "TouchTrackerStore",
-            dependencies: ["TouchTracker", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "TouchTrackerStore", dependencies: ["TouchTracker"]),
 
         // MARK: Platform edges
 
