@@ -68,8 +68,9 @@ struct DesktopTests {
         let png = folder.appendingPathComponent("drawing.png")
         // The notice: a dark bar at the bottom centre (36 px high, 24 px above the edge), for two seconds. It is
         // looked for from the key press on, so a slow machine reading the PNG below cannot make the test miss it.
+        // The wait is long because make test runs this beside the 100,000-line end-to-end tests on two cores.
         var noticeSeen = false
-        try await waitUntil("drawing.png and the export notice", timeout: .seconds(5), poll: .milliseconds(50)) {
+        try await waitUntil("drawing.png and the export notice", timeout: .seconds(20), poll: .milliseconds(50)) {
             if !noticeSeen { noticeSeen = isPanelDark(try run.screenshot(width: 640, height: 480).at(320, 430)) }
             return noticeSeen && FileManager.default.fileExists(atPath: png.path)
         }
