@@ -72,9 +72,8 @@ struct DesktopTests {
         var noticeSeen = false
         try await waitUntil("drawing.png and the export notice", timeout: .seconds(20), poll: .milliseconds(50)) {
             if !noticeSeen {
-                noticeSeen =
-                    run.app.stderrLines.contains { $0.contains("exported \(png.path)") }
-                    || isPanelDark(try run.screenshot(width: 640, height: 480).at(320, 430))
+                let reported = run.app.stderrLines.contains { $0.contains("exported \(png.path)") }
+                noticeSeen = try reported || isPanelDark(run.screenshot(width: 640, height: 480).at(320, 430))
             }
             return noticeSeen && FileManager.default.fileExists(atPath: png.path)
         }
