@@ -96,14 +96,4 @@ extension CairoContext {
     public func translate(x dx: Double, y dy: Double) {
         cairo_translate(pointer, dx, dy)
     }
-
-    /// Copies `source` with its top-left corner at (x, y), within the current clip, replacing what was there and
-    /// leaving everything outside the source's rectangle alone.
-    public func paint(_ source: CairoSurface, atX x: Double, y: Double) {
-        cairo_set_source_surface(pointer, source.pointer, x, y)
-        cairo_set_operator(pointer, CAIRO_OPERATOR_SOURCE)
-        cairo_rectangle(pointer, x, y, Double(source.width), Double(source.height))
-        cairo_fill(pointer)
-        cairo_set_operator(pointer, CAIRO_OPERATOR_OVER)
-    }
 }

@@ -124,9 +124,12 @@ extension CairoSurface {
         let stride = Int(cairo_image_surface_get_stride(pointer))
         func channel(_ value: Double) -> UInt32 { UInt32((min(1, max(0, value)) * 255).rounded()) }
         let word = channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
+        let count = box.x1 - box.x0
         for y in box.y0..<box.y1 {
-            let row = UnsafeMutableRawPointer(target + y * stride + box.x0 * 4).assumingMemoryBound(to: UInt32.self)
-            row.update(repeating: word, count: box.x1 - box.x0)
+            // Cairo's RGB24 keeps each pixel as a native 32-bit word (as `pixel(x:y:)` reads it).
+            (target + y * stride + box.x0 * 4).withMemoryRebound(to: UInt32.self, capacity: count) {
+                $0.update(repeating: word, count: count)
+            }
         }
     }
 
