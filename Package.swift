@@ -10,7 +10,9 @@ let package = Package(
     ],
     dependencies: [
         // The one version of swift-argument-parser this machine kind carries.
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // FileDescriptor and Errno for the document store (the one version this machine kind carries).
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // MARK: System libraries (the only places that see C headers)
@@ -35,7 +37,9 @@ let package = Package(
 
         // MARK: The document on disk (crash-safe files and the background writer)
 
-        .target(name: "TouchTrackerStore", dependencies: ["TouchTracker"]),
+        .target(
+            name: "TouchTrackerStore",
+            dependencies: ["TouchTracker", .product(name: "SystemPackage", package: "swift-system")]),
 
         // MARK: Platform edges
 

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import TouchTracker
 
 /// Crash-safe file replacement: a temporary file in the same folder is written, flushed to disk and renamed over
@@ -19,26 +20,36 @@ public enum AtomicFile {
         try createFolder(folder)
         let name = (path as NSString).lastPathComponent
         let temporary = "\(folder)/.\(name).tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        if fd < 0 { throw DocumentFileError(path: temporary, problem: DocumentStore.describe(errno: errno)) }
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(
+                FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                permissions: .ownerReadWrite)
+        } catch {
+            throw DocumentFileError(path: temporary, problem: DocumentStore.describe(error))
+        }
+        // Every way out below closes the descriptor once, and removes the temporary file unless it was renamed.
+        func abandon(_ problem: DocumentFileError) -> DocumentFileError {
+            try? fd.close()
+            _ = try? FileSystemCalls.unlink(temporary)
+            return problem
+        }
         do {
             try produce(Output(fd: fd, path: temporary))
         } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
+            throw abandon(error)
         }
-        if fsync(fd) != 0 {
-            let problem = DocumentStore.describe(errno: errno)
-            close(fd)
-            unlink(temporary)
-            throw DocumentFileError(path: temporary, problem: problem)
+        do {
+            try FileSystemCalls.sync(fd)
+            try fd.close()
+        } catch {
+            throw abandon(DocumentFileError(path: temporary, problem: DocumentStore.describe(error)))
         }
-        close(fd)
-        if rename(temporary, path) != 0 {
-            let problem = DocumentStore.describe(errno: errno)
-            unlink(temporary)
-            throw DocumentFileError(path: path, problem: problem)
+        do {
+            try FileSystemCalls.rename(temporary, to: path)
+        } catch {
+            _ = try? FileSystemCalls.unlink(temporary)
+            throw DocumentFileError(path: path, problem: DocumentStore.describe(error))
         }
         // Flush the folder so the rename itself survives a power cut.
         syncFolder(of: path)
@@ -46,21 +57,15 @@ public enum AtomicFile {
 
     /// The temporary file being written; lent to the producer for the length of `write(to:_:)`.
     public struct Output: ~Copyable {
-        fileprivate let fd: Int32
+        fileprivate let fd: FileDescriptor
         fileprivate let path: String
 
-        /// Appends `bytes` to the file (all of them, retrying short and interrupted writes).
+        /// Appends `bytes` to the file (all of them: short and interrupted writes are retried).
         public func write(_ bytes: [UInt8]) throws(DocumentFileError) {
-            var written = 0
-            while written < bytes.count {
-                let n = bytes.withUnsafeBytes { buffer in
-                    Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
-                }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw DocumentFileError(path: path, problem: DocumentStore.describe(errno: errno))
-                }
-                written += n
+            do {
+                _ = try fd.writeAll(bytes)
+            } catch {
+                throw DocumentFileError(path: path, problem: DocumentStore.describe(error))
             }
         }
     }
@@ -68,11 +73,12 @@ public enum AtomicFile {
     /// Flushes the folder holding `path`, so a file created or renamed in it survives a power cut.
     public static func syncFolder(of path: String) {
         let parent = (path as NSString).deletingLastPathComponent
-        let folderFD = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderFD >= 0 {
-            fsync(folderFD)
-            close(folderFD)
-        }
+        guard
+            let folder = try? FileDescriptor.open(
+                FilePath(parent.isEmpty ? "." : parent), .readOnly, options: [.directory, .closeOnExec])
+        else { return }
+        try? FileSystemCalls.sync(folder)
+        try? folder.close()
     }
 
     private static func createFolder(_ folder: String) throws(DocumentFileError) {

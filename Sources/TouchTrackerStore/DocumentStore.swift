@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import TouchTracker
 
 /// A document file that could not be read or written, with the reason in words.
@@ -148,20 +149,25 @@ public struct DocumentStore: Sendable {
         }
         var destination = "\(path).corrupt-\(stamp)"
         var suffix = 1
-        var target: Int32 = -1
+        var target: FileDescriptor
         while true {
-            target = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            if target >= 0 { break }
-            guard errno == EEXIST, suffix < 1000 else {
-                throw DocumentFileError(path: destination, problem: Self.describe(errno: errno))
+            do {
+                target = try FileDescriptor.open(
+                    FilePath(destination), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec, .noFollow],
+                    permissions: .ownerReadWrite)
+                break
+            } catch {
+                guard error as? Errno == .fileExists, suffix < 1000 else {
+                    throw DocumentFileError(path: destination, problem: Self.describe(error))
+                }
             }
             suffix += 1
             destination = "\(path).corrupt-\(stamp)-\(suffix)"
         }
         let copy = destination
         func fail(_ problem: String) -> DocumentFileError {
-            close(target)
-            unlink(copy)
+            try? target.close()
+            _ = try? FileSystemCalls.unlink(copy)
             return DocumentFileError(path: path, problem: "could not be copied aside to \(copy): \(problem)")
         }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -175,23 +181,24 @@ public struct DocumentStore: Sendable {
             }
             if n == 0 { break }
             size += n
-            if memcmp(buffer, zeros, n) == 0 {
-                // A block of zeros (a hole in a sparse file, usually) is skipped; ftruncate below fills it in.
-                if lseek(target, off_t(n), SEEK_CUR) < 0 { throw fail(Self.describe(errno: errno)) }
-                continue
-            }
-            var written = 0
-            while written < n {
-                let m = buffer.withUnsafeBytes { Glibc.write(target, $0.baseAddress! + written, n - written) }
-                if m < 0 {
-                    if errno == EINTR { continue }
-                    throw fail(Self.describe(errno: errno))
+            do {
+                if memcmp(buffer, zeros, n) == 0 {
+                    // A block of zeros (a hole in a sparse file, usually) is skipped; the resize below fills it in.
+                    _ = try target.seek(offset: Int64(n), from: .current)
+                } else {
+                    _ = try target.writeAll(buffer[0..<n])
                 }
-                written += m
+            } catch {
+                throw fail(Self.describe(error))
             }
         }
-        if ftruncate(target, off_t(size)) != 0 || fsync(target) != 0 { throw fail(Self.describe(errno: errno)) }
-        close(target)
+        do {
+            try target.resize(to: Int64(size))
+            try FileSystemCalls.sync(target)
+            try target.close()
+        } catch {
+            throw fail(Self.describe(error))
+        }
         AtomicFile.syncFolder(of: copy)
         return copy
     }
@@ -227,14 +234,21 @@ public struct DocumentStore: Sendable {
     }
 
     static func describe(errno code: Int32) -> String {
-        switch code {
-        case ENOENT: "no such file or folder"
-        case EACCES, EPERM: "permission denied; check the file's owner and mode"
-        case ELOOP: "too many levels of symbolic links (a symlink loop?)"
-        case EISDIR: "is a directory, not a document; move it away"
-        case ENOSPC: "the disk is full"
-        case EROFS: "the file system is read-only"
-        default: String(cString: strerror(code))
+        describe(Errno(rawValue: code))
+    }
+
+    /// One line for a failed file operation: the usual causes in words that say what to do, anything else as the
+    /// system says it.
+    static func describe(_ error: any Error) -> String {
+        guard let errno = error as? Errno else { return "\(error)" }
+        return switch errno {
+        case .noSuchFileOrDirectory: "no such file or folder"
+        case .permissionDenied, .notPermitted: "permission denied; check the file's owner and mode"
+        case .tooManySymbolicLinkLevels: "too many levels of symbolic links (a symlink loop?)"
+        case .isDirectory: "is a directory, not a document; move it away"
+        case .noSpace: "the disk is full"
+        case .readOnlyFileSystem: "the file system is read-only"
+        default: errno.description
         }
     }
 }
