@@ -53,6 +53,8 @@ public final class X11App {
     /// Device pixels per 96-dpi pixel in effect.
     public let scale: Double
 
+    /// Ctrl+S's exports, drawn on another thread.
+    private let export: BackgroundExport
     /// Reads the document (on another thread); nil once it has been put into the canvas.
     private var loader: DocumentLoader?
     /// Called on the event loop once the document has been read and put under anything drawn meanwhile. Edits are
@@ -88,6 +90,7 @@ public final class X11App {
             size: Size(width: Double(width), height: Double(height)), clock: Clock(now: MonotonicClock.now()),
             scale: scale, documentLoading: true)
         loader = DocumentLoader(load: loadDocument, onLoaded: surface.loop.wakeUp)
+        export = BackgroundExport(wakeUp: surface.loop.wakeUp)
         surface.setIcon(log: log)
         if options.exportPath != nil {
             controller.onExport = { [unowned self] in self.exportPNG() }
@@ -137,18 +140,25 @@ public final class X11App {
     }
 
     /// Ctrl+S: writes the drawing as it is shown (without menu or selection) to `exportPath`, and says so on screen.
+    /// The drawing is exported on another thread (`BackgroundExport`); its notice shows when the file is written.
     private func exportPNG() {
         guard let path = options.exportPath else { return }
-        let name = (path as NSString).lastPathComponent
-        do {
-            try DrawingExporter.export(
-                controller.drawingView.drawing, format: .png, to: path, width: window.width, height: window.height,
-                lineWidth: controller.drawingView.lineWidth)
-            controller.showNotice("Exported \(name)")
-            if options.verbose { log("exported \(path)") }
-        } catch {
-            controller.showNotice("Cannot export \(name)")
-            log("cannot export \(path): \(error)")
+        export.start(
+            controller.drawingView.snapshot, to: path, width: window.width, height: window.height,
+            lineWidth: controller.drawingView.lineWidth)
+    }
+
+    /// Shows the notice of each export that finished.
+    private func reportExports() {
+        for outcome in export.takeOutcomes() {
+            switch outcome {
+            case .exported(let path):
+                controller.showNotice("Exported \((path as NSString).lastPathComponent)")
+                if options.verbose { log("exported \(path)") }
+            case .failed(let path, let reason):
+                controller.showNotice("Cannot export \((path as NSString).lastPathComponent)")
+                log("cannot export \(path): \(reason)")
+            }
         }
     }
 
@@ -214,6 +224,7 @@ public final class X11App {
 
     private func drawFrame() {
         if let loader, let document = loader.take() { adoptDocument(document) }
+        reportExports()
         var region =
             renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
             ?? DamageRegion()
