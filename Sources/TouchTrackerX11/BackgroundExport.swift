@@ -5,44 +5,90 @@ import TouchTrackerRender
 
 /// Ctrl+S's PNG, drawn and written on a thread of its own: the whole drawing is stroked for it (seconds at 100,000
 /// lines), which the event loop must never wait for. The loop is woken when it is done and takes the outcome
-/// (`takeOutcome`) to show its notice.
+/// (`takeOutcomes`) to show its notice.
+///
+/// Exports run one at a time, on one thread: a Ctrl+S pressed while one is running is queued, and a newer one
+/// replaces a queued one (the file would be overwritten by it anyway), so two threads never write the same file.
 final class BackgroundExport: Sendable {
     enum Outcome: Sendable {
         case exported(path: String)
         case failed(path: String, reason: String)
     }
 
-    private let outcomes = Mutex<[Outcome]>([])
+    struct Request: Sendable {
+        let snapshot: DrawingSnapshot
+        let path: String
+        let width: Int
+        let height: Int
+        let lineWidth: Double
+    }
+
+    private struct State {
+        var running = false
+        var queued: Request?
+        var outcomes: [Outcome] = []
+    }
+
+    private let state = Mutex(State())
     private let wakeUp: @Sendable () -> Void
 
     init(wakeUp: @escaping @Sendable () -> Void) {
         self.wakeUp = wakeUp
     }
 
-    /// Starts exporting `snapshot` as it is now (later edits do not change the file).
+    /// Exports `snapshot` as it is now (later edits do not change the file).
     func start(_ snapshot: DrawingSnapshot, to path: String, width: Int, height: Int, lineWidth: Double) {
+        let request = Request(snapshot: snapshot, path: path, width: width, height: height, lineWidth: lineWidth)
+        let startThread = state.withLock { state -> Bool in
+            state.queued = request
+            if state.running { return false }
+            state.running = true
+            return true
+        }
+        guard startThread else { return }
         let thread = Thread { [self] in
             BackgroundPriority.lowerForThisThread()
-            let outcome: Outcome
-            do {
-                try DrawingExporter.export(
-                    snapshot.drawing, format: .png, to: path, width: width, height: height, lineWidth: lineWidth)
-                outcome = .exported(path: path)
-            } catch {
-                outcome = .failed(path: path, reason: "\(error)")
+            while let request = nextRequest() {
+                let outcome: Outcome
+                do {
+                    try DrawingExporter.export(
+                        request.snapshot.drawing, format: .png, to: request.path, width: request.width,
+                        height: request.height, lineWidth: request.lineWidth)
+                    outcome = .exported(path: request.path)
+                } catch {
+                    outcome = .failed(path: request.path, reason: "\(error)")
+                }
+                state.withLock { $0.outcomes.append(outcome) }
+                wakeUp()
             }
-            outcomes.withLock { $0.append(outcome) }
-            wakeUp()
         }
         thread.name = "export"
         thread.start()
     }
 
+    /// The queued request, or nil (and the thread is no longer running) when there is none.
+    private func nextRequest() -> Request? {
+        state.withLock { state in
+            guard let request = state.queued else {
+                state.running = false
+                return nil
+            }
+            state.queued = nil
+            return request
+        }
+    }
+
+    /// Returns once no export is running or queued (used at exit, so a Ctrl+S just before closing still writes its
+    /// file). Polls: an exit waits at most one export, and a condition variable is not worth it for that.
+    func waitUntilIdle() {
+        while state.withLock({ $0.running }) { usleep(5_000) }
+    }
+
     /// The exports finished since the last call.
     func takeOutcomes() -> [Outcome] {
-        outcomes.withLock { outcomes in
+        state.withLock { state in
             var taken: [Outcome] = []
-            swap(&taken, &outcomes)
+            swap(&taken, &state.outcomes)
             return taken
         }
     }

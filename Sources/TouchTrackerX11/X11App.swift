@@ -126,12 +126,13 @@ public final class X11App {
     /// Ends the session without losing work: every live touch is cancelled by the system (so its line completes and
     /// is saved, and any move in progress is committed), the drawing is handed to `onEdit` once more, so a save
     /// that failed earlier is retried, and `finishSaving` waits for the save. Used on SIGTERM/SIGINT, on closing the
-    /// window and on losing the X server.
+    /// window and on losing the X server. A Ctrl+S export still running is let finish, so its PNG is written.
     private func finish() {
         if let loader { adoptDocument(loader.waitAndTake()) }
         controller.window.cancelAllTouches()
         controller.onEdit?(controller.drawingView.snapshot)
         finishSaving?()
+        export.waitUntilIdle()
     }
 
     /// Scales outside 0.5...8 are typos or broken resources, not screens.
