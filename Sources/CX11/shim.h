@@ -8,6 +8,9 @@
 #include <X11/keysym.h>
 #include <X11/XKBlib.h>
 #include <X11/extensions/XInput2.h>
+#include <X11/extensions/XShm.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
 #include <poll.h>
 
 // XISetMask and XIMaskLen are function-like macros, which Swift cannot import.

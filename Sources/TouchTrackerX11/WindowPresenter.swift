@@ -24,6 +24,11 @@ final class WindowPresenter {
     private let visual: UnsafeMutablePointer<Visual>
     private let depth: Int32
     private let path: Path
+    /// The shared image frames go through on the `putImage` path; nil before the first frame and where the server
+    /// cannot share memory.
+    private var shared: SharedImage?
+    /// False once the server could not attach a segment: it will not later.
+    private var sharedMemoryWorks = true
 
     init(window: X11Window) throws(CairoError) {
         let display = window.display
@@ -34,6 +39,7 @@ final class WindowPresenter {
             let gc = XCreateGC(display.pointer, window.id, 0, nil)
         {
             path = .putImage(gc)
+            shared = makeSharedImage(width: window.width, height: window.height)
         } else {
             let surface = try CairoSurface(
                 taking: cairo_xlib_surface_create(
@@ -47,10 +53,14 @@ final class WindowPresenter {
         if case .putImage(let gc) = path { XFreeGC(window.display.pointer, gc) }
     }
 
-    /// Whether frames go to the server straight from the canvas's memory (false: through Cairo's Xlib surface).
-    var copiesCanvasMemory: Bool {
-        if case .putImage = path { return true }
-        return false
+    /// How frames reach the server, for `--verbose`.
+    var presentationDescription: String {
+        guard case .putImage = path else {
+            return "frames: through a Cairo Xlib surface (the visual is not 24-bit TrueColor)"
+        }
+        return sharedMemoryWorks
+            ? "frames: XShmPutImage from shared memory (MIT-SHM; XPutImage while the server still reads the last one)"
+            : "frames: XPutImage from the canvas's memory (the server shares no memory with this process)"
     }
 
     func resize(width: Int, height: Int) {
@@ -66,7 +76,16 @@ final class WindowPresenter {
             canvas.flush()
             // A long line's band is a hundred small boxes: sent as a few dozen larger ones, since each is a
             // request the server handles on its own.
-            for rect in region.coalesced() { putImage(canvas, region: rect, gc: gc) }
+            let rects = region.coalesced().compactMap { Self.pixelRect($0, width: canvas.width, height: canvas.height) }
+            if let shared = sharedImage(for: canvas), !shared.isBusy,
+                let pixels = cairo_image_surface_get_data(canvas.pointer)
+            {
+                shared.put(
+                    rects, from: pixels, stride: Int(cairo_image_surface_get_stride(canvas.pointer)),
+                    window: window.id, gc: gc)
+            } else {
+                for rect in rects { putImage(canvas, rect: rect, gc: gc) }
+            }
         case .cairoXlib(let surface, let context):
             context.save()
             context.clip(to: region)
@@ -77,25 +96,53 @@ final class WindowPresenter {
         window.display.flush()
     }
 
-    private func putImage(_ canvas: CairoSurface, region: Rect, gc: GC) {
-        let width = canvas.width
-        let height = canvas.height
-        let x0 = max(0, Int(region.minX.rounded(.down)))
-        let y0 = max(0, Int(region.minY.rounded(.down)))
-        let x1 = min(width, Int(region.maxX.rounded(.up)))
-        let y1 = min(height, Int(region.maxY.rounded(.up)))
-        guard x1 > x0, y1 > y0, let pixels = cairo_image_surface_get_data(canvas.pointer),
+    /// The shared image for frames of `canvas`'s size: made at the first frame, and again when the window outgrows
+    /// it or shrinks to under a quarter of it. Its sides are rounded up to 256 px, so dragging a window's edge does
+    /// not make a segment (and a round trip) per step.
+    private func sharedImage(for canvas: CairoSurface) -> SharedImage? {
+        guard sharedMemoryWorks else { return nil }
+        if let shared, canvas.width <= shared.width, canvas.height <= shared.height,
+            canvas.width * canvas.height * 4 >= shared.width * shared.height
+        {
+            return shared
+        }
+        shared = nil
+        shared = makeSharedImage(width: canvas.width, height: canvas.height)
+        return shared
+    }
+
+    /// A shared image at least `width` x `height`, or nil (and never again) where the server cannot share memory.
+    private func makeSharedImage(width: Int, height: Int) -> SharedImage? {
+        let roundedUp = { (side: Int) in (side + 255) / 256 * 256 }
+        let image = SharedImage(
+            display: window.display, visual: visual, depth: depth, width: roundedUp(width), height: roundedUp(height))
+        if image == nil { sharedMemoryWorks = false }
+        return image
+    }
+
+    /// `rect` in whole pixels inside a `width` x `height` canvas, or nil when nothing of it is.
+    private static func pixelRect(_ rect: Rect, width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+        let x0 = max(0, Int(rect.minX.rounded(.down)))
+        let y0 = max(0, Int(rect.minY.rounded(.down)))
+        let x1 = min(width, Int(rect.maxX.rounded(.up)))
+        let y1 = min(height, Int(rect.maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return nil }
+        return (x0, y0, x1 - x0, y1 - y0)
+    }
+
+    private func putImage(_ canvas: CairoSurface, rect: (x: Int, y: Int, width: Int, height: Int), gc: GC) {
+        guard let pixels = cairo_image_surface_get_data(canvas.pointer),
             let image = XCreateImage(
                 window.display.pointer, visual, UInt32(depth), ZPixmap, 0,
-                UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: CChar.self), UInt32(width), UInt32(height),
-                32, cairo_image_surface_get_stride(canvas.pointer))
+                UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: CChar.self), UInt32(canvas.width),
+                UInt32(canvas.height), 32, cairo_image_surface_get_stride(canvas.pointer))
         else { return }
         defer { cx11_destroy_image_keeping_pixels(image) }
         // Cairo keeps each pixel as a native-endian 32-bit word; Xlib swaps bytes if the server wants another order.
         image.pointee.byte_order = Self.hostByteOrder
         XPutImage(
-            window.display.pointer, window.id, gc, image, Int32(x0), Int32(y0), Int32(x0), Int32(y0), UInt32(x1 - x0),
-            UInt32(y1 - y0))
+            window.display.pointer, window.id, gc, image, Int32(rect.x), Int32(rect.y), Int32(rect.x), Int32(rect.y),
+            UInt32(rect.width), UInt32(rect.height))
     }
 
     private static let hostByteOrder: Int32 = UInt32(1).littleEndian == 1 ? LSBFirst : MSBFirst

@@ -26,6 +26,10 @@ public final class X11Display {
     private static func installErrorHandlers() {
         XSetErrorHandler { display, event in
             guard let event else { return 0 }
+            if errorTrap.isTrapping {
+                errorTrap.errors += 1
+                return 0
+            }
             var text = [CChar](repeating: 0, count: 256)
             XGetErrorText(display, Int32(event.pointee.error_code), &text, Int32(text.count))
             let detail = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -37,6 +41,17 @@ public final class X11Display {
             writeStandardError("touchtracker: lost the connection to the X server; the drawing was saved; exiting\n")
             exit(1)
         }
+    }
+
+    /// Runs `body` (which must end with a round trip, such as `sync()`, so the server's answer has arrived) and
+    /// returns whether the server refused none of its requests. Errors it causes are expected, so they are not
+    /// logged.
+    func withErrorsTrapped(_ body: () -> Void) -> Bool {
+        errorTrap = ErrorTrap(isTrapping: true, errors: 0)
+        body()
+        let clean = errorTrap.errors == 0
+        errorTrap = ErrorTrap()
+        return clean
     }
 
     public var screen: Int32 { XDefaultScreen(pointer) }
@@ -65,6 +80,15 @@ public final class X11Display {
         XInternAtom(pointer, name, 0)
     }
 }
+
+/// Whether protocol errors are being counted rather than logged (`withErrorsTrapped`). Xlib's error callback is a
+/// C function without context; it runs on the thread that reads the connection, the main thread, as does every
+/// use of this.
+private struct ErrorTrap {
+    var isTrapping = false
+    var errors = 0
+}
+nonisolated(unsafe) private var errorTrap = ErrorTrap()
 
 /// Writes straight to file descriptor 2 (safe from inside Xlib's error callbacks).
 private func writeStandardError(_ text: String) {

@@ -40,10 +40,7 @@ final class X11Surface {
     /// The display, XI2 version and every input device, one line each (for --verbose).
     func describeInput(log: (String) -> Void) {
         log("display \(display.name)")
-        log(
-            presenter.copiesCanvasMemory
-                ? "frames: XPutImage from the canvas's memory"
-                : "frames: through a Cairo Xlib surface (the visual is not 24-bit TrueColor)")
+        log(presenter.presentationDescription)
         guard let xi else {
             log("input: core pointer events (no XInput2 on this server)")
             return

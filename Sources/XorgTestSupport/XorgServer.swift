@@ -55,20 +55,27 @@ public final class XorgServer: Sendable {
     /// Starts the server and returns once it accepts X connections. With `screenSize` the dummy
     /// screen runs a single mode of that size (a CVT-style modeline, enough video memory for it);
     /// without it the driver's default 1024x768. `depth` is the screen's colour depth (24, or 16 to try what a
-    /// program does on a visual other than 24-bit TrueColor).
+    /// program does on a visual other than 24-bit TrueColor). `disabledExtensions` are turned off (`-extension`),
+    /// as a remote display lacks MIT-SHM.
     public static func start(
-        timeout: Duration = .seconds(15), screenSize: (width: Int, height: Int)? = nil, depth: Int = 24
+        timeout: Duration = .seconds(15), screenSize: (width: Int, height: Int)? = nil, depth: Int = 24,
+        disabledExtensions: [String] = []
     ) async throws -> XorgServer {
         let directory = try makeTemporaryDirectory()
         do {
-            return try await XorgServer(directory: directory, timeout: timeout, screenSize: screenSize, depth: depth)
+            return try await XorgServer(
+                directory: directory, timeout: timeout, screenSize: screenSize, depth: depth,
+                disabledExtensions: disabledExtensions)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
     }
 
-    private init(directory: URL, timeout: Duration, screenSize: (width: Int, height: Int)?, depth: Int) async throws {
+    private init(
+        directory: URL, timeout: Duration, screenSize: (width: Int, height: Int)?, depth: Int,
+        disabledExtensions: [String]
+    ) async throws {
         self.directory = directory
         configPath = directory.appendingPathComponent("xorg.conf").path
         logPath = directory.appendingPathComponent("Xorg.log").path
@@ -91,7 +98,7 @@ public final class XorgServer: Sendable {
                 "-config", configPath, "-configdir", configDirectory.path,
                 "-logfile", logPath, "-displayfd", "1",
                 "-noreset", "-terminate", "-nolisten", "tcp", "-novtswitch", "-sharevts",
-            ],
+            ] + disabledExtensions.flatMap { ["-extension", $0] },
             environment: ProcessInfo.processInfo.environment, stdout: .capture, stderr: .file(stderrPath))
         self.process = process
         pid = process.pid

@@ -47,10 +47,17 @@ struct DrawingTests {
     }
 
     @Test(
-        "a touch line reaches the screen in black at 24-bit depth (XPutImage) and 16-bit depth (Cairo's Xlib surface)",
-        arguments: [(24, "frames: XPutImage from the canvas's memory"), (16, "frames: through a Cairo Xlib surface")])
-    func touchLineAtEachScreenDepth(depth: Int, presentation: String) async throws {
-        let session = try await AppSession.launch(depth: depth)
+        """
+        a touch line reaches the screen in black at 24-bit depth through shared memory, at 24-bit depth without \
+        MIT-SHM (as on a remote display) and at 16-bit depth (Cairo's Xlib surface)
+        """,
+        arguments: [
+            (24, [], "frames: XShmPutImage from shared memory"),
+            (24, ["MIT-SHM"], "frames: XPutImage from the canvas's memory"),
+            (16, [], "frames: through a Cairo Xlib surface"),
+        ])
+    func touchLineAtEachScreenDepth(depth: Int, disabledExtensions: [String], presentation: String) async throws {
+        let session = try await AppSession.launch(depth: depth, disabledExtensions: disabledExtensions)
         defer { session.stop() }
         #expect(session.app.stderr.contains(presentation), "\(session.app.transcript)")
         let touch = try session.server.touch
@@ -63,7 +70,8 @@ struct DrawingTests {
         try touch.sync()
         _ = try await session.savedDocument(lineCount: 1)
         try await expectDrawn(
-            lines: [line], whiteSpots: [(560, 80), (60, 380), (320, 100)], in: session, name: "depth-\(depth)")
+            lines: [line], whiteSpots: [(560, 80), (60, 380), (320, 100)], in: session,
+            name: "depth-\(depth)\(disabledExtensions.isEmpty ? "" : "-without-shm")")
     }
 
     @Test("dragging the mouse with button 1 saves one line and draws it in black")

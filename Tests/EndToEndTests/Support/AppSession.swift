@@ -23,9 +23,10 @@ final class AppSession: Sendable {
     /// `folder` is where the document lives (default: a fresh temporary folder).
     static func launch(
         frame: Frame = Frame(x: 100, y: 80, width: 640, height: 480), readyTimeout: Duration = .seconds(10),
-        depth: Int = 24, drawing: Drawing? = nil, folder: URL? = nil, extraArguments: [String] = []
+        depth: Int = 24, disabledExtensions: [String] = [], drawing: Drawing? = nil, folder: URL? = nil,
+        extraArguments: [String] = []
     ) async throws -> AppSession {
-        let server = try await XorgServer.start(depth: depth)
+        let server = try await XorgServer.start(depth: depth, disabledExtensions: disabledExtensions)
         do {
             // The document lives apart from the server's files: a test that kills the server (which removes them)
             // must still find what the app saved.
