@@ -425,8 +425,11 @@ public final class DrawingController {
         return InspectorSnapshot(touches: touches, recognizers: rows, scale: scale)
     }
 
+    /// A notice that stays until it is taken away (the drawing is not saved), shown whenever no passing notice is.
+    public var standingNotice: String?
+
     /// Everything drawn above the canvas and the menu.
-    public var overlay: Overlay { Overlay(inspector: inspector, notice: notice, scale: scale) }
+    public var overlay: Overlay { Overlay(inspector: inspector, notice: notice ?? standingNotice, scale: scale) }
 
     // MARK: Snapshot
 

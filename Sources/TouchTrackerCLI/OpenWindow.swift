@@ -95,12 +95,31 @@ struct OpenWindow: ParsableCommand {
         // Saving happens on the writer's thread: the event loop only hands it a snapshot after each edit, and every
         // way out (SIGTERM, closing the window, losing the X server) waits for the last one to reach the disk.
         // Nothing is saved before the document is read, so a drawing not yet shown is never written over.
+        // While a save fails the window says so, until one succeeds; an exit that cannot save keeps the drawing in a
+        // recovery file (RecoveryFile) and says where.
+        let recovery = RecoveryFile(documentPath: requested.path, environment: environment)
         app.onDocumentLoaded = { [unowned app] in
-            let writer = DocumentWriter(store: opened.store ?? requested, log: { Diagnostics.error($0) })
+            let writer = DocumentWriter(
+                store: opened.store ?? requested, log: { Diagnostics.error($0) },
+                onStatusChange: { [wakeUp = app.wakeUp] _ in wakeUp() })
             app.controller.onEdit = { writer.submit($0) }
-            app.finishSaving = {
-                if let failure = writer.flush() { Diagnostics.error("the drawing could not be saved: \(failure)") }
+            app.standingNotice = { writer.status.failureReason.map { "Not saved: \($0) — retrying" } }
+            app.finishSaving = { [unowned app] in
+                guard let failure = writer.flush() else { return }
+                Diagnostics.error("the drawing could not be saved: \(failure)")
+                do {
+                    let path = try recovery.write(
+                        app.controller.drawingView.drawing, stamp: DocumentLoading.timeStamp())
+                    Diagnostics.error("the drawing was kept in \(path); open it with: touchtracker --document \(path)")
+                } catch {
+                    Diagnostics.error("cannot keep the drawing in a recovery file either: \(error)")
+                }
             }
+        }
+        if let kept = recovery.newest() {
+            Diagnostics.error(
+                "an unsaved copy of this drawing was kept in \(kept); open it with: touchtracker --document \(kept)")
+            app.controller.showNotice("Unsaved copy kept in \(Self.abbreviatingHome(kept, environment))", for: 10)
         }
         let status = app.run()
         do {
@@ -109,6 +128,14 @@ struct OpenWindow: ParsableCommand {
             Diagnostics.error("cannot remember the window's place: \(error)")
         }
         throw ExitCode(status)
+    }
+}
+
+extension OpenWindow {
+    /// `path` with the home folder written `~`, for a notice that must fit in the window.
+    static func abbreviatingHome(_ path: String, _ environment: [String: String]) -> String {
+        guard let home = environment["HOME"], home.count > 1, path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
     }
 }
 

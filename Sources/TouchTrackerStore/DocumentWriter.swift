@@ -19,6 +19,8 @@ public final class DocumentWriter: Sendable {
         public var savesCompleted = 0
         /// The last save's failure in one line, while the drawing on screen is not saved; nil once a save succeeds.
         public var failure: String?
+        /// The same failure's reason alone, without the path ("the disk is full"), for the window's notice.
+        public var failureReason: String?
         /// Whether something submitted is not on disk yet.
         public var hasUnsavedChanges = false
     }
@@ -130,10 +132,12 @@ public final class DocumentWriter: Sendable {
 
     private func save(_ snapshot: DrawingSnapshot, number: Int) {
         var failure: String?
+        var reason: String?
         do {
             try store.save(snapshot.drawing)
         } catch {
             failure = error.description
+            reason = error.problem
         }
         let (status, message) = state.withLock { state -> (Status, String?) in
             state.attempted = max(state.attempted, number)
@@ -145,6 +149,7 @@ public final class DocumentWriter: Sendable {
                     message = "cannot save the drawing: \(failure); will retry"
                 }
                 state.status.failure = failure
+                state.status.failureReason = reason
                 state.failedAttempts += 1
                 state.retryDelay = min(Self.longestRetryDelay, state.retryDelay * 2)
             } else {
@@ -154,6 +159,7 @@ public final class DocumentWriter: Sendable {
                     message = "saved \(store.path) after \(state.failedAttempts) failed attempt(s)"
                 }
                 state.status.failure = nil
+                state.status.failureReason = nil
                 state.failedAttempts = 0
                 state.retryDelay = Self.firstRetryDelay
                 // Nothing newer came in meanwhile: nothing left to write.

@@ -60,6 +60,10 @@ public final class X11App {
     /// Called on the event loop once the document has been read and put under anything drawn meanwhile. Edits are
     /// reported through `controller.onEdit` only from then on, so nothing is saved over a document not yet read.
     public var onDocumentLoaded: (() -> Void)?
+    /// Asked before every frame for the notice that stays on screen while there is one (the drawing is not saved).
+    public var standingNotice: (() -> String?)?
+    /// Wakes the event loop from any thread, for a frame (the writer's status changed, say).
+    public var wakeUp: @Sendable () -> Void { surface.loop.wakeUp }
 
     /// Opens the window at once, reading the document with `loadDocument` on another thread meanwhile: the first
     /// frame shows the background and takes touches; the drawing appears, under whatever was drawn, when read.
@@ -226,6 +230,11 @@ public final class X11App {
     private func drawFrame() {
         if let loader, let document = loader.take() { adoptDocument(document) }
         reportExports()
+        let standing = standingNotice?()
+        if standing != controller.standingNotice {
+            controller.standingNotice = standing
+            if options.verbose { log(standing.map { "notice shown: \($0)" } ?? "standing notice gone") }
+        }
         var region =
             renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
             ?? DamageRegion()

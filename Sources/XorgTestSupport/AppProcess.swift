@@ -32,17 +32,19 @@ public final class AppProcess: Sendable {
         trace("launched touchtracker \(process.pid): \(arguments.joined(separator: " "))")
     }
 
-    /// Convenience: `touchtracker --document … --geometry WxH+X+Y --verbose` on `display`.
+    /// Convenience: `touchtracker --document … --geometry WxH+X+Y --verbose` on `display`, with `environment`
+    /// applied on top of this process's as well.
     public convenience init(
         display: String, document: URL, geometry: (width: Int, height: Int, x: Int, y: Int),
-        verbose: Bool = true, extraArguments: [String] = []
+        verbose: Bool = true, extraArguments: [String] = [], environment: [String: String?] = [:]
     ) throws {
         var arguments = [
             "--document", document.path,
             "--geometry", "\(geometry.width)x\(geometry.height)+\(geometry.x)+\(geometry.y)",
         ]
         if verbose { arguments.append("--verbose") }
-        try self.init(arguments: arguments + extraArguments, environment: ["DISPLAY": display])
+        try self.init(
+            arguments: arguments + extraArguments, environment: environment.merging(["DISPLAY": display]) { $1 })
     }
 
     public var stdout: String { String(decoding: process.stdout, as: UTF8.self) }

@@ -168,11 +168,69 @@ struct LargeDrawingTests {
         try await session.app.waitForStderrLine(containing: "the disk is full", timeout: .seconds(10))
         #expect(session.app.isRunning)
         #expect(SavedDocument.read(session.document)?.lines.count == 3)
+        // The window says so, and keeps saying so: the notice stays while the drawing is not saved.
+        try await session.app.waitForStderrLine(
+            containing: "notice shown: Not saved: the disk is full — retrying", timeout: .seconds(5))
+        try await Task.sleep(for: .seconds(3))
+        #expect(isNoticeShown(try session.screenshot()), "the notice went before the drawing was saved")
         try FileManager.default.removeItem(at: filler)
-        // No new edit: the writer's own retry saves everything.
+        // No new edit: the writer's own retry saves everything, and the notice goes.
         let saved = try await session.savedDocument(lineCount: 8, timeout: .seconds(20))
         #expect(saved.lines.count == 8)
         try await session.app.waitForStderrLine(
             containing: "saved \(session.document.path) after", timeout: .seconds(5))
+        try await session.app.waitForStderrLine(containing: "standing notice gone", timeout: .seconds(5))
+        try await waitUntil("the notice to go", timeout: .seconds(5), poll: .milliseconds(100)) {
+            try !isNoticeShown(session.screenshot())
+        }
+    }
+
+    /// The notice's dark bar at the bottom centre of a 640x480 window (36 px high, 24 px above the edge).
+    private func isNoticeShown(_ shot: Screenshot) -> Bool {
+        let pixel = shot.at(320, 430)
+        return max(pixel.r, pixel.g, pixel.b) < 70
+    }
+
+    @Test(
+        """
+        an exit while the drawing cannot be saved keeps it in a recovery file that reads back the same, and the next \
+        start on the document says where it is
+        """)
+    func exitWithFailingSaveKeepsRecoveryFile() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-recovery")
+        let state = try makeTemporaryFolder("touchtracker-state")
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: state)
+        }
+        let mount = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path])
+        #expect(mount.status == 0, "mount failed (the test needs root, as CI has): \(mount.output)")
+        guard mount.status == 0 else { return }
+        defer { _ = try? run("/bin/umount", ["-l", folder.path]) }
+        let environment: [String: String?] = ["XDG_STATE_HOME": state.path]
+        let session = try await AppSession.launch(
+            drawing: Self.randomDrawing(3), folder: folder, environment: environment)
+        defer { session.stop() }
+        let fill = try run(
+            "/bin/dd", ["if=/dev/zero", "of=\(folder.appendingPathComponent("filler").path)", "bs=1k", "count=1024"])
+        #expect(fill.status != 0, "the filler should have run out of room")
+        try drawRows(session, count: 5, firstY: 60, spacing: 60, from: 100, to: 420)
+        try await session.app.waitForStderrLine(containing: "the disk is full", timeout: .seconds(10))
+        #expect(try await session.app.terminate() == 0)
+        let kept = try #require(
+            session.app.stderrLines.first { $0.contains("the drawing was kept in ") }, "\(session.app.transcript)")
+        let path = try #require(
+            kept.components(separatedBy: "the drawing was kept in ").last?.components(separatedBy: ";").first)
+        #expect(path.hasPrefix(state.path + "/touchtracker/drawing-"), "\(path)")
+        let recovered = try #require(SavedDocument.read(URL(fileURLWithPath: path)), "no readable file at \(path)")
+        #expect(recovered.lines.count == 8)
+        // The document itself still holds the last save that worked.
+        #expect(SavedDocument.read(session.document)?.lines.count == 3)
+
+        let next = try await AppSession.launch(folder: folder, environment: environment)
+        defer { next.stop() }
+        try await next.app.waitForStderrLine(
+            containing: "an unsaved copy of this drawing was kept in \(path)", timeout: .seconds(5))
+        #expect(isNoticeShown(try next.screenshot()), "the window should say where the copy is")
     }
 }

@@ -30,11 +30,12 @@ import TouchTrackerStore
         let store = DocumentStore(path: folder + "/drawing.json")
         let writer = DocumentWriter(store: store)
         defer { writer.stop() }
-        // A real 100,000-line drawing takes tens of milliseconds to save: the later submits arrive meanwhile.
+        // A real 100,000-line drawing takes tens of milliseconds to save: the later submits arrive meanwhile. The
+        // snapshots are made first, so the submits follow each other within microseconds, however slow the
+        // machine (in a debug build under load, making one takes longer than the writer takes to save one).
         let base = Self.lines(100_000)
-        for extra in 0...20 {
-            writer.submit(DrawingSnapshot(Drawing(lines: base + Self.lines(extra, offset: 500))))
-        }
+        let snapshots = (0...20).map { extra in DrawingSnapshot(Drawing(lines: base + Self.lines(extra, offset: 500))) }
+        for snapshot in snapshots { writer.submit(snapshot) }
         #expect(writer.flush() == nil)
         #expect(try store.load().lines.count == 100_020)
         #expect(writer.status.savesCompleted < 21)

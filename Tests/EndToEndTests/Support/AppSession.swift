@@ -24,7 +24,7 @@ final class AppSession: Sendable {
     static func launch(
         frame: Frame = Frame(x: 100, y: 80, width: 640, height: 480), readyTimeout: Duration = .seconds(10),
         depth: Int = 24, disabledExtensions: [String] = [], drawing: Drawing? = nil, folder: URL? = nil,
-        extraArguments: [String] = []
+        extraArguments: [String] = [], environment: [String: String?] = [:]
     ) async throws -> AppSession {
         let server = try await XorgServer.start(depth: depth, disabledExtensions: disabledExtensions)
         do {
@@ -35,7 +35,8 @@ final class AppSession: Sendable {
             if let drawing { try DocumentStore(path: document.path).save(drawing) }
             let app = try AppProcess(
                 display: server.display, document: document,
-                geometry: (frame.width, frame.height, frame.x, frame.y), extraArguments: extraArguments)
+                geometry: (frame.width, frame.height, frame.x, frame.y), extraArguments: extraArguments,
+                environment: environment)
             let session = AppSession(server: server, app: app, document: document, frame: frame)
             do {
                 try await app.waitForStderrLine(containing: "touchtracker: ready", timeout: readyTimeout)
