@@ -275,6 +275,27 @@ public final class DrawingView: View {
         commit(.clear(removed, circles: removedCircles))
     }
 
+    /// Replaces every complete line and circle with `loaded`'s (the document changed on disk and was read again):
+    /// one undoable edit, so undo brings back what was on screen before. Lines and circles in progress go on; the
+    /// window's settings (circles, colours, widths) stay as they are.
+    public func replaceDrawing(with loaded: consuming LoadedDocument) {
+        finishMove()
+        select(nil)
+        var document = consume loaded
+        var newLines = LineCollection()
+        swap(&newLines, &document.lines)
+        var newCircles = CircleCollection()
+        swap(&newCircles, &document.circles)
+        let previousLines = lines
+        let previousCircles = circles
+        lines = newLines.continuingIDs(of: previousLines)
+        circles = newCircles.continuingIDs(of: previousCircles)
+        widestLoadedStroke = Swift.max(widestLoadedStroke, document.widestLineWidth)
+        damage.cacheNeedsRebuild = true
+        damage.add(bounds)
+        commit(.replace(previousLines, circles: previousCircles, with: lines, newCircles: circles))
+    }
+
     /// Moves the selected line or circle by `offset` (a drag step). The move becomes one undoable edit when it ends.
     public func moveSelectedLine(by offset: Point) {
         guard offset.isFinite, offset != .zero else { return }
@@ -350,6 +371,11 @@ public final class DrawingView: View {
         case (.clear, false):
             lines = lines.emptied()
             circles = circles.emptied()
+            damage.cacheNeedsRebuild = true
+            damage.add(bounds)
+        case (.replace(let before, let beforeCircles, let after, let afterCircles), _):
+            lines = (reversed ? before : after).continuingIDs(of: lines)
+            circles = (reversed ? beforeCircles : afterCircles).continuingIDs(of: circles)
             damage.cacheNeedsRebuild = true
             damage.add(bounds)
         case (.move(let id, let from, let to), _):

@@ -7,6 +7,9 @@ public enum Edit: Sendable {
     /// Everything cleared, kept whole (with its spatial index), so undo puts it back in constant time however
     /// large the drawing was.
     case clear(LineCollection, circles: CircleCollection)
+    /// Every complete line and circle replaced by a document's (another program changed it on disk), both sides
+    /// kept whole, so undo and redo are constant time.
+    case replace(LineCollection, circles: CircleCollection, with: LineCollection, newCircles: CircleCollection)
     case move(id: LineID, from: Line, to: Line)
     case moveCircle(id: CircleID, from: Circle, to: Circle)
 
@@ -16,6 +19,7 @@ public enum Edit: Sendable {
         case .add: "draw"
         case .delete, .deleteCircle: "delete"
         case .clear: "clear"
+        case .replace: "reload"
         case .move, .moveCircle: "move"
         }
     }

@@ -62,6 +62,10 @@ public final class X11App {
     public var onDocumentLoaded: (() -> Void)?
     /// Asked before every frame for the notice that stays on screen while there is one (the drawing is not saved).
     public var standingNotice: (() -> String?)?
+    /// Where the document's watcher posts what another program did to the document (any thread).
+    public let diskChanges: DiskChangeMailbox
+    /// The document's file name, for notices about it.
+    public var documentName = "the drawing"
     /// Wakes the event loop from any thread, for a frame (the writer's status changed, say).
     public var wakeUp: @Sendable () -> Void { surface.loop.wakeUp }
 
@@ -95,6 +99,7 @@ public final class X11App {
             scale: scale, documentLoading: true)
         loader = DocumentLoader(load: loadDocument, onLoaded: surface.loop.wakeUp)
         export = BackgroundExport(wakeUp: surface.loop.wakeUp)
+        diskChanges = DiskChangeMailbox(wakeUp: surface.loop.wakeUp)
         surface.setIcon(log: log)
         if options.exportPath != nil {
             controller.onExport = { [unowned self] in self.exportPNG() }
@@ -167,6 +172,9 @@ public final class X11App {
         }
     }
 
+    /// The X window's id (for the document's lock, so a second `touchtracker` can bring this window forward).
+    public var windowID: UInt { UInt(window.id) }
+
     /// The window's size and position now, to bring it back there next time.
     public var windowGeometry: WindowGeometry { window.currentGeometry() }
 
@@ -227,9 +235,27 @@ public final class X11App {
         controller.adoptLoadedDocument(document)
     }
 
+    /// Puts a document another program changed on screen (one undoable edit), or says it could not be read and
+    /// keeps the drawing on screen. Only once the document first read has arrived: before, it is still coming.
+    private func adoptDiskChanges() {
+        guard loader == nil else { return }
+        for change in diskChanges.take() {
+            switch change {
+            case .readable(let document):
+                controller.drawingView.replaceDrawing(with: document)
+                controller.showNotice("\(documentName) changed on disk — reloaded")
+                if options.verbose { log("reloaded \(documentName): changed on disk") }
+            case .unreadable(let problem):
+                controller.showNotice("\(documentName) changed on disk but cannot be read — kept what is shown")
+                log("\(documentName) changed on disk but cannot be read (the drawing on screen is kept): \(problem)")
+            }
+        }
+    }
+
     private func drawFrame() {
         if let loader, let document = loader.take() { adoptDocument(document) }
         reportExports()
+        adoptDiskChanges()
         let standing = standingNotice?()
         if standing != controller.standingNotice {
             controller.standingNotice = standing

@@ -1,0 +1,35 @@
+import Synchronization
+import TouchTracker
+
+/// What another program did to the document, handed from the thread that watches and reads it to the event loop,
+/// which takes it at the next frame (`X11App` shows it and, for a readable document, puts it on screen).
+public final class DiskChangeMailbox: Sendable {
+    public enum Change: Sendable {
+        /// The document was replaced or rewritten and reads as this drawing (read and indexed off the loop).
+        case readable(LoadedDocument)
+        /// The document was replaced or rewritten and cannot be read; `problem` says why, in one line.
+        case unreadable(problem: String)
+    }
+
+    private let changes = Mutex<[Change]>([])
+    private let wakeUp: @Sendable () -> Void
+
+    init(wakeUp: @escaping @Sendable () -> Void) {
+        self.wakeUp = wakeUp
+    }
+
+    /// Called from any thread: queues `change` and wakes the event loop.
+    public func post(_ change: Change) {
+        changes.withLock { $0.append(change) }
+        wakeUp()
+    }
+
+    /// The changes posted since the last call, oldest first.
+    func take() -> [Change] {
+        changes.withLock { changes in
+            var taken: [Change] = []
+            swap(&taken, &changes)
+            return taken
+        }
+    }
+}
