@@ -76,6 +76,22 @@ struct OpenWindow: ParsableCommand {
             exportPath: WindowMemory.sibling(of: requested.path, replacingExtensionWith: "png"))
         options.traceFrames = traceFrames
         options.painterThreads = painterThreads
+        // One window per document: a second one asks the first to come forward and exits.
+        let lock: DocumentLock?
+        do {
+            switch try DocumentLock.acquire(for: requested.path) {
+            case .acquired(let acquired):
+                lock = acquired
+            case .heldBy(let owner):
+                try Self.bringForward(owner, documentPath: requested.path, displayName: display, environment)
+                throw ExitCode(0)
+            }
+        } catch let error as DocumentFileError {
+            // Without a lock the window still opens (a read-only folder, say): saving will say what is wrong.
+            Diagnostics.error("cannot lock the drawing (another window could open it too): \(error)")
+            lock = nil
+        }
+        defer { lock?.release() }
         // The document is read on another thread while the window opens. An unreadable one is kept safe, and the
         // store to save to may then be a recovery file next to it (DocumentLoading): known once it is read.
         let opened = OpenedDocumentBox()
@@ -92,17 +108,23 @@ struct OpenWindow: ParsableCommand {
             Diagnostics.error(error.description)
             throw ExitCode(2)
         }
+        lock?.setWindow(app.windowID)
+        app.documentName = (requested.path as NSString).lastPathComponent
         // Saving happens on the writer's thread: the event loop only hands it a snapshot after each edit, and every
         // way out (SIGTERM, closing the window, losing the X server) waits for the last one to reach the disk.
         // Nothing is saved before the document is read, so a drawing not yet shown is never written over.
         // While a save fails the window says so, until one succeeds; an exit that cannot save keeps the drawing in a
         // recovery file (RecoveryFile) and says where.
         let recovery = RecoveryFile(documentPath: requested.path, environment: environment)
+        // Another program's changes to the document are read (off the loop) and put on screen as an edit.
+        var watcher: DocumentWatcher?
+        defer { watcher?.stop() }
         app.onDocumentLoaded = { [unowned app] in
             let writer = DocumentWriter(
                 store: opened.store ?? requested, log: { Diagnostics.error($0) },
                 onStatusChange: { [wakeUp = app.wakeUp] _ in wakeUp() })
             app.controller.onEdit = { writer.submit($0) }
+            watcher = Self.watch(opened.store ?? requested, writer: writer, mailbox: app.diskChanges)
             app.standingNotice = { writer.status.failureReason.map { "Not saved: \($0) — retrying" } }
             app.finishSaving = { [unowned app] in
                 guard let failure = writer.flush() else { return }
@@ -132,6 +154,55 @@ struct OpenWindow: ParsableCommand {
 }
 
 extension OpenWindow {
+    /// Says which window has the drawing and asks it to come forward.
+    static func bringForward(
+        _ owner: DocumentLock.Owner, documentPath: String, displayName: String?, _ environment: [String: String]
+    ) throws {
+        guard let window = owner.window else {
+            Diagnostics.note(
+                "the drawing \(documentPath) is already open (process \(owner.pid)), its window is not up yet")
+            return
+        }
+        let hex = "0x" + String(window, radix: 16)
+        do {
+            try WindowActivation.activate(window: window, displayName: displayName, environment: environment)
+        } catch {
+            Diagnostics.error("cannot bring window \(hex) forward: \(error)")
+        }
+        Diagnostics.note("the drawing \(documentPath) is already open in window \(hex) (process \(owner.pid))")
+    }
+
+    /// Watches the document `store` saves to, and from then on keeps `writer` from saving over a version of it the
+    /// window has not shown. A version that is not one of `writer`'s own saves is read on the watcher's thread and
+    /// posted to the window; once it is on screen (and submitted) the writer may replace it. An unreadable one is
+    /// copied aside first (`NAME.corrupt-…`), so whatever the other program wrote is kept. Nil (the window then does
+    /// not follow outside changes, and saves as before) when inotify cannot be set up; said once on stderr.
+    static func watch(_ store: DocumentStore, writer: DocumentWriter, mailbox: DiskChangeMailbox) -> DocumentWatcher? {
+        let watcher: DocumentWatcher
+        do {
+            watcher = try DocumentWatcher(documentPath: store.path) {
+                // Gone: written again at the next edit. One of our own saves: nothing to adopt.
+                guard let version = FileIdentity.of(path: store.path), !writer.wroteVersion(version) else { return }
+                do {
+                    let document = LoadedDocument(try store.load())
+                    mailbox.post(.readable(document, adopted: { writer.acknowledge(version) }))
+                } catch {
+                    var problem = "\(error)"
+                    if let copy = try? store.copyAside(stamp: DocumentLoading.timeStamp()) {
+                        problem += "; a copy of it is kept as \(copy)"
+                    }
+                    writer.acknowledge(version)
+                    mailbox.post(.unreadable(problem: problem))
+                }
+            }
+        } catch {
+            Diagnostics.error("cannot watch \(store.path) for changes by other programs: \(error)")
+            return nil
+        }
+        writer.guardOutsideChanges(current: FileIdentity.of(path: store.path))
+        return watcher
+    }
+
     /// `path` with the home folder written `~`, for a notice that must fit in the window.
     static func abbreviatingHome(_ path: String, _ environment: [String: String]) -> String {
         guard let home = environment["HOME"], home.count > 1, path.hasPrefix(home + "/") else { return path }

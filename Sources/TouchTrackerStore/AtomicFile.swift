@@ -12,8 +12,13 @@ public enum AtomicFile {
 
     /// Writes what `produce` hands to its `Output`, in order, to `path`, without holding it all in memory. If
     /// `produce` or a write fails, the temporary file is removed and `path` is left as it was.
+    ///
+    /// `beforeRename` is given the identity the new file will have at `path` (the rename keeps it) once it is
+    /// written and flushed, just before it replaces the old one; throwing from it abandons the write, leaving `path`
+    /// as it was.
     public static func write(
-        to path: String, _ produce: (borrowing Output) throws(DocumentFileError) -> Void
+        to path: String, beforeRename: (FileIdentity) throws(DocumentFileError) -> Void = { _ in },
+        _ produce: (borrowing Output) throws(DocumentFileError) -> Void
     ) throws(DocumentFileError) {
         let parent = (path as NSString).deletingLastPathComponent
         let folder = parent.isEmpty ? "." : parent
@@ -39,11 +44,23 @@ public enum AtomicFile {
         } catch {
             throw abandon(error)
         }
+        let identity: FileIdentity?
         do {
             try FileSystemCalls.sync(fd)
-            try fd.close()
+            identity = FileIdentity.of(descriptor: fd.rawValue)
         } catch {
             throw abandon(DocumentFileError(path: temporary, problem: DocumentStore.describe(error)))
+        }
+        do {
+            if let identity { try beforeRename(identity) }
+        } catch {
+            throw abandon(error)
+        }
+        do {
+            try fd.close()
+        } catch {
+            _ = try? FileSystemCalls.unlink(temporary)
+            throw DocumentFileError(path: temporary, problem: DocumentStore.describe(error))
         }
         do {
             try FileSystemCalls.rename(temporary, to: path)

@@ -121,9 +121,13 @@ public struct DocumentStore: Sendable {
     }
 
     /// Writes the drawing crash-safely. The folder is created (mode 0700) if missing; the file is mode 0600.
-    public func save(_ drawing: Drawing) throws(DocumentFileError) {
+    /// `beforeRename` sees the new file's identity just before it replaces the old one (`AtomicFile`).
+    public func save(
+        _ drawing: Drawing, beforeRename: (FileIdentity) throws(DocumentFileError) -> Void = { _ in }
+    ) throws(DocumentFileError) {
         // Streamed: the text of a large drawing goes to the file a chunk at a time instead of being built whole.
-        try AtomicFile.write(to: path) { (file: borrowing AtomicFile.Output) throws(DocumentFileError) in
+        try AtomicFile.write(to: path, beforeRename: beforeRename) {
+            (file: borrowing AtomicFile.Output) throws(DocumentFileError) in
             try DocumentCodec.encode(drawing) { (chunk: [UInt8]) throws(DocumentFileError) in try file.write(chunk) }
         }
     }

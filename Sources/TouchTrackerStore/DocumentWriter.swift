@@ -38,7 +38,16 @@ public final class DocumentWriter: Sendable {
         var failedAttempts = 0
         var retryDelay = DocumentWriter.firstRetryDelay
         var stopping = false
+        /// The versions of the file this app has seen (the last few it wrote, and what it read or adopted): any
+        /// other version found in the document's place was put there by another program.
+        var knownVersions: [FileIdentity] = []
+        /// Whether a save may replace only a version in `knownVersions` (see `guardsOutsideChanges`).
+        var guardsOutsideChanges = false
     }
+
+    /// How many of the app's own versions are remembered: enough for every save a burst of edits makes before
+    /// the watcher reports it.
+    static let knownVersionLimit = 64
 
     static let firstRetryDelay = 0.5
     static let longestRetryDelay = 30.0
@@ -71,6 +80,41 @@ public final class DocumentWriter: Sendable {
     }
 
     public var status: Status { state.withLock { $0.status } }
+
+    /// From now on a save never replaces a version of the document the app has not seen (written itself, or told
+    /// of with `acknowledge`): such a save fails ("changed on disk by another program") and is retried, until the
+    /// app has read that version and acknowledged it. `current` is the version on disk now, which the app has
+    /// read (nil: there is no document yet). Only for an app that watches its document, or saves would stop.
+    public func guardOutsideChanges(current: FileIdentity?) {
+        state.withLock { state in
+            state.guardsOutsideChanges = true
+            if let current { Self.remember(current, in: &state) }
+        }
+    }
+
+    /// Tells the writer the app has seen this version of the document (read it to show it, or found it
+    /// unreadable and kept a copy), so a save may replace it. Tries a held save again at once.
+    public func acknowledge(_ version: FileIdentity) {
+        state.withLock { state in
+            Self.remember(version, in: &state)
+            state.retryDelay = Self.firstRetryDelay
+        }
+        work.signal()
+    }
+
+    /// Whether `version` is one this writer wrote or was told of: not a change by another program.
+    public func wroteVersion(_ version: FileIdentity) -> Bool {
+        state.withLock { $0.knownVersions.contains(version) }
+    }
+
+    private static func remember(_ version: FileIdentity, in state: inout State) {
+        guard !state.knownVersions.contains(version) else { return }
+        state.knownVersions.append(version)
+        if state.knownVersions.count > knownVersionLimit { state.knownVersions.removeFirst() }
+    }
+
+    /// The problem a save reports when the document was changed by another program since the app last saw it.
+    public static let changedOnDiskProblem = "changed on disk by another program; reading it first"
 
     /// Hands over the drawing as it is now; returns at once.
     public func submit(_ snapshot: DrawingSnapshot) {
@@ -134,7 +178,18 @@ public final class DocumentWriter: Sendable {
         var failure: String?
         var reason: String?
         do {
-            try store.save(snapshot.drawing)
+            // Checked when the new file is ready, just before it takes the document's place, so another program's
+            // version is not replaced unseen; the new version is remembered before anyone can see it at the path.
+            try store.save(snapshot.drawing) { (version: FileIdentity) throws(DocumentFileError) in
+                try state.withLock { (state: inout State) throws(DocumentFileError) in
+                    if state.guardsOutsideChanges, let current = FileIdentity.of(path: store.path),
+                        !state.knownVersions.contains(current)
+                    {
+                        throw DocumentFileError(path: store.path, problem: Self.changedOnDiskProblem)
+                    }
+                    Self.remember(version, in: &state)
+                }
+            }
         } catch {
             failure = error.description
             reason = error.problem

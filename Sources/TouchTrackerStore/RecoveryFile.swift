@@ -7,7 +7,7 @@ import TouchTracker
 /// and says where it is.
 ///
 /// One file per exit, never overwritten: `NAME-KEY-STAMP.json`, where NAME is the document's file name without its
-/// extension, KEY stands for the document's full path (so two `drawing.json` in different folders do not meet),
+/// extension, KEY stands for the document's canonical path (`DocumentLock.canonicalPath`) (so two `drawing.json` in different folders do not meet),
 /// and STAMP is the local time. It is an ordinary document: `touchtracker --document FILE` opens it.
 public struct RecoveryFile: Sendable {
     /// The document the recovery files belong to.
@@ -32,7 +32,7 @@ public struct RecoveryFile: Sendable {
     var prefix: String {
         let name = (documentPath as NSString).lastPathComponent
         let stem = (name as NSString).deletingPathExtension
-        return "\(stem.isEmpty ? name : stem)-\(Self.key(of: Self.absolute(documentPath)))-"
+        return "\(stem.isEmpty ? name : stem)-\(Self.key(of: DocumentLock.canonicalPath(of: documentPath)))-"
     }
 
     /// Writes `drawing` to a new recovery file (crash-safe, mode 0600 in a 0700 folder, as documents are) and
@@ -64,12 +64,6 @@ public struct RecoveryFile: Sendable {
             }
         }
         return found.max { ($0.modified, $0.path) < ($1.modified, $1.path) }?.path
-    }
-
-    /// The document's path made absolute and free of `.` and `..` (what names the document for the key).
-    static func absolute(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return URL(fileURLWithPath: absolute).standardizedFileURL.path
     }
 
     /// Eight hex digits of the 64-bit FNV-1a hash of `text`: short, stable across runs and machines.

@@ -6,7 +6,8 @@ import TouchTracker
 public final class DiskChangeMailbox: Sendable {
     public enum Change: Sendable {
         /// The document was replaced or rewritten and reads as this drawing (read and indexed off the loop).
-        case readable(LoadedDocument)
+        /// `adopted` is called on the event loop once it is on screen (and handed to saving).
+        case readable(LoadedDocument, adopted: @Sendable () -> Void)
         /// The document was replaced or rewritten and cannot be read; `problem` says why, in one line.
         case unreadable(problem: String)
     }

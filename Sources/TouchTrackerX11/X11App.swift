@@ -241,8 +241,9 @@ public final class X11App {
         guard loader == nil else { return }
         for change in diskChanges.take() {
             switch change {
-            case .readable(let document):
+            case .readable(let document, let adopted):
                 controller.drawingView.replaceDrawing(with: document)
+                adopted()
                 controller.showNotice("\(documentName) changed on disk — reloaded")
                 if options.verbose { log("reloaded \(documentName): changed on disk") }
             case .unreadable(let problem):

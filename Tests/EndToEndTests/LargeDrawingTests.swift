@@ -216,6 +216,10 @@ struct LargeDrawingTests {
         #expect(fill.status != 0, "the filler should have run out of room")
         try drawRows(session, count: 5, firstY: 60, spacing: 60, from: 100, to: 420)
         try await session.app.waitForStderrLine(containing: "the disk is full", timeout: .seconds(10))
+        // Every stroke handled (the last row is on screen) before the app is told to quit.
+        try await waitUntil("the fifth line on screen", timeout: .seconds(10), poll: .milliseconds(100)) {
+            try session.screenshot().at(260, 300).isBlackish
+        }
         #expect(try await session.app.terminate() == 0)
         let kept = try #require(
             session.app.stderrLines.first { $0.contains("the drawing was kept in ") }, "\(session.app.transcript)")

@@ -86,3 +86,53 @@ final class Messages: Sendable {
     func append(_ line: String) { storage.withLock { $0.append(line) } }
     var lines: [String] { storage.withLock { $0 } }
 }
+
+/// The writer never replaces a version of the document another program put there before the app has seen it.
+@Suite final class OutsideChangeTests {
+    let folder = NSTemporaryDirectory() + "touchtracker-outside-\(UUID().uuidString)"
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    let mine = Drawing(lines: [Line(begin: Point(x: 1, y: 2), end: Point(x: 30, y: 40))])
+    let theirs = Drawing(lines: [Line(begin: Point(x: 5, y: 5), end: Point(x: 9, y: 9))] * 2)
+
+    @Test("the writer knows its own saves from a version another program wrote, even with the same bytes")
+    func ownSavesAreKnown() throws {
+        let store = DocumentStore(path: folder + "/drawing.json")
+        let writer = DocumentWriter(store: store)
+        defer { writer.stop() }
+        writer.submit(DrawingSnapshot(mine))
+        #expect(writer.flush() == nil)
+        #expect(writer.wroteVersion(try #require(FileIdentity.of(path: store.path))))
+        try AtomicFile.write(DocumentCodec.encode(mine), to: store.path)
+        #expect(!writer.wroteVersion(try #require(FileIdentity.of(path: store.path))))
+    }
+
+    @Test("a save does not replace another program's version until it is acknowledged, then does")
+    func outsideVersionIsKeptUntilSeen() throws {
+        let store = DocumentStore(path: folder + "/drawing.json")
+        let writer = DocumentWriter(store: store)
+        defer { writer.stop() }
+        writer.guardOutsideChanges(current: nil)
+        writer.submit(DrawingSnapshot(mine))
+        #expect(writer.flush() == nil)
+        try AtomicFile.write(DocumentCodec.encode(theirs), to: store.path)
+        writer.submit(DrawingSnapshot(mine))
+        #expect(writer.flush() != nil)
+        #expect(try store.load() == theirs)
+        #expect(writer.status.failureReason == DocumentWriter.changedOnDiskProblem)
+        writer.acknowledge(try #require(FileIdentity.of(path: store.path)))
+        #expect(writer.flush() == nil)
+        #expect(try store.load() == mine)
+    }
+}
+
+extension Array {
+    fileprivate static func * (lhs: Array, rhs: Int) -> Array { (0..<rhs).flatMap { _ in lhs } }
+}

@@ -1,0 +1,31 @@
+import Glibc
+
+/// What tells one version of a file from another without reading it: the device and inode (an atomic replace
+/// makes a new inode), the size and the modification time in nanoseconds (a rewrite in place changes them).
+public struct FileIdentity: Sendable, Hashable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var modified: Int64
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    /// The identity of the file at `path` now (following symlinks), or nil when there is none.
+    public static func of(path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(info)
+    }
+
+    /// The identity of an open file.
+    static func of(descriptor: Int32) -> FileIdentity? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return FileIdentity(info)
+    }
+}

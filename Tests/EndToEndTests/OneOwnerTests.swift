@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import TouchKit
+import TouchTracker
+import TouchTrackerStore
+import XorgTestSupport
+
+/// One drawing, one owner: a second `touchtracker` on an open document brings the first window forward instead of
+/// opening a second editor; a document another program changes is adopted, not overwritten.
+@Suite("One owner", .serialized)
+struct OneOwnerTests {
+    /// The window id the app reported when it became ready (`--verbose`: "ready window=0x…").
+    private func windowID(of session: AppSession) throws -> UInt {
+        let line = try #require(session.app.stderrLines.first { $0.contains("ready window=0x") })
+        let hex = try #require(line.components(separatedBy: "window=0x").last)
+        return try #require(UInt(hex.prefix { $0.isHexDigit }, radix: 16))
+    }
+
+    /// One horizontal stroke at window row `y` by touch `id`.
+    private func stroke(_ session: AppSession, id: UInt32, y: Double) throws {
+        let touch = try session.server.touch
+        try touch.touchBegin(id: id, x: session.root(100, y).x, y: session.root(100, y).y)
+        for x in stride(from: 160.0, through: 500, by: 85) {
+            try touch.touchUpdate(id: id, x: session.root(x, y).x, y: session.root(x, y).y)
+        }
+        try touch.touchEnd(id: id, x: session.root(500, y).x, y: session.root(500, y).y)
+        try touch.sync()
+    }
+
+    @Test(
+        """
+        a second touchtracker on an open document, named another way, exits 0 naming the window that has it, asks \
+        for that window to come forward, and no line of either is lost
+        """)
+    func secondInstanceBringsTheFirstForward() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-one-owner")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AppSession.launch(folder: folder)
+        defer { session.stop() }
+        try stroke(session, id: 1, y: 100)
+        _ = try await session.savedDocument(lineCount: 1)
+        let first = try windowID(of: session)
+        // The same file through a symlinked folder and a "..".
+        let link = folder.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder)
+        let spelling = link.path + "/../link/drawing.json"
+
+        let watcher = try ActivationWatcher(display: session.server.display)
+        let second = try AppProcess(
+            arguments: ["--document", spelling, "--verbose"], environment: ["DISPLAY": session.server.display])
+        defer { second.stop() }
+        #expect(try await second.waitForExit(timeout: .seconds(10)) == 0, "\(second.transcript)")
+        #expect(
+            second.stderr.contains("already open in window 0x\(String(first, radix: 16)) (process \(session.app.pid))"),
+            "\(second.transcript)")
+        #expect(watcher.nextActivation(timeout: .seconds(5)) == first)
+
+        try stroke(session, id: 2, y: 200)
+        #expect(try await session.savedDocument(lineCount: 2).lines.count == 2)
+    }
+
+    @Test("a lock left by a process that no longer exists is taken over without a question")
+    func staleLockIsTakenOver() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-stale-lock")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lock = folder.appendingPathComponent("drawing.json.lock")
+        try Data("pid 999999\nwindow 0x1234\n".utf8).write(to: lock)
+        let session = try await AppSession.launch(folder: folder)
+        defer { session.stop() }
+        try stroke(session, id: 1, y: 100)
+        #expect(try await session.savedDocument(lineCount: 1).lines.count == 1)
+        let lockText = try String(contentsOf: lock, encoding: .utf8)
+        #expect(lockText.contains("pid \(session.app.pid)"), "\(lockText)")
+    }
+
+    @Test("a document another program replaces is shown at once, and Ctrl+Z brings back what was on screen")
+    func replacedDocumentIsShownAndUndoable() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-reload")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AppSession.launch(folder: folder)
+        defer { session.stop() }
+        try stroke(session, id: 1, y: 100)
+        _ = try await session.savedDocument(lineCount: 1)
+        // Another program writes three vertical lines, atomically (a temporary file renamed over the document).
+        let theirs = Drawing(
+            lines: [150.0, 320, 490].map { x in Line(begin: Point(x: x, y: 150), end: Point(x: x, y: 420)) })
+        let temporary = folder.appendingPathComponent(".other-program.tmp")
+        try Data(DocumentCodec.encode(theirs)).write(to: temporary)
+        #expect(rename(temporary.path, session.document.path) == 0)
+        try await session.app.waitForStderrLine(containing: "reloaded drawing.json", timeout: .seconds(5))
+        try await waitUntil("their lines on screen", timeout: .seconds(5), poll: .milliseconds(100)) {
+            let shot = try session.screenshot()
+            return shot.at(320, 300).isBlackish && !shot.at(300, 100).isBlackish
+        }
+        // Undo: the line that was on screen comes back, and is saved.
+        let keyboard = try session.server.keyboard
+        try keyboard.keyDown(keycode: Self.keyControl)
+        try keyboard.keyDown(keycode: Self.keyZ)
+        try keyboard.keyUp(keycode: Self.keyZ)
+        try keyboard.keyUp(keycode: Self.keyControl)
+        try keyboard.sync()
+        try await waitUntil("the drawing before the reload saved again", timeout: .seconds(5)) {
+            SavedDocument.read(session.document)?.lines.count == 1
+        }
+        #expect(try session.screenshot().at(300, 100).isBlackish)
+        #expect(!session.app.stderr.contains("cannot"), "\(session.app.transcript)")
+    }
+
+    @Test("the app's own saves are never taken for changes made by another program (1,000 edits, no reload)")
+    func ownSavesAreNotReloaded() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-own-saves")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AppSession.launch(folder: folder)
+        defer { session.stop() }
+        let touch = try session.server.touch
+        for id in 0..<1_000 {
+            let y = 20 + Double(id % 440)
+            try touch.touchBegin(id: UInt32(id), x: session.root(60, y).x, y: session.root(60, y).y)
+            try touch.touchUpdate(id: UInt32(id), x: session.root(300, y).x, y: session.root(300, y).y)
+            try touch.touchEnd(id: UInt32(id), x: session.root(580, y).x, y: session.root(580, y).y)
+            if id % 100 == 99 { try touch.sync() }
+        }
+        try touch.sync()
+        let saved = try await session.savedDocument(lineCount: 1_000, timeout: .seconds(60))
+        #expect(saved.lines.count == 1_000)
+        // Give a late notification time to arrive and be (wrongly) acted on.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!session.app.stderr.contains("reloaded"), "\(session.app.transcript)")
+        #expect(!session.app.stderr.contains("changed on disk"), "\(session.app.transcript)")
+    }
+
+    static let keyControl: Int32 = 37
+    static let keyZ: Int32 = 52
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+import Testing
+import TouchTracker
+import TouchTrackerStore
+
+/// Changes to the document by anyone are reported, in bursts, and nothing else is.
+@Suite final class DocumentWatcherTests {
+    let folder = NSTemporaryDirectory() + "touchtracker-watch-\(UUID().uuidString)"
+    var document: String { folder + "/drawing.json" }
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/drawing.json"))
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Reports counted from the watcher's thread.
+    final class Counter: Sendable {
+        private let value = Mutex(0)
+        func add() { value.withLock { $0 += 1 } }
+        func withLock<T>(_ body: (inout Int) -> T) -> T { value.withLock { body(&$0) } }
+    }
+
+    /// A watcher on the document and the number of reports it made so far.
+    private func watch() throws -> (DocumentWatcher, Counter) {
+        let count = Counter()
+        let watcher = try DocumentWatcher(documentPath: document) { count.add() }
+        return (watcher, count)
+    }
+
+    /// Waits up to 5 s for at least one report.
+    private func reported(_ count: Counter) async throws -> Bool {
+        for _ in 0..<100 {
+            if count.withLock({ $0 }) > 0 { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    @Test("a document replaced atomically (a temporary file renamed over it) is reported")
+    func atomicReplaceIsReported() async throws {
+        let (watcher, count) = try watch()
+        defer { watcher.stop() }
+        try AtomicFile.write(Array("{\"version\": 1}".utf8), to: document)
+        #expect(try await reported(count))
+    }
+
+    @Test("a document rewritten in place is reported")
+    func rewriteIsReported() async throws {
+        let (watcher, count) = try watch()
+        defer { watcher.stop() }
+        let handle = try #require(FileHandle(forWritingAtPath: document))
+        handle.write(Data("{ }".utf8))
+        try handle.close()
+        #expect(try await reported(count))
+    }
+
+    @Test("a deleted document is reported")
+    func deleteIsReported() async throws {
+        let (watcher, count) = try watch()
+        defer { watcher.stop() }
+        try FileManager.default.removeItem(atPath: document)
+        #expect(try await reported(count))
+    }
+
+    @Test("a burst of 50 rewrites is reported once or a few times, not 50")
+    func burstIsReportedOnce() async throws {
+        let (watcher, count) = try watch()
+        defer { watcher.stop() }
+        for index in 0..<50 { try AtomicFile.write(Array("{\"n\": \(index)}".utf8), to: document) }
+        #expect(try await reported(count))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(count.withLock { $0 } <= 5)
+    }
+
+    @Test("a change to another file in the folder is not reported")
+    func otherFilesAreIgnored() async throws {
+        let (watcher, count) = try watch()
+        defer { watcher.stop() }
+        try AtomicFile.write(Array("x".utf8), to: folder + "/drawing.window.json")
+        try Data("y".utf8).write(to: URL(fileURLWithPath: folder + "/drawing.json.lock"))
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(count.withLock { $0 } == 0)
+    }
+
+    @Test("after stop no report comes")
+    func stopEndsReports() async throws {
+        let (watcher, count) = try watch()
+        watcher.stop()
+        try AtomicFile.write(Array("{}".utf8), to: document)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(count.withLock { $0 } == 0)
+    }
+}
