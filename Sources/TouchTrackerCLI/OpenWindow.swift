@@ -15,7 +15,12 @@ struct OpenWindow: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The drawing to open and autosave after every edit.",
-            discussion: "Default: $XDG_DATA_HOME/touchtracker/drawing.json (~/.local/share/touchtracker/drawing.json).",
+            discussion: """
+                Default: $XDG_DATA_HOME/touchtracker/drawing.json (~/.local/share/touchtracker/drawing.json). \
+                One window per document: a second touchtracker on it brings the first window forward and exits. \
+                Changes other programs make to it are shown (Ctrl+Z undoes them); a drawing that cannot be saved \
+                when the window closes is kept in $XDG_STATE_HOME/touchtracker/.
+                """,
             valueName: "path"))
     var document: String?
 

@@ -106,6 +106,35 @@ struct OneOwnerTests {
         #expect(!session.app.stderr.contains("cannot"), "\(session.app.transcript)")
     }
 
+    @Test(
+        """
+        a document another program replaces with something unreadable is kept in a copy, the drawing on screen \
+        stays, and the next edit saves it
+        """)
+    func unreadableReplacementKeepsTheDrawing() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-unreadable")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await AppSession.launch(folder: folder)
+        defer { session.stop() }
+        try stroke(session, id: 1, y: 100)
+        _ = try await session.savedDocument(lineCount: 1)
+        let garbage = Data("{\"version\": 1, \"lines\": [tru".utf8)
+        let temporary = folder.appendingPathComponent(".other-program.tmp")
+        try garbage.write(to: temporary)
+        #expect(rename(temporary.path, session.document.path) == 0)
+        try await session.app.waitForStderrLine(containing: "changed on disk but cannot be read", timeout: .seconds(5))
+        let copies = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasPrefix("drawing.json.corrupt-")
+        }
+        #expect(copies.count == 1)
+        if let copy = copies.first {
+            #expect(try Data(contentsOf: folder.appendingPathComponent(copy)) == garbage)
+        }
+        #expect(try session.screenshot().at(300, 100).isBlackish)
+        try stroke(session, id: 2, y: 200)
+        #expect(try await session.savedDocument(lineCount: 2).lines.count == 2)
+    }
+
     @Test("the app's own saves are never taken for changes made by another program (1,000 edits, no reload)")
     func ownSavesAreNotReloaded() async throws {
         let folder = try makeTemporaryFolder("touchtracker-own-saves")
