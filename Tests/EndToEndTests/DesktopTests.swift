@@ -87,7 +87,7 @@ struct DesktopTests {
         #expect(min(away.red, away.green, away.blue) > 245)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
-                "drawing.json", "drawing.png",
+                "drawing.json", "drawing.json.lock", "drawing.png",
             ])
 
         try await waitUntil("the notice to go", timeout: .seconds(5), poll: .milliseconds(100)) {

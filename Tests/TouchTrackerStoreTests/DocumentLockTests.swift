@@ -50,6 +50,13 @@ import TouchTrackerStore
         }
     }
 
+    @Test("a relative path names the same document as its absolute path")
+    func relativePathIsTheSameDocument() {
+        let here = FileManager.default.currentDirectoryPath.split(separator: "/").count
+        let relative = String(repeating: "../", count: here) + folder.dropFirst() + "/a/drawing.json"
+        #expect(DocumentLock.canonicalPath(of: relative) == DocumentLock.canonicalPath(of: folder + "/a/drawing.json"))
+    }
+
     @Test("a released lock is removed and can be taken again")
     func releasedLockCanBeTakenAgain() throws {
         let lock = try acquired(folder + "/a/drawing.json")
@@ -70,25 +77,24 @@ import TouchTrackerStore
     func lockOfAnotherProcess() async throws {
         let lockPath = DocumentLock.lockPath(for: folder + "/a/drawing.json")
         try Data("pid 4242\n".utf8).write(to: URL(fileURLWithPath: lockPath))
+        let marker = folder + "/locked"
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["-o", lockPath, "sleep", "30"]
+        // -o: the lock is not handed down to the shell, so killing flock frees it. The marker says flock has it:
+        // trying to take the lock before that could take it first (and remove the file under flock).
+        holder.arguments = ["-o", lockPath, "/bin/sh", "-c", "echo > \"$0\"; sleep 30", marker]
         try holder.run()
         defer { if holder.isRunning { holder.terminate() } }
-        // Until flock has the lock, it may still be free.
-        var held = false
-        for _ in 0..<100 where !held {
-            if case .heldBy(let owner) = try DocumentLock.acquire(for: folder + "/a/drawing.json") {
-                held = true
-                #expect(owner.pid == 4242)
-            } else {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: marker) {
+            try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(held)
+        guard case .heldBy(let owner) = try DocumentLock.acquire(for: folder + "/a/drawing.json") else {
+            Issue.record("the lock held by flock should be reported")
+            return
+        }
+        #expect(owner.pid == 4242)
         kill(holder.processIdentifier, SIGKILL)
         holder.waitUntilExit()
-        // flock -o closes the lock before starting sleep: killing flock frees it (at once, or nearly).
         var taken = false
         for _ in 0..<100 where !taken {
             if case .acquired = try DocumentLock.acquire(for: folder + "/a/drawing.json") {

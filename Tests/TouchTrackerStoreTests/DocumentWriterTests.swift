@@ -131,6 +131,20 @@ final class Messages: Sendable {
         #expect(writer.flush() == nil)
         #expect(try store.load() == mine)
     }
+
+    @Test("a document deleted from under the app is written again at the next save")
+    func deletedDocumentIsWrittenAgain() throws {
+        let store = DocumentStore(path: folder + "/drawing.json")
+        let writer = DocumentWriter(store: store)
+        defer { writer.stop() }
+        writer.guardOutsideChanges(current: nil)
+        writer.submit(DrawingSnapshot(theirs))
+        #expect(writer.flush() == nil)
+        try FileManager.default.removeItem(atPath: store.path)
+        writer.submit(DrawingSnapshot(mine))
+        #expect(writer.flush() == nil)
+        #expect(try store.load() == mine)
+    }
 }
 
 extension Array {
