@@ -72,8 +72,14 @@ open class LongPressGestureRecognizer: GestureRecognizer {
     open override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {
         switch state {
         case .possible:
+            // The press itself: any finger lifting before it began ends it, even while others stay down. UIKit
+            // begins only while `numberOfTouchesRequired` fingers have been down for the whole duration.
+            if tapsCompleted >= numberOfTapsRequired {
+                state = .failed
+                return
+            }
             guard down.allSatisfy({ $0.phase.isFinished }) else { return }
-            if tapsCompleted < numberOfTapsRequired, down.count == numberOfTouchesRequired {
+            if down.count == numberOfTouchesRequired {
                 tapsCompleted += 1
                 cancelTimer(timer)
                 timer = scheduleTimer(after: maximumIntervalBetweenTaps) { [self] in

@@ -18,6 +18,9 @@ open class TapGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var tapsCompleted = 0
     @exclusivity(unchecked) private var currentTap: [Touch] = []
     @exclusivity(unchecked) private var firstTapLocation: Point?
+    /// Where the first tap was (the centroid of its fingers where they lifted): UIKit's `location(in:)` of a
+    /// multi-tap ("if there are multiple taps, this location is the first tap").
+    @exclusivity(unchecked) private var firstTapCentroid: Point?
     @exclusivity(unchecked) private var timer: TimerToken?
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
@@ -66,6 +69,8 @@ open class TapGestureRecognizer: GestureRecognizer {
         tapsCompleted += 1
         if firstTapLocation == nil {
             firstTapLocation = currentTap[0].initialWindowLocation
+            let sum = currentTap.reduce(Point.zero) { $0 + $1.windowLocation }
+            firstTapCentroid = sum / Double(currentTap.count)
         }
         cancelTimer(timer)
         timer = nil
@@ -79,6 +84,13 @@ open class TapGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// The first tap's location once it has been made, as UIKit reports a multi-tap's location; before that (and
+    /// after a reset), the centroid of the tap's fingers.
+    open override func location(in view: View?) -> Point {
+        guard let firstTapCentroid else { return super.location(in: view) }
+        return view?.convert(firstTapCentroid, from: nil) ?? firstTapCentroid
+    }
+
     private func movedTooFar(_ touch: Touch) -> Bool {
         !(touch.windowLocation.distance(to: touch.initialWindowLocation) <= allowableMovement)
     }
@@ -88,6 +100,7 @@ open class TapGestureRecognizer: GestureRecognizer {
         tapsCompleted = 0
         currentTap.removeAll()
         firstTapLocation = nil
+        firstTapCentroid = nil
         timer = nil
     }
 }

@@ -99,6 +99,20 @@ import Testing
         #expect(h.actions == ["press:began"])
     }
 
+    @Test("a two-finger press fails when one finger lifts before the duration, though the other stays down")
+    func twoFingerPressFailsWhenAFingerLifts() {
+        let h = Harness()
+        let press = LongPressGestureRecognizer()
+        press.numberOfTouchesRequired = 2
+        h.add(press, "press")
+        h.down(1, 100, 100, at: 0)
+        h.down(2, 200, 100, at: 0.05)
+        h.up(2, 200, 100, at: 0.2)
+        h.advance(to: 1.0)
+        #expect(h.actions.isEmpty)
+        #expect(press.state != .began)
+    }
+
     @Test("a tap then a press makes a long press with one required tap")
     func tapThenPress() {
         let h = Harness()

@@ -78,6 +78,19 @@ import Testing
         #expect(h.actions == ["double:ended"])
     }
 
+    @Test("a double tap reports the first tap's place as its location, as UIKit does, not the last tap's")
+    func doubleTapLocationIsTheFirstTap() {
+        let h = Harness()
+        let double = h.add(TapGestureRecognizer(), "double")
+        double.numberOfTapsRequired = 2
+        var reported: Point?
+        double.addTarget { (r: TapGestureRecognizer) in if r.state == .ended { reported = r.location(in: nil) } }
+        h.tap(100, 100, at: 0, duration: 0.05)
+        h.tap(130, 120, at: 0.2, duration: 0.05)
+        #expect(h.actions == ["double:ended"])
+        #expect(reported == pt(100, 100))
+    }
+
     @Test("a double tap with a 0.36 s gap is not recognized")
     func doubleTapTooSlow() {
         let h = Harness()
