@@ -17,10 +17,22 @@ public struct Damage: Sendable {
     /// Touches whose line in progress had its whole stroke, old place and new, added to `region` (it moved): a
     /// renderer may stroke such a line under a plain rectangular clip, since every pixel it paints is redrawn anyway.
     public var redrawnLinesInProgress: Set<UInt64> = []
+    /// Lines in progress that moved since the last frame, by touch: where each was shown at the last frame (nil:
+    /// it was not shown) and the widest it has been since. The bands along the old and the new place are added to
+    /// `region` once, when the frame takes the damage (`DrawingView.damageForFrame`), not at every move: places a
+    /// line passed through between two frames were never on screen.
+    public var movedLinesInProgress: [UInt64: MovedLine] = [:]
+
+    public struct MovedLine: Sendable {
+        public var shown: Line?
+        public var width: Double
+    }
 
     public init() {}
 
-    public var isEmpty: Bool { region.isEmpty && staleCacheRegions.isEmpty && !cacheNeedsRebuild }
+    public var isEmpty: Bool {
+        region.isEmpty && staleCacheRegions.isEmpty && !cacheNeedsRebuild && movedLinesInProgress.isEmpty
+    }
 
     public mutating func add(_ rect: Rect) {
         region.add(rect)

@@ -190,6 +190,40 @@ public final class DrawingView: View {
 
     private func strokeBounds(_ line: Line) -> Rect { line.strokeBounds(defaultWidth: lineWidth) }
 
+    /// Records that the line in progress of `touch` is about to change; `before` is its place now if it is shown.
+    /// Only the first change since the last frame keeps its place: that is what the screen shows.
+    private func noteMoved(_ touch: UInt64, before: Line?) {
+        let width = before?.width ?? lineWidth
+        if let index = damage.movedLinesInProgress.index(forKey: touch) {
+            damage.movedLinesInProgress.values[index].width = Swift.max(
+                damage.movedLinesInProgress.values[index].width, width)
+        } else {
+            damage.movedLinesInProgress[touch] = Damage.MovedLine(shown: before, width: width)
+        }
+    }
+
+    /// The damage to draw the next frame with: `damage` with the bands of the lines in progress that moved (their
+    /// place at the last frame and their place now) added to the region. The caller then clears `damage`.
+    public var damageForFrame: Damage {
+        var result = damage
+        guard !result.movedLinesInProgress.isEmpty else { return result }
+        for (touch, moved) in result.movedLinesInProgress {
+            let current = linesInProgress[touch].flatMap { $0.isVisible ? $0.line : nil }
+            let width = Swift.max(moved.width, current.map { $0.width ?? lineWidth } ?? 0)
+            switch (moved.shown, current) {
+            case (let shown?, let current?) where shown.begin == current.begin:
+                // They share their start: one band covers both.
+                result.add(DamageRegion.band(along: [shown, current], width: width))
+            default:
+                if let shown = moved.shown { result.add(DamageRegion.band(along: [shown], width: width)) }
+                if let current { result.add(DamageRegion.band(along: [current], width: width)) }
+            }
+            if current != nil { result.redrawnLinesInProgress.insert(touch) }
+        }
+        result.movedLinesInProgress.removeAll()
+        return result
+    }
+
     /// The pixels a line's stroke can touch, as a band of small boxes along it (a long diagonal line does not
     /// damage its whole bounding box).
     private func strokeRegion(_ line: Line) -> DamageRegion {
@@ -540,15 +574,11 @@ public final class DrawingView: View {
             } else if line.width == nil {
                 line.width = maximumSpeedWidth
             }
-            if line.isVisible {
-                // One band along the old and the new place (they share their start): a move costs what the line's
-                // length costs, not its bounding box's area.
-                let after = line.line
-                let width = Swift.max(before.width ?? lineWidth, after.width ?? lineWidth)
-                damage.add(DamageRegion.band(along: wasVisible ? [before, after] : [after], width: width))
-                damage.redrawnLinesInProgress.insert(id)
-            } else if wasVisible {
-                damage.add(strokeRegion(before))
+            if line.isVisible || wasVisible {
+                // Where it was shown and how wide it has been; the band along the old and the new place is made
+                // once per frame (damageForFrame): a move costs what the line's length costs, not its bounding
+                // box's area, and a burst of moves between two frames costs one band.
+                noteMoved(id, before: wasVisible ? before : nil)
             }
             linesInProgress.values[index] = line
             // After the write: changing a value keeps every position, but the setter forgets them all.

@@ -102,7 +102,7 @@ public final class DrawingRenderer {
 
     /// Turns what the view changed in the cache into tile changes, and returns the rest of its damage.
     private func takeTileChanges(from view: DrawingView, keepingDamage: Bool = false) -> Damage {
-        var damage = view.damage
+        var damage = view.damageForFrame
         if damage.cacheNeedsRebuild || !tilesStarted {
             tilesStarted = true
             tiles.beginChange()

@@ -147,9 +147,38 @@ struct Canvas {
         canvas.view.damage = Damage()
         canvas.send(1, .began, 100, 100)
         canvas.send(1, .moved, 150, 100)
-        #expect(canvas.view.damage.staleCacheRegions.isEmpty && !canvas.view.damage.cacheNeedsRebuild)
-        #expect(canvas.view.damage.region.bounds.width < 80)
-        #expect(canvas.view.damage.region.contains(Point(x: 125, y: 100)))
+        let damage = canvas.view.damageForFrame
+        #expect(damage.staleCacheRegions.isEmpty && !damage.cacheNeedsRebuild)
+        #expect(damage.region.bounds.width < 80)
+        #expect(damage.region.contains(Point(x: 125, y: 100)))
+    }
+
+    @Test("moves between two frames damage where the line was shown and where it is now, as one band per frame")
+    func movesBetweenFramesDamageOnce() {
+        var canvas = Canvas()
+        canvas.send(1, .began, 100, 100)
+        canvas.send(1, .moved, 400, 100)
+        canvas.view.damage = Damage()  // a frame showed the line from (100, 100) to (400, 100)
+        canvas.send(1, .moved, 400, 300)
+        canvas.send(1, .moved, 400, 500)
+        let damage = canvas.view.damageForFrame
+        #expect(damage.region.contains(Point(x: 390, y: 100)))  // where it was shown
+        #expect(damage.region.contains(Point(x: 390, y: 498)))  // where it is now
+        let shown = Line(begin: Point(x: 100, y: 100), end: Point(x: 400, y: 100))
+        let now = Line(begin: Point(x: 100, y: 100), end: Point(x: 400, y: 500))
+        #expect(damage.region.rects == DamageRegion.band(along: [shown, now], width: canvas.view.lineWidth).rects)
+        #expect(damage.redrawnLinesInProgress == [1])
+    }
+
+    @Test("a line in progress that ends between two frames still has its shown place repainted")
+    func endedLineRepaintsItsShownPlace() {
+        var canvas = Canvas()
+        canvas.send(1, .began, 100, 100)
+        canvas.send(1, .moved, 400, 100)
+        canvas.view.damage = Damage()
+        canvas.send(1, .moved, 400, 500)
+        canvas.send(1, .ended, 400, 500)
+        #expect(canvas.view.damageForFrame.region.contains(Point(x: 390, y: 100)))
     }
 }
 
