@@ -45,6 +45,11 @@ final class GestureArena {
     /// the end of the turn, so a quick tap elsewhere is a tap of its own rather than lost.
     @exclusivity(unchecked) private var begunWhileWaiting: [(touch: Touch, view: View)] = []
     @exclusivity(unchecked) private var depth = 0
+    /// Touches down now, and the event sequence they belong to: a sequence starts when a finger goes down while
+    /// none is, and is over when the last one lifts. UIKit: a recognizer that failed or ended "remains in one of
+    /// those final states until the current event sequence ends", and is reset only then.
+    @exclusivity(unchecked) private var liveTouches = 0
+    @exclusivity(unchecked) private var sequence = 0
     @exclusivity(unchecked) private var lastChangedTouch: ObjectIdentifier?
     @exclusivity(unchecked) private var isFlushing = false
     @exclusivity(unchecked) private var isSettling = false
@@ -91,6 +96,8 @@ final class GestureArena {
     }
 
     func touchBegan(_ touch: Touch, view: View) {
+        if liveTouches == 0 { sequence += 1 }
+        liveTouches += 1
         if !waiting.isEmpty { begunWhileWaiting.append((touch, view)) }
         let recognizers = self.recognizers(for: touch, in: view)
         touch.gestureRecognizers = recognizers
@@ -117,6 +124,7 @@ final class GestureArena {
     private func engage(_ recognizers: [GestureRecognizer], with touch: Touch) {
         for recognizer in recognizers {
             recognizer.add(touch)
+            recognizer.sequence = sequence
             recognizer.arena = self
             if !recognizer.isInEngagedList {
                 recognizer.isInEngagedList = true
@@ -132,6 +140,14 @@ final class GestureArena {
             guard recognizer.isTrackingLive(touch) else { continue }
             recognizer.touchesBegan(changed, with: event)
         }
+    }
+
+    /// One touch fewer is down; when none is, the sequence is over and every recognizer that failed or ended in it
+    /// is looked at (and reset) at the end of the turn.
+    private func noteLifted() {
+        liveTouches = Swift.max(0, liveTouches - 1)
+        guard liveTouches == 0 else { return }
+        for recognizer in engaged where recognizer.storedState.isTerminal { needsCheck(recognizer) }
     }
 
     func touchMoved(_ touch: Touch) {
@@ -163,6 +179,7 @@ final class GestureArena {
             recognizer.touchesEnded(changed, with: event)
         }
         for recognizer in recognizers { needsCheck(recognizer) }
+        noteLifted()
         runEffects()
         switch touch.viewDelivery {
         case .delivered:
@@ -188,6 +205,7 @@ final class GestureArena {
             recognizer.touchesCancelled(changed, with: event)
         }
         for recognizer in recognizers { needsCheck(recognizer) }
+        noteLifted()
         runEffects()
         switch touch.viewDelivery {
         case .delivered:
@@ -637,7 +655,11 @@ final class GestureArena {
                 // Likewise a continuous gesture whose touches are all gone and that did not end itself.
                 finishContinuous(recognizer, as: .cancelled)
             }
-            if recognizer.storedState.isTerminal, !recognizer.hasLiveTouch {
+            // Failed or ended: reset once its event sequence is over (no finger down, or the fingers down now came
+            // after a moment when none was), so a finger joining a sequence in which it failed is not taken.
+            if recognizer.storedState.isTerminal, !recognizer.hasLiveTouch,
+                liveTouches == 0 || recognizer.sequence != sequence
+            {
                 resetRecognizer(recognizer)
             }
             if recognizer.storedState == .possible, recognizer.pendingState == nil, !recognizer.isEngaged,

@@ -153,6 +153,9 @@ open class GestureRecognizer: GestureRecognizerActions {
     @exclusivity(unchecked) var generation: UInt64 = 0
     @exclusivity(unchecked) var isQueuedForCheck = false
     @exclusivity(unchecked) var isInEngagedList = false
+    /// The event sequence (fingers down without a moment when none is) of the last touch it was given: a
+    /// recognizer that failed or ended stays so until that sequence is over (`GestureArena.processChecks`).
+    @exclusivity(unchecked) var sequence = 0
     @exclusivity(unchecked) private var actions:
         [(id: UInt64, target: ObjectIdentifier?, run: (GestureRecognizer) -> Void)] = []
     @exclusivity(unchecked) private var nextActionID: UInt64 = 0

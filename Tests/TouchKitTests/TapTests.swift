@@ -91,6 +91,26 @@ import Testing
         #expect(reported == pt(100, 100))
     }
 
+    @Test(
+        """
+        a tap that failed stays failed until every finger has lifted: a quick tap by a third finger while a second \
+        is still down is ignored, and taps work again once all have lifted
+        """)
+    func failedTapWaitsForTheEventSequenceToEnd() {
+        let h = Harness()
+        h.add(TapGestureRecognizer(), "tap")
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 200, 100, at: 0.05)
+        h.down(2, 300, 300, at: 0.1)
+        h.up(1, 200, 100, at: 0.15)
+        h.tap(500, 500, at: 0.2, duration: 0.05, id: 3)
+        h.advance(to: 0.4)
+        #expect(h.actions.isEmpty)
+        h.up(2, 300, 300, at: 0.5)
+        h.tap(500, 500, at: 0.6, duration: 0.05, id: 4)
+        #expect(h.actions == ["tap:ended"])
+    }
+
     @Test("a double tap with a 0.36 s gap is not recognized")
     func doubleTapTooSlow() {
         let h = Harness()
