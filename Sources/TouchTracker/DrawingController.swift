@@ -196,9 +196,11 @@ public final class DrawingController {
         let key = command.normalizedKey
         switch (key, command.control, command.shift) {
         case ("z", true, false):
+            endDrag()
             closeMenu()
             drawingView.undo()
         case ("z", true, true), ("y", true, _):
+            endDrag()
             closeMenu()
             drawingView.redo()
         case ("Delete", false, _), ("KP_Delete", false, _):
@@ -217,6 +219,8 @@ public final class DrawingController {
             guard let menu, let index = menu.highlightedIndex else { return false }
             activateMenuItem(menu.items[index])
         case ("Menu", _, _), ("F10", false, true):
+            // The Delete menu is for a shape at rest: not while a finger drags it.
+            guard dragAnchor == nil else { return false }
             if let line = drawingView.selectedLine {
                 openMenu(at: (line.begin + line.end) / 2)
             } else if let circle = drawingView.selectedCircle {
@@ -321,6 +325,15 @@ public final class DrawingController {
         drawingView.deleteSelectedLine()
     }
 
+    /// Ends a long-press drag now, as if its finger had been lifted where it is (the move so far becomes an edit and
+    /// the line is deselected): the recognizer is cancelled, so the finger draws and drags nothing more until it
+    /// lifts. An undo or redo during a drag starts with this, so it undoes the drag itself.
+    private func endDrag() {
+        guard dragAnchor != nil else { return }
+        longPressRecognizer.isEnabled = false
+        longPressRecognizer.isEnabled = true
+    }
+
     private func longPressChanged(_ recognizer: LongPressGestureRecognizer) {
         let point = recognizer.location(in: drawingView)
         switch recognizer.state {
@@ -340,6 +353,8 @@ public final class DrawingController {
             dragAnchor = nil
             drawingView.finishMove()
             drawingView.select(nil)
+            // A menu is only ever for the selection, which is gone.
+            closeMenu()
         default:
             break
         }
