@@ -19,9 +19,9 @@ public final class Clock {
     }
 
     /// The current time. It never goes backwards.
-    @exclusivity(unchecked) public private(set) var now: TimeInterval
-    @exclusivity(unchecked) private var timers: [Timer] = []
-    @exclusivity(unchecked) private var nextID: UInt64 = 0
+    public private(set) var now: TimeInterval
+    private var timers: [Timer] = []
+    private var nextID: UInt64 = 0
 
     public init(now: TimeInterval = 0) {
         self.now = now

@@ -12,9 +12,9 @@ enum ViewDelivery {
 /// recognizers as UIKit does (exclusivity, failure requirements, delegates, delayed and cancelled delivery).
 ///
 /// Performance: every platform move runs through here, so the path allocates nothing, hashes nothing it can avoid,
-/// and holds no weak references to views or recognizers (a weakly referenced object pays for every retain). Hot
-/// stored properties across TouchKit are `@exclusivity(unchecked)`: TouchKit never accesses them overlappingly, and
-/// the dynamic checks otherwise cost half of the dispatch time.
+/// and holds no weak references to views or recognizers (a weakly referenced object pays for every retain). Swift's
+/// dynamic exclusivity checks stay on everywhere: a framework meant to be learned from keeps its memory-safety
+/// guarantees, and the pipeline still runs millions of events a second (a ten-finger 120 Hz screen sends ~1,200).
 ///
 /// Everything happens in turns. A turn is one platform input or one timer; state changes made during a turn take
 /// effect on the recognizers at once, while their side effects (cancelling touches in views, actions) run in order
@@ -30,30 +30,30 @@ final class GestureArena {
     }
 
     /// Recognizers that hold touches or wait; the only candidates for arbitration.
-    @exclusivity(unchecked) private var engaged: [GestureRecognizer] = []
+    private var engaged: [GestureRecognizer] = []
     /// Recognizers that asked to begin or recognize and wait for failure requirements.
-    @exclusivity(unchecked) private var waiting: [GestureRecognizer] = []
+    private var waiting: [GestureRecognizer] = []
     /// Recognizers to look at after the turn (reset, safety-net failure, list pruning).
-    @exclusivity(unchecked) private var checkList: [GestureRecognizer] = []
-    @exclusivity(unchecked) private var effects: [Effect] = []
-    @exclusivity(unchecked) private var effectIndex = 0
+    private var checkList: [GestureRecognizer] = []
+    private var effects: [Effect] = []
+    private var effectIndex = 0
     /// Touches whose view delivery is held back by a recognizer still deciding.
-    @exclusivity(unchecked) private(set) var heldTouches: [Touch] = []
+    private(set) var heldTouches: [Touch] = []
     /// Touches that went down this turn while some recognizer was waiting, with their views. A waiting recognizer
     /// cannot take a new touch; if the same turn settles and resets it (the new touch failed the recognizer it
     /// waited for: a far second tap fails a double tap, and the single tap recognizes), it is offered the touch at
     /// the end of the turn, so a quick tap elsewhere is a tap of its own rather than lost.
-    @exclusivity(unchecked) private var begunWhileWaiting: [(touch: Touch, view: View)] = []
-    @exclusivity(unchecked) private var depth = 0
+    private var begunWhileWaiting: [(touch: Touch, view: View)] = []
+    private var depth = 0
     /// Touches down now, and the event sequence they belong to: a sequence starts when a finger goes down while
     /// none is, and is over when the last one lifts. UIKit: a recognizer that failed or ended "remains in one of
     /// those final states until the current event sequence ends", and is reset only then.
-    @exclusivity(unchecked) private var liveTouches = 0
-    @exclusivity(unchecked) private var sequence = 0
-    @exclusivity(unchecked) private var lastChangedTouch: ObjectIdentifier?
-    @exclusivity(unchecked) private var isFlushing = false
-    @exclusivity(unchecked) private var isSettling = false
-    @exclusivity(unchecked) private var needsSettle = false
+    private var liveTouches = 0
+    private var sequence = 0
+    private var lastChangedTouch: ObjectIdentifier?
+    private var isFlushing = false
+    private var isSettling = false
+    private var needsSettle = false
 
     init(clock: Clock) {
         self.clock = clock
@@ -154,17 +154,13 @@ final class GestureArena {
         prepareEvent(touch, adding: false)
         let changed = event.changedTouches
         let recognizers = touch.gestureRecognizers
-        // `recognizers` keeps every recognizer alive until the loop ends, so each call borrows its recognizer
-        // instead of retaining and releasing it (`for in` would, on every move).
-        for index in recognizers.indices {
-            Unmanaged.passUnretained(recognizers[index])._withUnsafeGuaranteedRef { recognizer in
-                guard recognizer.isEnabled, recognizer.receivesEvents, recognizer.isTrackingLive(touch) else { return }
-                recognizer.touchesMoved(changed, with: event)
-            }
+        for recognizer in recognizers
+        where recognizer.isEnabled && recognizer.receivesEvents && recognizer.isTrackingLive(touch) {
+            recognizer.touchesMoved(changed, with: event)
         }
         if effectIndex < effects.count { runEffects() }
         switch touch.viewDelivery {
-        case .delivered: touch.viewRef?._withUnsafeGuaranteedRef { $0.touchesMoved(changed, with: event) }
+        case .delivered: touch.view?.touchesMoved(changed, with: event)
         case .withheld: touch.pendingMoveForView = true
         case .finished: break
         }

@@ -103,7 +103,7 @@ open class GestureRecognizer: GestureRecognizerActions {
     /// Asked about beginning, receiving touches, simultaneity and failure requirements. Held weakly.
     public weak var delegate: (any GestureRecognizerDelegate)?
     /// A name for debugging.
-    @exclusivity(unchecked) public var name: String?
+    public var name: String?
 
     /// Whether the recognizer takes part. Disabling it mid-gesture cancels the gesture (or fails it while still
     /// possible), and it receives no touches until enabled again.
@@ -115,15 +115,15 @@ open class GestureRecognizer: GestureRecognizerActions {
             if old, !newValue { currentArena?.disable(self) }
         }
     }
-    @exclusivity(unchecked) private var enabled = true
+    private var enabled = true
     /// Whether recognizing takes the recognizer's touches away from the view (`touchesCancelled` with reason
     /// `.gestureRecognized`). UIKit's default, true.
-    @exclusivity(unchecked) public var cancelsTouchesInView = true
+    public var cancelsTouchesInView = true
     /// Whether the view's `touchesBegan` waits until this recognizer fails. UIKit's default, false.
-    @exclusivity(unchecked) public var delaysTouchesBegan = false
+    public var delaysTouchesBegan = false
     /// Whether the view's `touchesEnded` waits while this recognizer is still possible; if it then recognizes, the
     /// view gets `touchesCancelled` instead. UIKit's default, true.
-    @exclusivity(unchecked) public var delaysTouchesEnded = true
+    public var delaysTouchesEnded = true
 
     /// The state as the subclass sees it. Subclasses set it; the setter arbitrates (failure requirements,
     /// exclusivity, `shouldBegin`), so a requested `.began` or `.ended` may leave the state `possible` for a while
@@ -137,28 +137,27 @@ open class GestureRecognizer: GestureRecognizerActions {
 
     // MARK: Engine bookkeeping (internal)
 
-    @exclusivity(unchecked) var storedState: State = .possible
+    var storedState: State = .possible
     /// A `.began` or `.ended` this recognizer asked for but may not take yet (failure requirements unresolved).
-    @exclusivity(unchecked) var pendingState: State?
+    var pendingState: State?
     /// The engine of the window whose touches the recognizer is following; set while engaged (strong, not weak:
     /// weak references make every retain of the target slow, and the arena clears it at reset).
-    @exclusivity(unchecked) var arena: GestureArena?
+    var arena: GestureArena?
     /// Touches since the set of live touches was last empty: what `location(in:)` and `numberOfTouches` describe.
-    @exclusivity(unchecked) var sessionTouches: [Touch] = []
+    var sessionTouches: [Touch] = []
     /// Every touch received since the last reset, for deciding which recognizers compete.
-    @exclusivity(unchecked) var trackedTouches: [Touch] = []
+    var trackedTouches: [Touch] = []
     /// Recognizers that must fail first, held strongly as UIKit does.
-    @exclusivity(unchecked) var explicitFailureRequirements: [GestureRecognizer] = []
-    @exclusivity(unchecked) var timerTokens: [TimerToken] = []
-    @exclusivity(unchecked) var generation: UInt64 = 0
-    @exclusivity(unchecked) var isQueuedForCheck = false
-    @exclusivity(unchecked) var isInEngagedList = false
+    var explicitFailureRequirements: [GestureRecognizer] = []
+    var timerTokens: [TimerToken] = []
+    var generation: UInt64 = 0
+    var isQueuedForCheck = false
+    var isInEngagedList = false
     /// The event sequence (fingers down without a moment when none is) of the last touch it was given: a
     /// recognizer that failed or ended stays so until that sequence is over (`GestureArena.processChecks`).
-    @exclusivity(unchecked) var sequence = 0
-    @exclusivity(unchecked) private var actions:
-        [(id: UInt64, target: ObjectIdentifier?, run: (GestureRecognizer) -> Void)] = []
-    @exclusivity(unchecked) private var nextActionID: UInt64 = 0
+    var sequence = 0
+    private var actions: [(id: UInt64, target: ObjectIdentifier?, run: (GestureRecognizer) -> Void)] = []
+    private var nextActionID: UInt64 = 0
 
     var currentArena: GestureArena? { arena ?? view?.window?.arena }
 

@@ -3,20 +3,20 @@
 /// longer applies) and ends when they lift. With `numberOfTapsRequired` > 0 the press must follow that many taps.
 open class LongPressGestureRecognizer: GestureRecognizer {
     /// How long the fingers must stay down (UIKit's default 0.5 s).
-    @exclusivity(unchecked) public var minimumPressDuration: TimeInterval = 0.5
+    public var minimumPressDuration: TimeInterval = 0.5
     /// How far a finger may move before the gesture begins (UIKit's default 10 px).
-    @exclusivity(unchecked) public var allowableMovement: Double = 10
+    public var allowableMovement: Double = 10
     /// Taps before the press (UIKit's default 0).
-    @exclusivity(unchecked) public var numberOfTapsRequired = 0
+    public var numberOfTapsRequired = 0
     /// Fingers that must press (UIKit's default 1).
-    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
+    public var numberOfTouchesRequired = 1
     /// For the taps before the press: how long each may last and the most time between them.
-    @exclusivity(unchecked) public var maximumTapDuration: TimeInterval = 0.5
-    @exclusivity(unchecked) public var maximumIntervalBetweenTaps: TimeInterval = 0.35
+    public var maximumTapDuration: TimeInterval = 0.5
+    public var maximumIntervalBetweenTaps: TimeInterval = 0.35
 
-    @exclusivity(unchecked) private var tapsCompleted = 0
-    @exclusivity(unchecked) private var down: [Touch] = []
-    @exclusivity(unchecked) private var timer: TimerToken?
+    private var tapsCompleted = 0
+    private var down: [Touch] = []
+    private var timer: TimerToken?
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
         for touch in touches {

@@ -6,19 +6,19 @@
 /// reset it with `setTranslation(_:in:)`. Fingers added or lifted mid-drag do not make it jump.
 open class PanGestureRecognizer: GestureRecognizer {
     /// Fewest fingers that can pan (UIKit's default 1).
-    @exclusivity(unchecked) public var minimumNumberOfTouches = 1
+    public var minimumNumberOfTouches = 1
     /// Most fingers that can pan (UIKit's default, unlimited). Further fingers are ignored: left to the view and
     /// to other recognizers (UIKit instead declines to recognize while too many fingers are down).
-    @exclusivity(unchecked) public var maximumNumberOfTouches = Int.max
+    public var maximumNumberOfTouches = Int.max
     /// How far the centroid must travel before the pan begins (the drag slop, 10 px).
-    @exclusivity(unchecked) public var minimumTranslation: Double = 10
+    public var minimumTranslation: Double = 10
 
-    @exclusivity(unchecked) private var following: [Touch] = []
-    @exclusivity(unchecked) private var lastCentroid = Point.zero
+    private var following: [Touch] = []
+    private var lastCentroid = Point.zero
     /// Centroid travel since the fingers went down, in window coordinates; `setTranslation` does not change it.
-    @exclusivity(unchecked) private(set) var travel = Point.zero
-    @exclusivity(unchecked) private var translationOrigin = Point.zero
-    @exclusivity(unchecked) private var tracker = VelocityTracker()
+    private(set) var travel = Point.zero
+    private var translationOrigin = Point.zero
+    private var tracker = VelocityTracker()
 
     /// The total translation in `view`'s coordinate system (the window's when nil).
     public func translation(in view: View?) -> Point {
@@ -138,11 +138,11 @@ public struct RectEdge: OptionSet, Sendable, Hashable {
 /// One finger by default.
 open class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
     /// The edges the pan may start from. Empty (UIKit's default) recognizes nothing.
-    @exclusivity(unchecked) public var edges: RectEdge = []
+    public var edges: RectEdge = []
     /// How close to an edge, in window pixels, the finger must go down.
-    @exclusivity(unchecked) public var edgeRegion: Double = 20
+    public var edgeRegion: Double = 20
 
-    @exclusivity(unchecked) private var startEdges: RectEdge = []
+    private var startEdges: RectEdge = []
 
     public required init() {
         super.init()

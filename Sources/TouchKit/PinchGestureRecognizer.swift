@@ -2,8 +2,8 @@ import Foundation
 
 /// Follows the first two fingers of a gesture and their span and angle; the base of pinch and rotation.
 open class TwoFingerGestureRecognizer: GestureRecognizer {
-    @exclusivity(unchecked) var pair: [Touch] = []
-    @exclusivity(unchecked) var tracker = VelocityTracker()
+    var pair: [Touch] = []
+    var tracker = VelocityTracker()
 
     var span: Double {
         guard pair.count == 2 else { return 0 }
@@ -71,13 +71,13 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
 /// to their distance when they went down; set it (usually to 1) after applying it.
 open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
     /// How much the fingers' distance must change before the pinch begins.
-    @exclusivity(unchecked) public var minimumSpanChange: Double = 10
+    public var minimumSpanChange: Double = 10
 
-    @exclusivity(unchecked) private var baseSpan: Double = 1
-    @exclusivity(unchecked) private var baseScale: Double = 1
-    @exclusivity(unchecked) private var startSpan: Double = 0
+    private var baseSpan: Double = 1
+    private var baseScale: Double = 1
+    private var startSpan: Double = 0
     /// The fingers' distance when last known as a pair, so the scale survives a finger lifting.
-    @exclusivity(unchecked) private var lastSpan: Double = 1
+    private var lastSpan: Double = 1
 
     /// The scale factor relative to the fingers' distance when they went down (or when it was last set).
     public var scale: Double {
@@ -137,11 +137,11 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
 /// clockwise on screen (y down), since the fingers went down; set it (usually to 0) after applying it.
 open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
     /// How far the fingers must turn, in radians, before the rotation begins.
-    @exclusivity(unchecked) public var minimumRotation: Double = .pi / 36
+    public var minimumRotation: Double = .pi / 36
 
-    @exclusivity(unchecked) private var lastAngle: Double = 0
-    @exclusivity(unchecked) private var turned: Double = 0
-    @exclusivity(unchecked) private var origin: Double = 0
+    private var lastAngle: Double = 0
+    private var turned: Double = 0
+    private var origin: Double = 0
 
     /// The rotation in radians since the fingers went down (or since it was last set).
     public var rotation: Double {

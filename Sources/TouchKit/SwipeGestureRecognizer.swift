@@ -16,22 +16,22 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     }
 
     /// The allowed directions (UIKit's default, right).
-    @exclusivity(unchecked) public var direction: Direction = .right
+    public var direction: Direction = .right
     /// Fingers that must swipe together (UIKit's default 1).
-    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
+    public var numberOfTouchesRequired = 1
     /// Travel needed along the direction.
-    @exclusivity(unchecked) public var minimumDistance: Double = 50
+    public var minimumDistance: Double = 50
     /// Time from the first finger down by which the distance must be reached.
-    @exclusivity(unchecked) public var maximumDuration: TimeInterval = 0.5
+    public var maximumDuration: TimeInterval = 0.5
     /// Largest angle, in radians, between the travel and the direction.
-    @exclusivity(unchecked) public var maximumAngle: Double = .pi / 6
+    public var maximumAngle: Double = .pi / 6
     /// Travel beyond which a wrong direction fails the swipe at once.
-    @exclusivity(unchecked) public var directionSlop: Double = 10
+    public var directionSlop: Double = 10
 
-    @exclusivity(unchecked) private var down: [Touch] = []
-    @exclusivity(unchecked) private var startLocation: Point?
+    private var down: [Touch] = []
+    private var startLocation: Point?
     /// The direction that was recognized, once it is.
-    @exclusivity(unchecked) public private(set) var recognizedDirection: Direction = []
+    public private(set) var recognizedDirection: Direction = []
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
         guard state == .possible else { return }

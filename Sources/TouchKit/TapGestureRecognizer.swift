@@ -3,25 +3,25 @@
 /// the previous one's lift and within `allowableMultiTapDistance` of the first.
 open class TapGestureRecognizer: GestureRecognizer {
     /// Taps needed (UIKit's default 1).
-    @exclusivity(unchecked) public var numberOfTapsRequired = 1
+    public var numberOfTapsRequired = 1
     /// Fingers per tap (UIKit's default 1).
-    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
+    public var numberOfTouchesRequired = 1
     /// How far a finger may move from where it went down (tap slop).
-    @exclusivity(unchecked) public var allowableMovement: Double = 10
+    public var allowableMovement: Double = 10
     /// How long one tap may last, from its first finger down to its last finger up.
-    @exclusivity(unchecked) public var maximumTapDuration: TimeInterval = 0.5
+    public var maximumTapDuration: TimeInterval = 0.5
     /// How long after one tap's lift the next tap must start.
-    @exclusivity(unchecked) public var maximumIntervalBetweenTaps: TimeInterval = 0.35
+    public var maximumIntervalBetweenTaps: TimeInterval = 0.35
     /// How far from the first tap the following taps must start.
-    @exclusivity(unchecked) public var allowableMultiTapDistance: Double = 45
+    public var allowableMultiTapDistance: Double = 45
 
-    @exclusivity(unchecked) private var tapsCompleted = 0
-    @exclusivity(unchecked) private var currentTap: [Touch] = []
-    @exclusivity(unchecked) private var firstTapLocation: Point?
+    private var tapsCompleted = 0
+    private var currentTap: [Touch] = []
+    private var firstTapLocation: Point?
     /// Where the first tap was (the centroid of its fingers where they lifted): UIKit's `location(in:)` of a
     /// multi-tap ("if there are multiple taps, this location is the first tap").
-    @exclusivity(unchecked) private var firstTapCentroid: Point?
-    @exclusivity(unchecked) private var timer: TimerToken?
+    private var firstTapCentroid: Point?
+    private var timer: TimerToken?
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
         for touch in touches {

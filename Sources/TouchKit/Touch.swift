@@ -15,13 +15,13 @@ public final class Touch: Hashable, CustomStringConvertible {
     public let identifier: UInt64
     /// The id the platform gave the contact (an XI2 touch id, say). Platforms may reuse it.
     public let platformID: UInt64
-    @exclusivity(unchecked) public internal(set) var phase: TouchPhase
+    public internal(set) var phase: TouchPhase
     /// When the touch last changed, in the window's clock.
-    @exclusivity(unchecked) public internal(set) var timestamp: TimeInterval
+    public internal(set) var timestamp: TimeInterval
     /// How many quick taps in the same place this touch completes (1 for a first tap).
-    @exclusivity(unchecked) public internal(set) var tapCount: Int
+    public internal(set) var tapCount: Int
     /// Pressure, 0...1 with 1/3 a normal press, when the device reports it.
-    @exclusivity(unchecked) public internal(set) var force: Double?
+    public internal(set) var force: Double?
     /// The view the touch began in. Every later event of the touch goes to it.
     ///
     /// Held strongly while the touch is live (as UIKit does) and weakly once the view has seen its end, so a view
@@ -34,10 +34,10 @@ public final class Touch: Hashable, CustomStringConvertible {
             viewRef = newValue.map { Unmanaged.passUnretained($0) }
         }
     }
-    @exclusivity(unchecked) private var strongView: View?
+    private var strongView: View?
     private weak var weakView: View?
     /// `view` without reference counting, for the per-event calls; valid while `strongView` holds the view.
-    @exclusivity(unchecked) private(set) var viewRef: Unmanaged<View>?
+    private(set) var viewRef: Unmanaged<View>?
 
     /// Stops owning the view once the touch and its delivery are over.
     func releaseView() {
@@ -49,22 +49,22 @@ public final class Touch: Hashable, CustomStringConvertible {
     /// The window of the touch's view.
     public var window: Window? { view?.window }
     /// The recognizers that receive this touch.
-    @exclusivity(unchecked) public internal(set) var gestureRecognizers: [GestureRecognizer] = []
+    public internal(set) var gestureRecognizers: [GestureRecognizer] = []
     /// Why the touch was cancelled, once it is.
-    @exclusivity(unchecked) public internal(set) var cancellationReason: TouchCancellationReason?
+    public internal(set) var cancellationReason: TouchCancellationReason?
 
-    @exclusivity(unchecked) var windowLocation: Point
-    @exclusivity(unchecked) var previousWindowLocation: Point
+    var windowLocation: Point
+    var previousWindowLocation: Point
     /// Where and when the touch went down, for tap slop and multi-tap checks.
     let initialWindowLocation: Point
     let beganAt: TimeInterval
 
     /// How far the touch's delivery to its view has got (see `GestureArena`).
-    @exclusivity(unchecked) var viewDelivery: ViewDelivery = .withheld
+    var viewDelivery: ViewDelivery = .withheld
     /// A move or end arrived while a recognizer held the view's delivery back.
-    @exclusivity(unchecked) var pendingMoveForView = false
-    @exclusivity(unchecked) var pendingEndForView = false
-    @exclusivity(unchecked) var isHeld = false
+    var pendingMoveForView = false
+    var pendingEndForView = false
+    var isHeld = false
 
     init(
         identifier: UInt64, platformID: UInt64, location: Point, timestamp: TimeInterval, force: Double?,

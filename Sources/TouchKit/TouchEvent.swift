@@ -1,11 +1,11 @@
 /// One batch of touch changes delivered together, as UIEvent is.
 public final class TouchEvent {
     /// Every touch currently on the screen, the changed ones included.
-    @exclusivity(unchecked) public internal(set) var allTouches: Set<Touch>
+    public internal(set) var allTouches: Set<Touch>
     /// The touches that changed in this event (UIKit passes them as the `touches` argument as well).
-    @exclusivity(unchecked) public internal(set) var changedTouches: Set<Touch> = []
+    public internal(set) var changedTouches: Set<Touch> = []
     /// When the event happened.
-    @exclusivity(unchecked) public internal(set) var timestamp: TimeInterval
+    public internal(set) var timestamp: TimeInterval
 
     init(allTouches: Set<Touch>, timestamp: TimeInterval) {
         self.allTouches = allTouches

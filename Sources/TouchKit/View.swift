@@ -6,18 +6,18 @@ open class View: Responder {
     /// The parent view. Not a weak reference, for speed (weak references make every retain of a view slow): the
     /// parent owns its subviews, and clears this pointer when a subview leaves it or when it goes away itself.
     public var superview: View? { superviewRef?.takeUnretainedValue() }
-    @exclusivity(unchecked) private var superviewRef: Unmanaged<View>?
-    @exclusivity(unchecked) public private(set) var subviews: [View] = []
-    @exclusivity(unchecked) public var bounds: Rect
-    @exclusivity(unchecked) public var center: Point
-    @exclusivity(unchecked) public var transform: AffineTransform = .identity
+    private var superviewRef: Unmanaged<View>?
+    public private(set) var subviews: [View] = []
+    public var bounds: Rect
+    public var center: Point
+    public var transform: AffineTransform = .identity
     /// Views with interaction disabled (and their subviews) are skipped by hit testing.
-    @exclusivity(unchecked) public var isUserInteractionEnabled = true
+    public var isUserInteractionEnabled = true
     /// Whether the view accepts more than one touch at a time. When false, extra fingers are not delivered to the
     /// view itself, though its gesture recognizers still receive them.
-    @exclusivity(unchecked) public var isMultipleTouchEnabled = false
-    @exclusivity(unchecked) public var isHidden = false
-    @exclusivity(unchecked) public private(set) var gestureRecognizers: [GestureRecognizer] = []
+    public var isMultipleTouchEnabled = false
+    public var isHidden = false
+    public private(set) var gestureRecognizers: [GestureRecognizer] = []
 
     public init(frame: Rect = .zero) {
         self.bounds = Rect(origin: .zero, size: frame.size)
@@ -140,20 +140,20 @@ open class View: Responder {
     /// retaining or allocating: conversions run for every touch move.
     func convertFromRoot(_ point: Point) -> Point {
         guard let parent = superviewRef else { return point }
-        return convertFromSuperview(parent._withUnsafeGuaranteedRef { $0.convertFromRoot(point) })
+        return convertFromSuperview(parent.takeUnretainedValue().convertFromRoot(point))
     }
 
     /// From this view's coordinates to its root's.
     func convertToRoot(_ point: Point) -> Point {
         guard let parent = superviewRef else { return point }
         let inParent = convertToSuperview(point)
-        return parent._withUnsafeGuaranteedRef { $0.convertToRoot(inParent) }
+        return parent.takeUnretainedValue().convertToRoot(inParent)
     }
 
     /// A vector (a difference of points) from root coordinates to this view's: only the transforms' linear parts.
     func vectorFromRoot(_ vector: Point) -> Point {
         guard let parent = superviewRef else { return vector }
-        let inParent = parent._withUnsafeGuaranteedRef { $0.vectorFromRoot(vector) }
+        let inParent = parent.takeUnretainedValue().vectorFromRoot(vector)
         return transform.isIdentity ? inParent : transform.inverted().applyLinear(to: inParent)
     }
 
@@ -161,7 +161,7 @@ open class View: Responder {
     func vectorToRoot(_ vector: Point) -> Point {
         guard let parent = superviewRef else { return vector }
         let inParent = transform.isIdentity ? vector : transform.applyLinear(to: vector)
-        return parent._withUnsafeGuaranteedRef { $0.vectorToRoot(inParent) }
+        return parent.takeUnretainedValue().vectorToRoot(inParent)
     }
 
     /// Converts `point` from this view's coordinates to `view`'s (the window's when nil).

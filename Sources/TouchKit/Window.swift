@@ -9,23 +9,23 @@ open class Window: View {
     public internal(set) weak var firstResponder: Responder?
 
     /// Live touches by the platform's id.
-    @exclusivity(unchecked) private var touchesByPlatformID: [UInt64: Touch] = [:] {
+    private var touchesByPlatformID: [UInt64: Touch] = [:] {
         // Any change may remove or replace the cached touch.
         didSet { cachedTouch = nil }
     }
     /// The last touch looked up, so a finger's stream of moves skips hashing. Valid while the dictionary holds it.
-    @exclusivity(unchecked) private var cachedID: UInt64 = 0
-    @exclusivity(unchecked) private var cachedTouch: Unmanaged<Touch>?
-    @exclusivity(unchecked) private var nextTouchIdentifier: UInt64 = 0
+    private var cachedID: UInt64 = 0
+    private var cachedTouch: Unmanaged<Touch>?
+    private var nextTouchIdentifier: UInt64 = 0
     /// The last ended touch, for counting multi-taps.
-    @exclusivity(unchecked) private var lastTap: (location: Point, time: TimeInterval, count: Int)?
+    private var lastTap: (location: Point, time: TimeInterval, count: Int)?
 
     /// Maximum time between taps, and distance from the first, for `Touch.tapCount` to count up (UIKit's).
-    @exclusivity(unchecked) public var multiTapInterval: TimeInterval = 0.35
-    @exclusivity(unchecked) public var multiTapDistance: Double = 45
+    public var multiTapInterval: TimeInterval = 0.35
+    public var multiTapDistance: Double = 45
     /// How far and how long a touch may move and last and still count as a tap for `Touch.tapCount`.
-    @exclusivity(unchecked) public var tapSlop: Double = 10
-    @exclusivity(unchecked) public var maximumTapDuration: TimeInterval = 0.5
+    public var tapSlop: Double = 10
+    public var maximumTapDuration: TimeInterval = 0.5
 
     /// The gesture engine: delivery to recognizers and views, and arbitration.
     let arena: GestureArena

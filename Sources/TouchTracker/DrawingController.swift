@@ -42,8 +42,8 @@ public final class DrawingController {
         didSet { applyScale() }
     }
 
-    /// Whether the gesture inspector (F1) is shown. Read on every input, so without the dynamic exclusivity check.
-    @exclusivity(unchecked) public private(set) var isInspectorVisible = false
+    /// Whether the gesture inspector (F1) is shown.
+    public private(set) var isInspectorVisible = false
     /// Each recognizer's last outcome (began, ended, cancelled, failed) as the inspector saw it.
     private var lastOutcomes: [ObjectIdentifier: GestureRecognizer.State] = [:]
     /// A short confirmation shown on screen (for example after exporting), and its timer.

@@ -13,42 +13,39 @@ public enum ShapeID: Hashable, Sendable {
 /// It owns the drawing while the app runs, reports each completed edit through `onEdit` so the platform can save,
 /// and records what needs redrawing in `damage`, which the renderer reads and clears.
 public final class DrawingView: View {
-    // What every touch move reads and writes is `@exclusivity(unchecked)`, like TouchKit's hot properties: nothing
-    // here accesses it overlappingly, and the dynamic checks cost more than the rest of the move's work in the view.
-
     /// Stroke width of every line, in pixels.
-    @exclusivity(unchecked) public var lineWidth = 10.0
+    public var lineWidth = 10.0
     /// How far a finger must move before its line appears (UIKit's tap slop), so taps leave no dots.
-    @exclusivity(unchecked) public var tapSlop = 10.0
+    public var tapSlop = 10.0
     /// How close a tap must be to a line to select it.
     public var hitRadius = 20.0
     /// Two fingers going down at most this far apart in time draw a circle (when circles are on).
     public var circlePairingInterval: TimeInterval = 0.1
     /// Width by speed: width = `speedWidthFactor` / speed (px/s), clamped to the two bounds below.
-    @exclusivity(unchecked) public var speedWidthFactor = 2000.0
-    @exclusivity(unchecked) public var minimumSpeedWidth = 1.0
-    @exclusivity(unchecked) public var maximumSpeedWidth = 20.0
+    public var speedWidthFactor = 2000.0
+    public var minimumSpeedWidth = 1.0
+    public var maximumSpeedWidth = 20.0
 
     public private(set) var lines: LineCollection
     public private(set) var circles: CircleCollection
     /// The challenges' switches and the colour of new lines, saved with the document.
-    @exclusivity(unchecked) public private(set) var options: DrawingOptions
+    public private(set) var options: DrawingOptions
     /// Lines being drawn, by `Touch.identifier` (unique per contact, never a reused platform id).
-    @exclusivity(unchecked) public private(set) var linesInProgress: [UInt64: LineInProgress] = [:] {
+    public private(set) var linesInProgress: [UInt64: LineInProgress] = [:] {
         // Adding or removing a line may move the others: the remembered position is stale.
         didSet { lastMovedLine = nil }
     }
     /// Where the last moved finger's line is in `linesInProgress`, so a finger's stream of moves skips hashing.
-    @exclusivity(unchecked) private var lastMovedLine: (id: UInt64, index: [UInt64: LineInProgress].Index)?
+    private var lastMovedLine: (id: UInt64, index: [UInt64: LineInProgress].Index)?
     /// Circles being drawn, by the pair of touches drawing them.
-    @exclusivity(unchecked) public private(set) var circlesInProgress: [TouchPair: CircleInProgress] = [:]
+    public private(set) var circlesInProgress: [TouchPair: CircleInProgress] = [:]
     /// The selected line, drawn green on top of the others.
     public private(set) var selectedLineID: LineID?
     /// The selected circle, drawn green on top of the others. At most one of the two selections is set.
     public private(set) var selectedCircleID: CircleID?
     public private(set) var undoStack = UndoStack()
     /// What changed since the renderer last looked.
-    @exclusivity(unchecked) public var damage = Damage()
+    public var damage = Damage()
     /// Called after every completed edit (and undo or redo, and option change) with the new document, as a snapshot
     /// taken in constant time (the receiver builds the `Drawing` from it, off the event loop if it likes).
     public var onEdit: ((DrawingSnapshot) -> Void)?
@@ -57,7 +54,7 @@ public final class DrawingView: View {
     private var moveOrigin: Line?
     private var circleMoveOrigin: Circle?
     /// When each live touch went down and its velocity samples (TouchKit's estimator).
-    @exclusivity(unchecked) private var tracks: [UInt64: (began: TimeInterval, velocity: VelocityTracker)] = [:]
+    private var tracks: [UInt64: (began: TimeInterval, velocity: VelocityTracker)] = [:]
     /// Touches of a circle that has completed (its other finger lifted): they draw nothing more.
     private var spentTouches: Set<UInt64> = []
 
@@ -504,13 +501,7 @@ public final class DrawingView: View {
     }
 
     public override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
-        // The set holds its touches for the whole call: walking it by index and borrowing each touch saves the
-        // retains and releases of the set and of every touch that `for in` makes on every move.
-        var index = touches.startIndex
-        while index != touches.endIndex {
-            Unmanaged.passUnretained(touches[index])._withUnsafeGuaranteedRef { update($0) }
-            touches.formIndex(after: &index)
-        }
+        for touch in touches { update(touch) }
     }
 
     public override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {

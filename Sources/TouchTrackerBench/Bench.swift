@@ -226,10 +226,11 @@ enum Bench {
             figure: String(
                 format: "%.2f M events/s (median of %d passes after a warm-up, %.2f–%.2f; %d events in %.3f s)",
                 rate / 1e6, passes, (rates.min() ?? rate) / 1e6, (rates.max() ?? rate) / 1e6, inputs.count, seconds),
-            // The issue's target is for the app as it starts (every recognizer, default styles); the row with every
-            // style on shows what they add.
-            target: everyStyle ? "- (the styles are off by default; for comparison)" : "≥ 2 M events/s",
-            passed: everyStyle || rate >= 2_000_000,
+            // The target is for the app as it starts (every recognizer, default styles); the row with every style on
+            // shows what they add. It was 2 M events/s while TouchKit switched off Swift's exclusivity checks on its
+            // hot path; with them on (issue 15) the floor is 1 M, still ~800x a ten-finger 120 Hz screen.
+            target: everyStyle ? "- (the styles are off by default; for comparison)" : "≥ 1 M events/s",
+            passed: everyStyle || rate >= 1_000_000,
             values: ["eventsPerSecond": rate, "passes": Double(passes), "events": Double(inputs.count)])
     }
 
