@@ -107,6 +107,16 @@ final class GestureArena {
         let changed = event.changedTouches
         deliverBegan(of: touch, to: recognizers)
         runEffects()
+        // A finger that joins a gesture already recognized (and that took it) is part of that gesture: with
+        // cancelsTouchesInView the view never sees it, as UIKit keeps a recognized gesture's touches from the view.
+        if touch.viewDelivery != .finished,
+            recognizers.contains(where: { recognizer in
+                recognizer.cancelsTouchesInView && recognizer.isTrackingLive(touch)
+                    && (recognizer.storedState == .began || recognizer.storedState == .changed)
+            })
+        {
+            touch.viewDelivery = .finished
+        }
         switch touch.viewDelivery {
         case .finished: break
         case .withheld, .delivered:

@@ -22,6 +22,21 @@ import Testing
         return h
     }
 
+    @Test("a finger that joins a recognized pan (cancelsTouchesInView) is part of the gesture and never reaches the view")
+    func fingerJoiningARecognizedPanStaysFromTheView() {
+        let h = Harness()
+        h.add(PanGestureRecognizer(), "pan")
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 130, 100, at: 0.05)
+        h.move(1, 160, 100, at: 0.1)
+        #expect(h.actions.contains("pan:began"))
+        let viewCallsBefore = h.viewCalls.count
+        h.down(2, 300, 300, at: 0.15)
+        h.move(2, 320, 300, at: 0.2)
+        h.up(2, 320, 300, at: 0.25)
+        #expect(h.viewCalls.count == viewCallsBefore, "\(h.viewCalls)")
+    }
+
     @Test("UIKit's defaults: the view sees began and moved, then cancelled, then the action")
     func defaults() {
         let tap = TapGestureRecognizer()
