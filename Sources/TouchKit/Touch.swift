@@ -59,6 +59,12 @@ public final class Touch: Hashable, CustomStringConvertible {
     let initialWindowLocation: Point
     let beganAt: TimeInterval
 
+    /// Where the series of taps this touch belongs to began (its own place for a first tap), for `tapCount`.
+    var tapSeriesOrigin: Point = .zero
+    /// Whether the touch has ever been farther than the tap slop from where it went down (a scribble that comes
+    /// home is not a tap).
+    var leftTapSlop = false
+
     /// How far the touch's delivery to its view has got (see `GestureArena`).
     var viewDelivery: ViewDelivery = .withheld
     /// A move or end arrived while a recognizer held the view's delivery back.

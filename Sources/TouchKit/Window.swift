@@ -17,10 +17,14 @@ open class Window: View {
     private var cachedID: UInt64 = 0
     private var cachedTouch: Unmanaged<Touch>?
     private var nextTouchIdentifier: UInt64 = 0
-    /// The last ended touch, for counting multi-taps.
-    private var lastTap: (location: Point, time: TimeInterval, count: Int)?
+    /// The last touch that ended as a tap, for counting multi-taps: where its series began, when it lifted, its
+    /// count and the view it was in.
+    private var lastTap: (origin: Point, time: TimeInterval, count: Int, view: ObjectIdentifier?)?
 
-    /// Maximum time between taps, and distance from the first, for `Touch.tapCount` to count up (UIKit's).
+    /// Maximum time between taps, and distance from the first, for `Touch.tapCount` to count up (UIKit's). The
+    /// rules are the tap recognizer's: each tap stays within `tapSlop` for its whole life and lasts at most
+    /// `maximumTapDuration`; the next starts within `multiTapInterval` of the last lift, within `multiTapDistance` of
+    /// the first tap, and in the same view (a tap on a popup menu does not count towards a double tap below it).
     public var multiTapInterval: TimeInterval = 0.35
     public var multiTapDistance: Double = 45
     /// How far and how long a touch may move and last and still count as a tap for `Touch.tapCount`.
@@ -72,6 +76,9 @@ open class Window: View {
                 touch.windowLocation = input.location
                 touch.timestamp = time
                 if let force = input.force, force.isFinite { touch.force = force }
+                if !touch.leftTapSlop, !(input.location.distance(to: touch.initialWindowLocation) <= tapSlop) {
+                    touch.leftTapSlop = true
+                }
                 touch.phase = .moved
                 arena.touchMoved(touch)
             case .ended:
@@ -83,9 +90,11 @@ open class Window: View {
                 touch.timestamp = time
                 touch.phase = .ended
                 let isTap =
-                    touch.windowLocation.distance(to: touch.initialWindowLocation) <= tapSlop
+                    !touch.leftTapSlop && touch.windowLocation.distance(to: touch.initialWindowLocation) <= tapSlop
                     && time - touch.beganAt <= maximumTapDuration
-                lastTap = isTap ? (touch.initialWindowLocation, time, touch.tapCount) : nil
+                lastTap =
+                    isTap
+                    ? (touch.tapSeriesOrigin, time, touch.tapCount, touch.view.map { ObjectIdentifier($0) }) : nil
                 arena.touchEnded(touch)
                 arena.touchLeft(touch)
             case .cancelled:
@@ -121,16 +130,20 @@ open class Window: View {
             !view.isMultipleTouchEnabled && touchesByPlatformID.values.contains(where: { $0.view === view })
         nextTouchIdentifier += 1
         let tapCount: Int
+        let origin: Point
         if let last = lastTap, time - last.time <= multiTapInterval,
-            last.location.distance(to: input.location) <= multiTapDistance
+            last.origin.distance(to: input.location) <= multiTapDistance, last.view == ObjectIdentifier(view)
         {
             tapCount = last.count + 1
+            origin = last.origin
         } else {
             tapCount = 1
+            origin = input.location
         }
         let touch = Touch(
             identifier: nextTouchIdentifier, platformID: input.id, location: input.location, timestamp: time,
             force: input.force, tapCount: tapCount, window: self)
+        touch.tapSeriesOrigin = origin
         touch.view = view
         touchesByPlatformID[input.id] = touch
         if hiddenFromView { touch.viewDelivery = .finished }

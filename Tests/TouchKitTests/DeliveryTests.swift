@@ -22,7 +22,8 @@ import Testing
         return h
     }
 
-    @Test("a finger that joins a recognized pan (cancelsTouchesInView) is part of the gesture and never reaches the view")
+    @Test(
+        "a finger that joins a recognized pan (cancelsTouchesInView) is part of the gesture and never reaches the view")
     func fingerJoiningARecognizedPanStaysFromTheView() {
         let h = Harness()
         h.add(PanGestureRecognizer(), "pan")

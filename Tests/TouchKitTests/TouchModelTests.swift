@@ -54,4 +54,40 @@ import Testing
         let counts = h.view.finishedTouches.sorted { $0.identifier < $1.identifier }.map(\.tapCount)
         #expect(counts == [1, 1])
     }
+
+    /// The tap counts of the view's finished touches, in the order they went down.
+    private func counts(_ h: Harness) -> [Int] {
+        h.view.finishedTouches.sorted { $0.identifier < $1.identifier }.map(\.tapCount)
+    }
+
+    @Test("tap count measures each tap's distance from the first tap, as the tap recognizer does, not from the last")
+    func tapCountMeasuresFromTheFirstTap() {
+        let h = Harness()
+        h.tap(100, 100, at: 0, duration: 0.05)
+        h.tap(140, 100, at: 0.15, duration: 0.05)  // 40 px from the first: a second tap
+        h.tap(180, 100, at: 0.3, duration: 0.05)  // 40 px from the second, 80 from the first: a new series
+        #expect(counts(h) == [1, 2, 1])
+    }
+
+    @Test("a touch that wanders beyond the tap slop and comes home is not a tap for tap count")
+    func scribbleThatComesHomeIsNotATap() {
+        let h = Harness()
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 130, 100, at: 0.05)
+        h.move(1, 100, 100, at: 0.1)
+        h.up(1, 100, 100, at: 0.15)
+        h.tap(100, 100, at: 0.25, duration: 0.05)
+        #expect(counts(h) == [1, 1])
+    }
+
+    @Test("a tap in another view does not count towards the next tap's count")
+    func tapInAnotherViewStartsANewSeries() {
+        let h = Harness()
+        let other = RecordingView(frame: Rect(x: 90, y: 90, width: 20, height: 20), log: h.log, label: "other")
+        h.view.addSubview(other)
+        h.tap(100, 100, at: 0, duration: 0.05)  // on the other view
+        h.tap(115, 100, at: 0.15, duration: 0.05)  // on the main view, 15 px away
+        #expect(counts(h) == [1])
+        #expect(other.finishedTouches.map(\.tapCount) == [1])
+    }
 }
