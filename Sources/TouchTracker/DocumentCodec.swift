@@ -170,6 +170,10 @@ public enum DocumentCodec {
             bytes.append(contentsOf: string.utf8)
         }
 
+        // The one underscored standard-library entry point left in TouchKit and the model, kept on purpose: it is
+        // the hidden TextOutputStream requirement through which `Double.write(to:)` hands over its digits. Without
+        // it every number becomes a String first, and saving 100,000 lines takes 145 ms to encode instead of 62 (the
+        // save row's target is 150 ms in all); no public API gives a double's shortest digits without a String.
         mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
             bytes.append(contentsOf: buffer)
         }
