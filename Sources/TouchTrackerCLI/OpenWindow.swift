@@ -186,6 +186,13 @@ extension OpenWindow {
         let watcher: DocumentWatcher
         do {
             watcher = try DocumentWatcher(documentPath: store.path) {
+                // The folder itself went away: the watcher has stopped, so nothing will be read any more and saves
+                // must not wait for it (the next one makes the folder again).
+                let folder = (store.path as NSString).deletingLastPathComponent
+                if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+                    writer.stopGuardingOutsideChanges()
+                    return
+                }
                 // Gone: written again at the next edit. One of our own saves: nothing to adopt.
                 guard let version = FileIdentity.of(path: store.path), !writer.wroteVersion(version) else { return }
                 do {

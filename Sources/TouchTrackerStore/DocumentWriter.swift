@@ -92,6 +92,12 @@ public final class DocumentWriter: Sendable {
         }
     }
 
+    /// Ends `guardOutsideChanges` (the document is no longer watched: its folder went away), so saves go on.
+    public func stopGuardingOutsideChanges() {
+        state.withLock { $0.guardsOutsideChanges = false }
+        work.signal()
+    }
+
     /// Tells the writer the app has seen this version of the document (read it to show it, or found it
     /// unreadable and kept a copy), so a save may replace it. Tries a held save again at once.
     public func acknowledge(_ version: FileIdentity) {

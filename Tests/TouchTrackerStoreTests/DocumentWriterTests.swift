@@ -132,6 +132,20 @@ final class Messages: Sendable {
         #expect(try store.load() == mine)
     }
 
+    @Test("once guarding stops, a save replaces another program's version")
+    func stoppedGuardSaves() throws {
+        let store = DocumentStore(path: folder + "/drawing.json")
+        let writer = DocumentWriter(store: store)
+        defer { writer.stop() }
+        writer.guardOutsideChanges(current: nil)
+        try AtomicFile.write(DocumentCodec.encode(theirs), to: store.path)
+        writer.submit(DrawingSnapshot(mine))
+        #expect(writer.flush() != nil)
+        writer.stopGuardingOutsideChanges()
+        #expect(writer.flush() == nil)
+        #expect(try store.load() == mine)
+    }
+
     @Test("a document deleted from under the app is written again at the next save")
     func deletedDocumentIsWrittenAgain() throws {
         let store = DocumentStore(path: folder + "/drawing.json")
