@@ -154,29 +154,7 @@ public enum DocumentCodec {
             }
             return
         }
-        // The shortest text that reads back exactly, written straight into the bytes: Double.write(to:) hands its
-        // digits to the stream as ASCII, where string interpolation would build a String per number first.
-        var sink = ByteSink(bytes: out)
-        out = []
-        value.write(to: &sink)
-        out = sink.bytes
-    }
-
-    /// A text stream into a byte array that takes ASCII digits without making a String of them.
-    private struct ByteSink: TextOutputStream {
-        var bytes: [UInt8]
-
-        mutating func write(_ string: String) {
-            bytes.append(contentsOf: string.utf8)
-        }
-
-        // The one underscored standard-library entry point left in TouchKit and the model, kept on purpose: it is
-        // the hidden TextOutputStream requirement through which `Double.write(to:)` hands over its digits. Without
-        // it every number becomes a String first, and saving 100,000 lines takes 145 ms to encode instead of 62 (the
-        // save row's target is 150 ms in all); no public API gives a double's shortest digits without a String.
-        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-            bytes.append(contentsOf: buffer)
-        }
+        ShortestDecimal.append(value, to: &out)
     }
 
     static func point(_ value: JSONValue?, field: @autoclosure () -> String) throws(DocumentError) -> Point {
