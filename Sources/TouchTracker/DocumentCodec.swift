@@ -103,28 +103,67 @@ public enum DocumentCodec {
         var out: [UInt8] = []
         out.reserveCapacity(Swift.min(chunkSize, 64 + drawing.lines.count * 120) + 1024)
         out.append(contentsOf: "{\"version\": \(Drawing.formatVersion), \"lines\": [".utf8)
-        for (index, line) in drawing.lines.enumerated() {
-            out.append(contentsOf: index > 0 ? ",\n  {\"begin\": {\"x\": ".utf8 : "\n  {\"begin\": {\"x\": ".utf8)
-            appendNumber(line.begin.x, to: &out)
-            out.append(contentsOf: ", \"y\": ".utf8)
-            appendNumber(line.begin.y, to: &out)
-            out.append(contentsOf: "}, \"end\": {\"x\": ".utf8)
-            appendNumber(line.end.x, to: &out)
-            out.append(contentsOf: ", \"y\": ".utf8)
-            appendNumber(line.end.y, to: &out)
-            out.append(UInt8(ascii: "}"))
-            appendStyle(color: line.color, width: line.width, to: &out)
-            out.append(UInt8(ascii: "}"))
+        try appendList(drawing.lines.lazy.map(Shape.line), to: &out, chunkSize: chunkSize, emit: emit)
+        // Circles only when there are some, so a plain document reads as it always has.
+        if !drawing.circles.isEmpty {
+            out.append(contentsOf: ", \"circles\": [".utf8)
+            try appendList(drawing.circles.lazy.map(Shape.circle), to: &out, chunkSize: chunkSize, emit: emit)
+        }
+        appendOptions(drawing.options, to: &out)
+        out.append(contentsOf: "}\n".utf8)
+        try emit(out)
+    }
+
+    /// One list of the document (`"lines": [` or `"circles": [` already written), a shape per line of text,
+    /// handing `emit` what is written whenever it reaches `chunkSize` bytes.
+    private static func appendList<Failure: Error>(
+        _ shapes: some Collection<Shape>, to out: inout [UInt8], chunkSize: Int,
+        emit: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        for (index, shape) in shapes.enumerated() {
+            out.append(contentsOf: (index > 0 ? ",\n  " : "\n  ").utf8)
+            appendShape(shape, to: &out)
             if out.count >= chunkSize {
                 try emit(out)
                 out.removeAll(keepingCapacity: true)
             }
         }
-        out.append(contentsOf: (drawing.lines.isEmpty ? "]" : "\n]").utf8)
-        appendCircles(drawing.circles, to: &out)
-        appendOptions(drawing.options, to: &out)
-        out.append(contentsOf: "}\n".utf8)
-        try emit(out)
+        out.append(contentsOf: (shapes.isEmpty ? "]" : "\n]").utf8)
+    }
+
+    /// One shape as the document holds it: `{"begin": …, "end": …}` for a line, `{"origin": …, "size": …}` for
+    /// a circle (the one place the kinds' fields differ), then its colour and width when it sets them.
+    static func appendShape(_ shape: Shape, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        switch shape {
+        case .line(let line):
+            appendPair("begin", ("x", line.begin.x), ("y", line.begin.y), to: &out)
+            out.append(contentsOf: ", ".utf8)
+            appendPair("end", ("x", line.end.x), ("y", line.end.y), to: &out)
+        case .circle(let circle):
+            appendPair("origin", ("x", circle.frame.minX), ("y", circle.frame.minY), to: &out)
+            out.append(contentsOf: ", ".utf8)
+            appendPair("size", ("width", circle.frame.width), ("height", circle.frame.height), to: &out)
+        }
+        appendStyle(color: shape.color, width: shape.width, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `"name": {"a": 1, "b": 2}`.
+    private static func appendPair(
+        _ name: StaticString, _ first: (StaticString, Double), _ second: (StaticString, Double), to out: inout [UInt8]
+    ) {
+        out.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(contentsOf: "\": {\"".utf8)
+        first.0.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(contentsOf: "\": ".utf8)
+        appendNumber(first.1, to: &out)
+        out.append(contentsOf: ", \"".utf8)
+        second.0.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(contentsOf: "\": ".utf8)
+        appendNumber(second.1, to: &out)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Whole numbers print without a fraction (fast path, no String); others with the shortest representation

@@ -15,27 +15,6 @@ extension DocumentCodec {
         }
     }
 
-    /// `, "circles": [...]`, only when there are circles.
-    static func appendCircles(_ circles: [Circle], to out: inout [UInt8]) {
-        guard !circles.isEmpty else { return }
-        out.append(contentsOf: ", \"circles\": [".utf8)
-        for (index, circle) in circles.enumerated() {
-            out.append(contentsOf: (index > 0 ? ",\n  " : "\n  ").utf8)
-            out.append(contentsOf: "{\"origin\": {\"x\": ".utf8)
-            appendNumber(circle.frame.minX, to: &out)
-            out.append(contentsOf: ", \"y\": ".utf8)
-            appendNumber(circle.frame.minY, to: &out)
-            out.append(contentsOf: "}, \"size\": {\"width\": ".utf8)
-            appendNumber(circle.frame.width, to: &out)
-            out.append(contentsOf: ", \"height\": ".utf8)
-            appendNumber(circle.frame.height, to: &out)
-            out.append(UInt8(ascii: "}"))
-            appendStyle(color: circle.color, width: circle.width, to: &out)
-            out.append(UInt8(ascii: "}"))
-        }
-        out.append(contentsOf: "\n]".utf8)
-    }
-
     /// `, "options": {...}` with only the options that differ from their defaults; nothing when none does.
     static func appendOptions(_ options: DrawingOptions, to out: inout [UInt8]) {
         guard !options.isDefault else { return }

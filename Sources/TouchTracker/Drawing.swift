@@ -15,6 +15,9 @@ public struct Drawing: Hashable, Sendable {
         self.circles = circles
         self.options = options
     }
+
+    /// Every shape bottom to top: the lines, then the circles drawn above them.
+    public var shapes: [Shape] { lines.map(Shape.line) + circles.map(Shape.circle) }
 }
 
 /// The book's challenges, each off by default and saved with the document (DESIGN.md §2.12–16, §3).

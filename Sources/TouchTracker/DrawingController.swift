@@ -19,19 +19,6 @@ public final class DrawingController {
     /// cancels its three touches in the canvas, which discards their lines (and circle) in progress.
     public let swipeRecognizer = SwipeGestureRecognizer()
 
-    public static let deleteTitle = "Delete"
-    /// The settings menu's items (right click on the empty canvas, or F2).
-    public static let circlesTitle = "Two-Finger Circles"
-    public static let colorByAngleTitle = "Colour by Angle"
-    public static let widthBySpeedTitle = "Width by Speed"
-    public static let widthByPressureTitle = "Width by Pressure"
-    public static let colorsTitle = "Colours"
-    public static let settingsTitles = [
-        circlesTitle, colorByAngleTitle, widthBySpeedTitle, widthByPressureTitle, colorsTitle,
-    ]
-    /// The colour menu's items (three-finger swipe up, C, or "Colours" in the settings menu).
-    public static let colorTitles = LineColor.palette.map(\.name)
-
     /// Where the long-pressing finger was at the last move, so the line follows it exactly.
     private var dragAnchor: Point?
     private let gestureRules = GestureRules()
@@ -85,7 +72,7 @@ public final class DrawingController {
     /// Sets every distance from its 96-dpi default (DESIGN.md §2) times `scale`.
     private func applyScale() {
         drawingView.lineWidth = 10 * scale
-        drawingView.tapSlop = 10 * scale
+        drawingView.tracker.tapSlop = 10 * scale
         drawingView.hitRadius = 20 * scale
         window.tapSlop = 10 * scale
         window.multiTapDistance = 45 * scale
@@ -96,9 +83,11 @@ public final class DrawingController {
         longPressRecognizer.allowableMovement = 10 * scale
         swipeRecognizer.minimumDistance = 50 * scale
         swipeRecognizer.directionSlop = 10 * scale
-        drawingView.speedWidthFactor = 2000 * scale * scale
-        drawingView.minimumSpeedWidth = 1 * scale
-        drawingView.maximumSpeedWidth = 20 * scale
+        drawingView.tracker.speedWidthFactor = 2000 * scale * scale
+        drawingView.tracker.minimumSpeedWidth = 1 * scale
+        drawingView.tracker.maximumSpeedWidth = 20 * scale
+        drawingView.tracker.minimumPressureWidth = 1 * scale
+        drawingView.tracker.maximumPressureWidth = 20 * scale
         drawingView.damage.cacheNeedsRebuild = true
         drawingView.damage.add(window.bounds)
         if let menu { reopenMenu(menu) }
@@ -178,105 +167,84 @@ public final class DrawingController {
         menuView?.highlight(at: point)
     }
 
-    /// A right click: select the line or circle under the pointer and open its menu at once (no double-tap
-    /// wait); on the empty canvas, deselect and open the settings menu there.
+    /// A right click: select the shape under the pointer and open its menu at once (no double-tap wait); on the
+    /// empty canvas, deselect and open the settings menu there.
     public func contextClick(at point: Point) {
         if let shape = drawingView.shape(at: point) {
-            drawingView.selectShape(shape)
-            openMenu(at: point)
+            drawingView.select(shape)
+            openSelectionMenu(at: point)
         } else {
             drawingView.select(nil)
             openSettingsMenu(at: point)
         }
     }
 
-    /// Handles a key press. Returns whether the key did something.
+    /// Handles a key press (`KeyMap` says what it means). Returns whether the key did something.
     @discardableResult
     public func handleKey(_ command: KeyCommand) -> Bool {
-        let key = command.normalizedKey
-        switch (key, command.control, command.shift) {
-        case ("z", true, false):
+        guard let action = KeyMap.action(for: command) else { return false }
+        switch action {
+        case .undo:
             endDrag()
             closeMenu()
             drawingView.undo()
-        case ("z", true, true), ("y", true, _):
+        case .redo:
             endDrag()
             closeMenu()
             drawingView.redo()
-        case ("Delete", false, _), ("KP_Delete", false, _):
+        case .deleteSelection:
             guard drawingView.selectedShape != nil else { return false }
-            deleteSelectedLine()
-        case ("Escape", _, _):
+            deleteSelectedShape()
+        case .closeMenu:
             guard menuView != nil else { return false }
             closeMenu()
-        case ("Up", false, _), ("KP_Up", false, _):
+        case .highlightPrevious:
             guard let menuView else { return false }
             menuView.moveHighlight(by: -1)
-        case ("Down", false, _), ("KP_Down", false, _):
+        case .highlightNext:
             guard let menuView else { return false }
             menuView.moveHighlight(by: 1)
-        case ("Return", false, _), ("KP_Enter", false, _):
+        case .activateHighlighted:
             guard let menu, let index = menu.highlightedIndex else { return false }
-            activateMenuItem(menu.items[index])
-        case ("Menu", _, _), ("F10", false, true):
+            activate(menu.items[index])
+        case .openSelectionMenu:
             // The Delete menu is for a shape at rest: not while a finger drags it.
-            guard dragAnchor == nil else { return false }
-            if let line = drawingView.selectedLine {
-                openMenu(at: (line.begin + line.end) / 2)
-            } else if let circle = drawingView.selectedCircle {
-                openMenu(at: circle.center)
-            } else {
-                return false
+            guard dragAnchor == nil, let shape = drawingView.selectedShape else { return false }
+            switch shape {
+            case .line(let line): openSelectionMenu(at: (line.begin + line.end) / 2)
+            case .circle(let circle): openSelectionMenu(at: circle.center)
             }
-        case ("o", false, _):
-            toggle(\.circles, Self.circlesTitle)
-        case ("a", false, _):
-            toggle(\.colorByAngle, Self.colorByAngleTitle)
-        case ("w", false, _):
-            toggle(\.widthBySpeed, Self.widthBySpeedTitle)
-        case ("p", false, _):
-            toggle(\.widthByPressure, Self.widthByPressureTitle)
-        case ("c", false, _):
+        case .toggle(let option):
+            toggle(option)
+        case .openColorMenu:
             openColorMenu(at: keyboardMenuAnchor)
-        case ("F2", false, false):
+        case .openSettingsMenu:
             openSettingsMenu(at: keyboardMenuAnchor)
-        case ("s", true, false):
+        case .export:
             guard let onExport else { return false }
             onExport()
-        case ("F1", false, false):
+        case .toggleInspector:
             isInspectorVisible.toggle()
             lastOutcomes.removeAll()
-        default:
-            return false
         }
         return true
     }
 
-    /// Activates the open menu's item titled `title`, as a click on it would. Returns whether there was one.
+    /// Activates `item` of the open menu, as a click on it would. Returns whether the open menu has it.
     @discardableResult
-    public func activateMenuItem(_ title: String) -> Bool {
-        guard let menu, menu.items.contains(title) else { return false }
-        switch title {
-        case Self.deleteTitle: deleteSelectedLine()
-        case Self.circlesTitle:
+    public func activate(_ item: MenuItem) -> Bool {
+        guard let menu, menu.items.contains(item) else { return false }
+        switch item {
+        case .delete:
+            deleteSelectedShape()
+        case .toggle(let option):
             closeMenu()
-            toggle(\.circles, title)
-        case Self.colorByAngleTitle:
-            closeMenu()
-            toggle(\.colorByAngle, title)
-        case Self.widthBySpeedTitle:
-            closeMenu()
-            toggle(\.widthBySpeed, title)
-        case Self.widthByPressureTitle:
-            closeMenu()
-            toggle(\.widthByPressure, title)
-        case Self.colorsTitle:
+            toggle(option)
+        case .colors:
             openColorMenu(at: menu.anchor)
-        default:
+        case .color(let color):
             closeMenu()
-            if let color = LineColor.palette.first(where: { $0.name == title })?.color {
-                chooseColor(color, named: title)
-            }
+            chooseColor(color, named: item.title)
         }
         return true
     }
@@ -287,11 +255,11 @@ public final class DrawingController {
     private var keyboardMenuAnchor: Point { Point(x: window.bounds.midX, y: window.bounds.midY) }
 
     /// Turns an option on or off, saves it with the document and says so on screen.
-    private func toggle(_ option: WritableKeyPath<DrawingOptions, Bool>, _ title: String) {
+    private func toggle(_ option: DrawingOption) {
         var options = drawingView.options
-        options[keyPath: option].toggle()
+        options[keyPath: option.keyPath].toggle()
         drawingView.setOptions(options)
-        showNotice("\(title): \(options[keyPath: option] ? "on" : "off")")
+        showNotice("\(option.title): \(options[keyPath: option.keyPath] ? "on" : "off")")
     }
 
     /// New lines and circles take `color`; colour by angle goes off, so the choice shows at once.
@@ -307,8 +275,8 @@ public final class DrawingController {
 
     private func tap(at point: Point) {
         if let shape = drawingView.shape(at: point) {
-            drawingView.selectShape(shape)
-            openMenu(at: point)
+            drawingView.select(shape)
+            openSelectionMenu(at: point)
         } else {
             drawingView.select(nil)
             closeMenu()
@@ -320,9 +288,9 @@ public final class DrawingController {
         drawingView.clearAll()
     }
 
-    private func deleteSelectedLine() {
+    private func deleteSelectedShape() {
         closeMenu()
-        drawingView.deleteSelectedLine()
+        drawingView.deleteSelectedShape()
     }
 
     /// Ends a long-press drag now, as if its finger had been lifted where it is (the move so far becomes an edit and
@@ -339,16 +307,16 @@ public final class DrawingController {
         switch recognizer.state {
         case .began:
             closeMenu()
-            drawingView.selectShape(drawingView.shape(at: point))
+            drawingView.select(drawingView.shape(at: point))
             dragAnchor = point
         case .changed:
-            // The line's travel is exactly the pressing finger's travel, whatever other fingers do.
+            // The shape's travel is exactly the pressing finger's travel, whatever other fingers do.
             guard let anchor = dragAnchor, point.isFinite else { return }
-            drawingView.moveSelectedLine(by: point - anchor)
+            drawingView.moveSelectedShape(by: point - anchor)
             dragAnchor = point
         case .ended, .cancelled:
             if recognizer.state == .ended, let anchor = dragAnchor, point.isFinite {
-                drawingView.moveSelectedLine(by: point - anchor)
+                drawingView.moveSelectedShape(by: point - anchor)
             }
             dragAnchor = nil
             drawingView.finishMove()
@@ -363,25 +331,22 @@ public final class DrawingController {
     // MARK: Menu
 
     /// Opens the Delete menu for the selection.
-    private func openMenu(at point: Point) {
-        openMenu(at: point, items: [Self.deleteTitle])
+    private func openSelectionMenu(at point: Point) {
+        openMenu(at: point, items: MenuItem.selectionMenu)
     }
 
     /// Opens the settings menu: the challenges' switches (checked when on) and the way to the colours.
     public func openSettingsMenu(at point: Point) {
         let options = drawingView.options
-        var checked: [String] = []
-        if options.circles { checked.append(Self.circlesTitle) }
-        if options.colorByAngle { checked.append(Self.colorByAngleTitle) }
-        if options.widthBySpeed { checked.append(Self.widthBySpeedTitle) }
-        if options.widthByPressure { checked.append(Self.widthByPressureTitle) }
-        openMenu(at: point, items: Self.settingsTitles, checked: checked)
+        let checked = DrawingOption.allCases.filter { options[keyPath: $0.keyPath] }.map(MenuItem.toggle)
+        openMenu(at: point, items: MenuItem.settingsMenu, checked: checked)
     }
 
     /// Opens the colour menu, the colour in use checked.
     public func openColorMenu(at point: Point) {
-        let current = LineColor.palette.first { $0.color == drawingView.options.color }?.name
-        openMenu(at: point, items: Self.colorTitles, checked: current.map { [$0] } ?? [])
+        let current = MenuItem.color(drawingView.options.color)
+        let checked = MenuItem.colorMenu.contains(current) ? [current] : []
+        openMenu(at: point, items: MenuItem.colorMenu, checked: checked)
     }
 
     /// Opens the same menu again (after a resize or a change of scale), its items and checks kept.
@@ -389,11 +354,11 @@ public final class DrawingController {
         openMenu(at: menu.anchor, items: menu.items, checked: menu.checkedItems)
     }
 
-    private func openMenu(at point: Point, items: [String], checked: [String] = []) {
+    private func openMenu(at point: Point, items: [MenuItem], checked: [MenuItem] = []) {
         closeMenu()
         let view = MenuView(
             menu: PopupMenu(anchor: point, items: items, checkedItems: checked, within: window.bounds, scale: scale))
-        view.onActivate = { [weak self] title in self?.activateMenuItem(title) }
+        view.onActivate = { [weak self] item in self?.activate(item) }
         view.onChange = { [weak self, weak view] in
             if let self, let view { self.drawingView.damage.add(view.menu.damageFrame) }
         }
@@ -450,8 +415,8 @@ public final class DrawingController {
 
     public var snapshot: StateSnapshot {
         StateSnapshot(
-            drawing: drawingView.drawing, selectedLine: drawingView.selectedLineIndex, menu: menu,
-            linesInProgress: drawingView.visibleLinesInProgress.count, selectedCircle: drawingView.selectedCircleIndex,
+            drawing: drawingView.drawing, selection: drawingView.document.selectionPosition, menu: menu,
+            linesInProgress: drawingView.visibleLinesInProgress.count,
             circlesInProgress: drawingView.visibleCirclesInProgress.count)
     }
 }

@@ -1,49 +1,36 @@
-/// One undoable change to the complete lines and circles.
+/// One undoable change to the complete shapes.
 public enum Edit: Sendable {
-    /// Lines (and circles) drawn: several fingers can complete them in one event.
-    case add([IdentifiedLine], circles: [IdentifiedCircle] = [])
-    case delete(IdentifiedLine)
-    case deleteCircle(IdentifiedCircle)
+    /// Shapes drawn: several fingers can complete lines (and a circle) in one event.
+    case add([IdentifiedShape])
+    case delete(IdentifiedShape)
     /// Everything cleared, kept whole (with its spatial index), so undo puts it back in constant time however
     /// large the drawing was.
-    case clear(LineCollection, circles: CircleCollection)
-    /// Every complete line and circle replaced by a document's (another program changed it on disk), both sides
-    /// kept whole, so undo and redo are constant time.
-    case replace(LineCollection, circles: CircleCollection, with: LineCollection, newCircles: CircleCollection)
-    case move(id: LineID, from: Line, to: Line)
-    case moveCircle(id: CircleID, from: Circle, to: Circle)
+    case clear(ShapeCollection)
+    /// Every complete shape replaced by a document's (another program changed it on disk), both sides kept whole,
+    /// so undo and redo are constant time.
+    case replace(ShapeCollection, with: ShapeCollection)
+    case move(id: ShapeID, from: Shape, to: Shape)
 
     /// A short verb for traces and the inspector.
     public var name: String {
         switch self {
         case .add: "draw"
-        case .delete, .deleteCircle: "delete"
+        case .delete: "delete"
         case .clear: "clear"
         case .replace: "reload"
-        case .move, .moveCircle: "move"
+        case .move: "move"
         }
     }
 }
 
-/// A line with its ID, as edits remember it.
-public struct IdentifiedLine: Hashable, Sendable {
-    public var id: LineID
-    public var line: Line
+/// A shape with its ID, as edits remember it.
+public struct IdentifiedShape: Hashable, Sendable {
+    public var id: ShapeID
+    public var shape: Shape
 
-    public init(id: LineID, line: Line) {
+    public init(id: ShapeID, shape: Shape) {
         self.id = id
-        self.line = line
-    }
-}
-
-/// A circle with its ID, as edits remember it.
-public struct IdentifiedCircle: Hashable, Sendable {
-    public var id: CircleID
-    public var circle: Circle
-
-    public init(id: CircleID, circle: Circle) {
-        self.id = id
-        self.circle = circle
+        self.shape = shape
     }
 }
 

@@ -4,8 +4,8 @@ import TouchKit
 /// menu lives in its own window), the item under the finger is highlighted, and lifting on an item activates it.
 public final class MenuView: View {
     public private(set) var menu: PopupMenu
-    /// Called with the title of the item activated by a touch.
-    var onActivate: ((String) -> Void)?
+    /// Called with the item activated by a touch.
+    var onActivate: ((MenuItem) -> Void)?
     /// Called when the highlight changes, so the canvas can repaint the menu.
     var onChange: (() -> Void)?
     private var trackingTouch: Touch?

@@ -5,10 +5,10 @@ import TouchKit
 public struct PopupMenu: Hashable, Sendable {
     /// The point the menu was opened at (the tap point), as the state snapshot reports it.
     public var anchor: Point
-    public var items: [String]
+    public var items: [MenuItem]
     public var highlightedIndex: Int?
-    /// Items shown with a check mark (options that are on, the colour in use), by title.
-    public var checkedItems: [String] = []
+    /// Items shown with a check mark (options that are on, the colour in use).
+    public var checkedItems: [MenuItem] = []
     /// The menu's rectangle, kept inside the window.
     public private(set) var frame: Rect
     /// Device pixels per 96-dpi pixel: every metric (and the painter's text) is multiplied by it.
@@ -23,12 +23,14 @@ public struct PopupMenu: Hashable, Sendable {
     public var itemHeight: Double { Self.itemHeight * scale }
     public var padding: Double { Self.padding * scale }
 
-    public init(anchor: Point, items: [String], checkedItems: [String] = [], within bounds: Rect, scale: Double = 1) {
+    public init(
+        anchor: Point, items: [MenuItem], checkedItems: [MenuItem] = [], within bounds: Rect, scale: Double = 1
+    ) {
         self.anchor = anchor
         self.items = items
         self.checkedItems = checkedItems.filter { items.contains($0) }
         self.scale = scale
-        let longest = items.map(\.count).max() ?? 0
+        let longest = items.map(\.title.count).max() ?? 0
         let width = scale * Swift.max(Self.minimumWidth, Double(longest) * Self.widthPerCharacter + 40)
         let height = Double(items.count) * Self.itemHeight * scale + 2 * Self.padding * scale
         // Open below-right of the point, flipping or clamping so the whole menu stays visible.

@@ -13,7 +13,8 @@ public enum ReplayRunner {
             case .key(let command):
                 controller.handleKey(command)
             case .menu(let title):
-                controller.activateMenuItem(title)
+                // Scripts name items by their English titles; a title no menu has activates nothing.
+                if let item = MenuItem(title: title) { controller.activate(item) }
             }
         }
         controller.window.clock.runUntilIdle()

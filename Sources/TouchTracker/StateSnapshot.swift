@@ -12,14 +12,14 @@ public struct StateSnapshot: Hashable, Sendable {
     public var circlesInProgress: Int
 
     public init(
-        drawing: Drawing, selectedLine: Int?, menu: PopupMenu?, linesInProgress: Int, selectedCircle: Int? = nil,
+        drawing: Drawing, selection: (kind: Shape.Kind, index: Int)?, menu: PopupMenu?, linesInProgress: Int,
         circlesInProgress: Int = 0
     ) {
         self.drawing = drawing
-        self.selectedLine = selectedLine
+        selectedLine = selection?.kind == .line ? selection?.index : nil
+        selectedCircle = selection?.kind == .circle ? selection?.index : nil
         self.menu = menu
         self.linesInProgress = linesInProgress
-        self.selectedCircle = selectedCircle
         self.circlesInProgress = circlesInProgress
     }
 
@@ -34,11 +34,12 @@ public struct StateSnapshot: Hashable, Sendable {
         text += ",\n \"selectedLine\": " + (selectedLine.map(String.init) ?? "null")
         if let selectedCircle { text += ",\n \"selectedCircle\": \(selectedCircle)" }
         if let menu {
-            let items = menu.items.map { "\"" + escape($0) + "\"" }.joined(separator: ", ")
+            let items = menu.items.map { "\"" + escape($0.title) + "\"" }.joined(separator: ", ")
             var checked = ""
             if !menu.checkedItems.isEmpty {
                 checked =
-                    ", \"checked\": [" + menu.checkedItems.map { "\"" + escape($0) + "\"" }.joined(separator: ", ")
+                    ", \"checked\": ["
+                    + menu.checkedItems.map { "\"" + escape($0.title) + "\"" }.joined(separator: ", ")
                     + "]"
             }
             text +=

@@ -162,7 +162,7 @@ enum Bench {
     /// Row 2: hit test at 100,000 lines, index against the seed's sampling.
     static func hitTestRow() -> Row {
         let lines = Workloads.randomLines(100_000)
-        let collection = LineCollection(lines)
+        let collection = ShapeCollection(lines: lines)
         var generator = SplitMix64(seed: 7)
         let points = (0..<2000).map { _ in
             Point(
@@ -171,7 +171,7 @@ enum Bench {
         }
         var found = 0
         let indexed = Measure.samples(runs: points.count) { run in
-            if collection.topmostLine(near: points[run], radius: 20) != nil { found += 1 }
+            if collection.topmostShape(near: points[run], radius: 20) != nil { found += 1 }
         }
         // The seed returns the first (oldest) hit, so its cost depends on where that is: measure it as it is.
         let naive = Measure.samples(runs: 40) { run in
@@ -264,16 +264,16 @@ enum Bench {
                 }
             }
             let deletes = measured("delete", runs: 20) { _ in
-                let id = view.lines.order[Int.random(in: 0..<view.lines.count, using: &generator)]
+                let id = view.shapes.order[Int.random(in: 0..<view.shapes.count, using: &generator)]
                 view.select(id)
-                view.deleteSelectedLine()
+                view.deleteSelectedShape()
             }
             let undos = measured("undo", runs: 20) { _ in view.undo() }
-            view.select(view.lines.order[count / 2])
+            view.select(view.shapes.order[count / 2])
             _ = renderer.frame(for: view)
             renderer.waitUntilTilesComplete(for: view)
             let moves = measured("move step", runs: 50) { run in
-                view.moveSelectedLine(by: Point(x: run % 2 == 0 ? 3 : -3, y: 1))
+                view.moveSelectedShape(by: Point(x: run % 2 == 0 ? 3 : -3, y: 1))
             }
             for (name, samples) in [("delete", deletes), ("move step", moves), ("undo", undos)] {
                 let median = Measure.median(samples)

@@ -15,16 +15,13 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 /// The file appears complete or not at all: Cairo writes a temporary file in the same folder, which is renamed over
 /// the target only once Cairo reports success.
 public enum DrawingExporter {
-    /// The smallest canvas from the origin that holds every line's stroke, and at least `minimum`.
+    /// The smallest canvas from the origin that holds every shape's stroke, and at least `minimum`.
     public static func canvasSize(
         for drawing: Drawing, lineWidth: Double = 10, minimum: (width: Int, height: Int) = (800, 600)
     ) -> (width: Int, height: Int) {
         var width = minimum.width
         var height = minimum.height
-        let bounds =
-            drawing.lines.map { $0.strokeBounds(defaultWidth: lineWidth) }
-            + drawing.circles.map { $0.strokeBounds(defaultWidth: lineWidth) }
-        for bounds in bounds {
+        for bounds in drawing.shapes.map({ $0.strokeBounds(defaultWidth: lineWidth) }) {
             guard bounds.maxX.isFinite, bounds.maxY.isFinite else { continue }
             width = max(width, Int(min(bounds.maxX.rounded(.up), 16384)))
             height = max(height, Int(min(bounds.maxY.rounded(.up), 16384)))
@@ -74,16 +71,14 @@ public enum DrawingExporter {
         }
     }
 
-    /// Paints the white page, every line, oldest first, in its colour (black by default), then every circle.
+    /// Paints the white page, then every shape bottom to top (the lines oldest first, then the circles) in its
+    /// colour (black by default).
     static func paint(_ drawing: Drawing, in context: CairoContext, width: Int, height: Int, lineWidth: Double) {
         context.save()
         context.setColor(.white)
         context.fill(Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
-        for line in drawing.lines where line.begin.isFinite && line.end.isFinite {
-            context.strokeStyled(line, defaultColor: .black, defaultWidth: lineWidth)
-        }
-        for circle in drawing.circles {
-            context.strokeStyled(circle, defaultColor: .black, defaultWidth: lineWidth)
+        for shape in drawing.shapes where shape.isStorable {
+            context.strokeStyled(shape, defaultColor: .black, defaultWidth: lineWidth)
         }
         context.restore()
     }

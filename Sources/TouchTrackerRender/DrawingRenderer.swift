@@ -136,10 +136,7 @@ public final class DrawingRenderer {
     }
 
     private func bounds(of shape: ShapeID, in view: DrawingView) -> Rect? {
-        switch shape {
-        case .line(let id): view.lines[id]?.strokeBounds(defaultWidth: view.lineWidth)
-        case .circle(let id): view.circles[id]?.strokeBounds(defaultWidth: view.lineWidth)
-        }
+        view.shapes[shape]?.strokeBounds(defaultWidth: view.lineWidth)
     }
 
     /// Redraws `region` of the canvas: tiles, then everything live on top, under a clip of the region's
@@ -153,17 +150,13 @@ public final class DrawingRenderer {
         canvasContext.save()
         canvasContext.clip(to: region)
         drawPendingShapes(of: view, in: region)
-        if let selected = view.selectedLine, region.intersects(selected.strokeBounds(defaultWidth: view.lineWidth)) {
-            canvasContext.setColor(selectedColor)
-            canvasContext.stroke(selected, width: selected.width ?? view.lineWidth)
-        }
-        if let selected = view.selectedCircle, region.intersects(selected.strokeBounds(defaultWidth: view.lineWidth)) {
+        if let selected = view.selectedShape, region.intersects(selected.strokeBounds(defaultWidth: view.lineWidth)) {
             canvasContext.setColor(selectedColor)
             canvasContext.stroke(selected, width: selected.width ?? view.lineWidth)
         }
         // In progress: red, or the line's own colour when colour by angle gives it one.
         var wholeStrokes: [Line] = []
-        for (touch, line) in view.identifiedLinesInProgress
+        for (touch, line) in view.tracker.identifiedLinesInProgress
         where region.intersects(line.strokeBounds(defaultWidth: view.lineWidth)) {
             if redrawn.contains(touch) {
                 wholeStrokes.append(line)
@@ -194,29 +187,14 @@ public final class DrawingRenderer {
         canvas.flush()
     }
 
-    /// Shapes just drawn or put back, in their own colours, until their tiles are repainted: lines bottom to top,
-    /// then circles, as the tiles stack them.
+    /// Shapes just drawn or put back, in their own colours, until their tiles are repainted: bottom to top, as
+    /// the tiles stack them.
     private func drawPendingShapes(of view: DrawingView, in region: DamageRegion) {
         guard !pendingShapes.isEmpty else { return }
-        var lineIDs: [LineID] = []
-        var circleIDs: [CircleID] = []
-        for shape in pendingShapes.keys {
-            switch shape {
-            case .line(let id) where id != view.selectedLineID: lineIDs.append(id)
-            case .circle(let id) where id != view.selectedCircleID: circleIDs.append(id)
-            default: break
-            }
-        }
-        for id in lineIDs.sorted() {
-            guard let line = view.lines[id], region.intersects(line.strokeBounds(defaultWidth: view.lineWidth)) else {
-                continue
-            }
-            canvasContext.strokeStyled(line, defaultColor: completeColor, defaultWidth: view.lineWidth)
-        }
-        for id in circleIDs.sorted() {
-            guard let circle = view.circles[id], region.intersects(circle.strokeBounds(defaultWidth: view.lineWidth))
+        for id in pendingShapes.keys.sorted() where id != view.selection {
+            guard let shape = view.shapes[id], region.intersects(shape.strokeBounds(defaultWidth: view.lineWidth))
             else { continue }
-            canvasContext.strokeStyled(circle, defaultColor: completeColor, defaultWidth: view.lineWidth)
+            canvasContext.strokeStyled(shape, defaultColor: completeColor, defaultWidth: view.lineWidth)
         }
     }
 }

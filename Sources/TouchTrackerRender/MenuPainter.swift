@@ -29,7 +29,8 @@ enum MenuPainter {
         cairo_stroke(cr)
         cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, fontSize * scale)
-        for (index, title) in menu.items.enumerated() {
+        for (index, item) in menu.items.enumerated() {
+            let title = item.title
             let row = menu.itemFrame(index)
             let highlighted = index == menu.highlightedIndex
             if highlighted {
@@ -44,7 +45,7 @@ enum MenuPainter {
             let y = row.midY - extents.height / 2 - extents.y_bearing
             cairo_move_to(cr, x.rounded(), y.rounded())
             cairo_show_text(cr, title)
-            if menu.checkedItems.contains(title) {
+            if menu.checkedItems.contains(item) {
                 // A drawn check mark at the row's right end (no font needs to have the glyph).
                 let size = 10 * scale
                 let right = row.maxX - 14 * scale

@@ -33,15 +33,22 @@ extension CairoContext {
         cairo_stroke(pointer)
     }
 
-    /// Strokes a complete line in its own colour (or `defaultColor`) and width (or `defaultWidth`).
-    func strokeStyled(_ line: Line, defaultColor: Color, defaultWidth: Double) {
-        setColor(line.color.map(Color.init) ?? defaultColor)
-        stroke(line, width: line.width ?? defaultWidth)
+    /// Strokes a shape in its own colour (or `defaultColor`) and width (or `defaultWidth`).
+    func strokeStyled(_ shape: Shape, defaultColor: Color, defaultWidth: Double) {
+        setColor(shape.color.map(Color.init) ?? defaultColor)
+        stroke(shape, width: shape.width ?? defaultWidth)
     }
 
-    /// Strokes a complete circle in its own colour (or `defaultColor`) and width (or `defaultWidth`).
-    func strokeStyled(_ circle: Circle, defaultColor: Color, defaultWidth: Double) {
-        setColor(circle.color.map(Color.init) ?? defaultColor)
-        stroke(circle, width: circle.width ?? defaultWidth)
+    /// Strokes a shape's outline: a line's segment, a circle's ellipse.
+    public func stroke(_ shape: Shape, width: Double) {
+        switch shape {
+        case .line(let line): stroke(line, width: width)
+        case .circle(let circle): stroke(circle, width: width)
+        }
+    }
+
+    /// Strokes a line in its own colour (or `defaultColor`) and width (or `defaultWidth`).
+    func strokeStyled(_ line: Line, defaultColor: Color, defaultWidth: Double) {
+        strokeStyled(.line(line), defaultColor: defaultColor, defaultWidth: defaultWidth)
     }
 }

@@ -228,7 +228,9 @@ public final class X11App {
     private func adoptDocument(_ document: consuming LoadedDocument?) {
         guard let document = document else { return }
         loader = nil
-        if options.verbose { log("document read: \(document.lines.count) lines, \(document.circles.count) circles") }
+        if options.verbose {
+            log("document read: \(document.shapes.lineCount) lines, \(document.shapes.circleCount) circles")
+        }
         if options.traceFrames { log(String(format: "document read t=%.6f", MonotonicClock.now())) }
         // Saving is set up first, so a drawing made while the document loaded is saved merged with it.
         onDocumentLoaded?()

@@ -38,8 +38,8 @@ import TouchTrackerRender
         let view = DrawingView(frame: Rect(x: 0, y: 0, width: 300, height: 200), drawing: Drawing(circles: [circle]))
         let renderer = try DrawingRenderer(width: 300, height: 200)
         _ = renderer.frame(for: view)
-        view.selectShape(view.shape(at: Point(x: 50, y: 100)))
-        view.moveSelectedLine(by: Point(x: 20, y: 0))
+        view.select(view.shape(at: Point(x: 50, y: 100)))
+        view.moveSelectedShape(by: Point(x: 20, y: 0))
         view.finishMove()
         #expect(renderer.frame(for: view) != nil)
         #expect(near(renderer.canvas.pixel(x: 70, y: 100), 0, 255, 0, within: 60))
@@ -65,8 +65,8 @@ import TouchTrackerRender
         #expect(near(renderer.canvas.pixel(x: 150, y: 90), 0, 0, 0, within: 60))
         // Deleting the black line restrokes only its region, 40 px from the wide line's segment: the red stroke
         // must come back there.
-        view.select(view.lineID(at: Point(x: 150, y: 90)))
-        view.deleteSelectedLine()
+        view.select(view.shape(at: Point(x: 150, y: 90)))
+        view.deleteSelectedShape()
         _ = renderer.frame(for: view)
         #expect(near(renderer.canvas.pixel(x: 150, y: 90), 255, 0, 0))
         #expect(near(renderer.canvas.pixel(x: 150, y: 85), 255, 0, 0))

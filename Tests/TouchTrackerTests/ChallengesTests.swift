@@ -68,15 +68,15 @@ import TouchTracker
     @Test("width by speed is 20 px at rest, 1 px when very fast, never NaN")
     func widthForSpeed() {
         let view = DrawingView(frame: Rect(x: 0, y: 0, width: 100, height: 100))
-        #expect(view.widthForSpeed(0) == 20)
-        #expect(view.widthForSpeed(.nan) == 20)
-        #expect(view.widthForSpeed(-5) == 20)
-        #expect(view.widthForSpeed(.leastNonzeroMagnitude) == 20)
-        #expect(view.widthForSpeed(.infinity) == 1)
-        #expect(view.widthForSpeed(1e300) == 1)
-        #expect(view.widthForSpeed(400) == 5)
-        #expect(view.widthForSpeed(100) == 20)
-        #expect(view.widthForSpeed(1500) == 1.33)
+        #expect(view.tracker.widthForSpeed(0) == 20)
+        #expect(view.tracker.widthForSpeed(.nan) == 20)
+        #expect(view.tracker.widthForSpeed(-5) == 20)
+        #expect(view.tracker.widthForSpeed(.leastNonzeroMagnitude) == 20)
+        #expect(view.tracker.widthForSpeed(.infinity) == 1)
+        #expect(view.tracker.widthForSpeed(1e300) == 1)
+        #expect(view.tracker.widthForSpeed(400) == 5)
+        #expect(view.tracker.widthForSpeed(100) == 20)
+        #expect(view.tracker.widthForSpeed(1500) == 1.33)
     }
 }
 
@@ -177,8 +177,8 @@ import TouchTracker
     @Test("the state snapshot of a document with options is still one valid JSON object")
     func snapshotWithOptions() throws {
         let snapshot = StateSnapshot(
-            drawing: Drawing(options: DrawingOptions(circles: true)), selectedLine: nil, menu: nil, linesInProgress: 0,
-            selectedCircle: nil, circlesInProgress: 2)
+            drawing: Drawing(options: DrawingOptions(circles: true)), selection: nil, menu: nil, linesInProgress: 0,
+            circlesInProgress: 2)
         let value = try JSONParser.parse(snapshot.encoded())
         #expect(value["options"]?["circles"] == .bool(true))
         #expect(value["circlesInProgress"] == .number(2))
@@ -206,8 +206,8 @@ import TouchTracker
             send(c, 2, .moved, 400, 400, 1.2)
             send(c, 1, .ended, 100, 100, 1.3)
             send(c, 2, .ended, 400, 400, 1.3)
-            #expect(c.drawingView.circles.count == circles, "delay \(delay)")
-            #expect(c.drawingView.lines.count == lines, "delay \(delay)")
+            #expect(c.drawingView.shapes.circleCount == circles, "delay \(delay)")
+            #expect(c.drawingView.shapes.lineCount == lines, "delay \(delay)")
         }
     }
 
@@ -223,10 +223,10 @@ import TouchTracker
             c.drawingView.visibleCirclesInProgress == [
                 Circle(corner: Point(x: 170, y: 170), opposite: Point(x: 300, y: 300))
             ])
-        #expect(Array(c.drawingView.circlesInProgress.keys) == [TouchPair(first: 1, second: 2)])
+        #expect(Array(c.drawingView.tracker.circlesInProgress.keys) == [TouchPair(first: 1, second: 2)])
         send(c, 1, .ended, 170, 170, 0.2)
         send(c, 2, .ended, 300, 300, 0.2)
-        #expect(c.drawingView.lines.isEmpty)
+        #expect(c.drawingView.shapes.lineCount == 0)
         #expect(c.drawingView.drawing.circles == [Circle(frame: Rect(x: 170, y: 170, width: 130, height: 130))])
     }
 
@@ -241,10 +241,10 @@ import TouchTracker
         #expect(c.menu == nil)
         for (index, x) in [300.0, 350, 400].enumerated() { send(c, UInt64(index + 1), .moved, x, 430, 0.1) }
         #expect(c.drawingView.visibleLinesInProgress.isEmpty)
-        #expect(c.menu?.items == DrawingController.colorTitles)
+        #expect(c.menu?.items == MenuItem.colorMenu)
         for (index, x) in [300.0, 350, 400].enumerated() { send(c, UInt64(index + 1), .ended, x, 400, 0.2) }
         c.window.clock.runUntilIdle()
-        #expect(c.drawingView.lines.count == 1)
+        #expect(c.drawingView.shapes.lineCount == 1)
         #expect(c.drawingView.undoStack.undoEdits.isEmpty)
         #expect(c.recognizers.allSatisfy { $0.state == .possible })
     }
@@ -268,8 +268,8 @@ import TouchTracker
     func contextClickOnEmptyCanvas() {
         let c = controller(Drawing(options: DrawingOptions(widthBySpeed: true)))
         c.contextClick(at: Point(x: 50, y: 60))
-        #expect(c.menu?.items == DrawingController.settingsTitles)
-        #expect(c.menu?.checkedItems == [DrawingController.widthBySpeedTitle])
+        #expect(c.menu?.items == MenuItem.settingsMenu)
+        #expect(c.menu?.checkedItems == [MenuItem.toggle(.widthBySpeed)])
         #expect(c.menu?.anchor == Point(x: 50, y: 60))
     }
 
@@ -279,10 +279,10 @@ import TouchTracker
         let circle = Circle(frame: Rect(x: 100, y: 100, width: 200, height: 200))
         let c = controller(Drawing(lines: [line], circles: [circle]))
         let view = c.drawingView
-        view.selectShape(view.shape(at: Point(x: 300, y: 200)))
-        #expect(view.selectedCircleIndex == 0 && view.selectedLineID == nil)
-        view.selectShape(view.shape(at: Point(x: 400, y: 505)))
-        #expect(view.selectedCircleID == nil && view.selectedLineIndex == 0)
+        view.select(view.shape(at: Point(x: 300, y: 200)))
+        #expect(view.document.selectionPosition?.kind == .circle && view.document.selectionPosition?.index == 0)
+        view.select(view.shape(at: Point(x: 400, y: 505)))
+        #expect(view.document.selectionPosition?.kind == .line && view.document.selectionPosition?.index == 0)
         view.clearAll()
         #expect(view.drawing.lines.isEmpty && view.drawing.circles.isEmpty)
         view.undo()
@@ -299,7 +299,7 @@ import TouchTracker
         #expect(c.drawingView.visibleLinesInProgress.first?.color == LineColor.hue(45))
         send(c, 1, .ended, 300, 200, 0.2)
         c.handleKey(KeyCommand(key: "c"))
-        c.activateMenuItem("Yellow")
+        c.activate(.color(.yellow))
         #expect(c.drawingView.options.colorByAngle == false && c.drawingView.options.color == .yellow)
         send(c, 2, .began, 100, 100, 1)
         send(c, 2, .moved, 300, 100, 1.1)

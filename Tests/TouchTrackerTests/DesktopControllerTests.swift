@@ -36,7 +36,7 @@ import TouchTracker
     func scaleDoublesDistances() {
         let controller = Harness(scale: 2).controller
         #expect(controller.drawingView.lineWidth == 20)
-        #expect(controller.drawingView.tapSlop == 20)
+        #expect(controller.drawingView.tracker.tapSlop == 20)
         #expect(controller.drawingView.hitRadius == 40)
         #expect(controller.window.tapSlop == 20 && controller.window.multiTapDistance == 90)
         #expect(controller.tapRecognizer.allowableMovement == 20)
@@ -66,7 +66,7 @@ import TouchTracker
             let harness = Harness(scale: scale, drawing: horizontal)
             harness.tap(1, 300, 235)
             harness.settle()
-            #expect((harness.controller.drawingView.selectedLineID != nil) == selected, "scale \(scale)")
+            #expect((harness.controller.drawingView.selection != nil) == selected, "scale \(scale)")
             #expect((harness.controller.menu != nil) == selected, "scale \(scale)")
         }
     }
@@ -74,8 +74,8 @@ import TouchTracker
     @Test("the menu at scale 2 is twice as large, and at scale 1 keeps its 96-dpi metrics")
     func menuScales() {
         let bounds = Rect(x: 0, y: 0, width: 800, height: 600)
-        let normal = PopupMenu(anchor: Point(x: 100, y: 100), items: ["Delete"], within: bounds)
-        let double = PopupMenu(anchor: Point(x: 100, y: 100), items: ["Delete"], within: bounds, scale: 2)
+        let normal = PopupMenu(anchor: Point(x: 100, y: 100), items: [.delete], within: bounds)
+        let double = PopupMenu(anchor: Point(x: 100, y: 100), items: [.delete], within: bounds, scale: 2)
         #expect(normal.frame == Rect(x: 100, y: 100, width: 120, height: 44))
         #expect(double.frame == Rect(x: 100, y: 100, width: 240, height: 88))
         #expect(double.itemFrame(0) == Rect(x: 100, y: 108, width: 240, height: 72))
@@ -113,7 +113,7 @@ import TouchTracker
         harness.settle()
         let inspector = try #require(harness.controller.inspector)
         #expect(inspector.recognizerLines[0] == "tap: possible (last: ended)", "\(inspector.recognizerLines)")
-        #expect(harness.controller.drawingView.selectedLineID != nil)
+        #expect(harness.controller.drawingView.selection != nil)
     }
 
     @Test("Ctrl+S asks the platform to export; without an exporter it does nothing")

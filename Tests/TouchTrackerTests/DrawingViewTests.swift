@@ -35,7 +35,7 @@ struct Canvas {
         var canvas = Canvas()
         canvas.stroke(1, from: Point(x: 10, y: 20), to: Point(x: 300, y: 40))
         #expect(canvas.view.drawing.lines == [Line(begin: Point(x: 10, y: 20), end: Point(x: 300, y: 40))])
-        #expect(canvas.view.linesInProgress.isEmpty)
+        #expect(canvas.view.tracker.linesInProgress.isEmpty)
     }
 
     @Test("two fingers down at once draw two lines, each keyed by its own touch")
@@ -71,7 +71,7 @@ struct Canvas {
         canvas.send(1, .moved, 55, 52)
         canvas.send(1, .ended, 55, 52)
         #expect(canvas.view.drawing.lines.isEmpty)
-        #expect(canvas.view.linesInProgress.isEmpty)
+        #expect(canvas.view.tracker.linesInProgress.isEmpty)
     }
 
     @Test("movement of exactly the slop is still a tap; one pixel more draws")
@@ -93,7 +93,7 @@ struct Canvas {
         canvas.send(3, .moved, 90, 40)
         canvas.send(3, .cancelled, 0, 0)
         #expect(canvas.view.drawing.lines == [Line(begin: Point(x: 10, y: 10), end: Point(x: 90, y: 40))])
-        #expect(canvas.view.linesInProgress.isEmpty)
+        #expect(canvas.view.tracker.linesInProgress.isEmpty)
     }
 
     @Test("cancelling every touch completes every visible line")
@@ -105,7 +105,7 @@ struct Canvas {
         canvas.send(2, .moved, 300, 200)
         canvas.window.cancelAllTouches()
         #expect(canvas.view.drawing.lines.count == 2)
-        #expect(canvas.view.linesInProgress.isEmpty)
+        #expect(canvas.view.tracker.linesInProgress.isEmpty)
     }
 
     @Test("the mouse is one more touch: it draws beside a finger")
@@ -128,7 +128,7 @@ struct Canvas {
         canvas.send(9, .ended, 100, 100)
         canvas.send(9, .cancelled, 100, 100)
         #expect(canvas.view.drawing.lines.isEmpty)
-        #expect(canvas.view.linesInProgress.isEmpty)
+        #expect(canvas.view.tracker.linesInProgress.isEmpty)
     }
 
     @Test("every completed line is reported once for saving")
@@ -191,20 +191,20 @@ struct Canvas {
     func undoRestoresEverything() {
         let view = Canvas(drawing: Drawing(lines: Self.lines)).view
         view.clearAll()
-        #expect(view.drawing.lines.isEmpty && view.lineID(at: Point(x: 10, y: 50)) == nil)
+        #expect(view.drawing.lines.isEmpty && view.shape(at: Point(x: 10, y: 50)) == nil)
         view.undo()
         #expect(view.drawing.lines == Self.lines)
-        #expect(view.lineID(at: Point(x: 49, y: 50)) == view.lines.order.last)
+        #expect(view.shape(at: Point(x: 49, y: 50)) == view.shapes.order.last)
     }
 
     @Test("a line drawn after a clear and undone, then the clear undone: the drawing is as before the clear")
     func drawAfterClearThenUndoBoth() {
         var canvas = Canvas(drawing: Drawing(lines: Self.lines))
         let view = canvas.view
-        let before = Set(view.lines.order)
+        let before = Set(view.shapes.order)
         view.clearAll()
         canvas.stroke(1, from: Point(x: 200, y: 200), to: Point(x: 300, y: 250))
-        let newID = view.lines.order.last!
+        let newID = view.shapes.order.last!
         #expect(!before.contains(newID))
         view.undo()
         view.undo()
@@ -212,7 +212,7 @@ struct Canvas {
         view.redo()
         view.redo()
         #expect(view.drawing.lines == [Line(begin: Point(x: 200, y: 200), end: Point(x: 300, y: 250))])
-        #expect(view.lines.order == [newID])
+        #expect(view.shapes.order == [newID])
     }
 }
 
@@ -234,7 +234,7 @@ struct Canvas {
         // The merged drawing was reported for saving at once (something was drawn meanwhile).
         #expect(reported == [2])
         // The topmost line at the crossing is the one drawn while loading.
-        #expect(view.lineID(at: Point(x: 200, y: 100)) == view.lines.order.last)
+        #expect(view.shape(at: Point(x: 200, y: 100)) == view.shapes.order.last)
         view.undo()
         #expect(view.drawing.lines == document)
     }

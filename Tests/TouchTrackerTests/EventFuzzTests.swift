@@ -153,7 +153,8 @@ struct EventFuzzTests {
                 controller.handleKey(KeyCommand(parsing: key)!)
             case 900..<915:
                 recent.append(("menu", nil))
-                controller.activateMenuItem(random.next() % 2 == 0 ? DrawingController.deleteTitle : "Nope")
+                // Delete, or an item no selection menu has.
+                controller.activate(random.next() % 2 == 0 ? .delete : .colors)
             case 915..<930:
                 let at = point()
                 recent.append(("context click \(at)", nil))
@@ -251,7 +252,7 @@ struct EventFuzzTests {
         // A touch that ended while a recognizer still decides (the tap waits for the double tap to fail) keeps its
         // line until its end is delivered: only a held delivery may leave a line without a live touch.
         let liveIdentifiers = Set(live.map(\.identifier))
-        let orphans = view.linesInProgress.keys.filter { !liveIdentifiers.contains($0) }
+        let orphans = view.tracker.linesInProgress.keys.filter { !liveIdentifiers.contains($0) }
         let held = controller.window.heldTouchCount
         if orphans.count > held {
             problems.append("\(orphans.count) lines in progress for touches not down (\(held) deliveries held)")
@@ -264,17 +265,19 @@ struct EventFuzzTests {
             if held > 0, !controller.window.clock.hasPendingTimers {
                 problems.append("\(held) deliveries held with no finger down and no timer to release them")
             }
-            if timersRanOut, !view.linesInProgress.isEmpty {
-                problems.append("\(view.linesInProgress.count) lines in progress once every finger lifted")
+            if timersRanOut, !view.tracker.linesInProgress.isEmpty {
+                problems.append("\(view.tracker.linesInProgress.count) lines in progress once every finger lifted")
             }
             if timersRanOut, held > 0 { problems.append("\(held) deliveries still held once every finger lifted") }
         }
-        let lineCount = view.lines.count
-        if let index = view.selectedLineIndex, !(0..<lineCount).contains(index) {
-            problems.append("selected index \(index) outside 0..<\(lineCount)")
+        let lineCount = view.shapes.lineCount
+        if let position = view.document.selectionPosition, position.kind == .line,
+            !(0..<lineCount).contains(position.index)
+        {
+            problems.append("selected index \(position.index) outside 0..<\(lineCount)")
         }
-        if view.selectedLineID != nil, view.selectedLineIndex == nil {
-            problems.append("selected line \(String(describing: view.selectedLineID)) is not in the document")
+        if view.selection != nil, view.document.selectionPosition == nil {
+            problems.append("selected line \(String(describing: view.selection)) is not in the document")
         }
         return problems
     }

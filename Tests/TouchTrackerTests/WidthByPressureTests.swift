@@ -47,7 +47,7 @@ import TouchTracker
     @Test("a non-finite force is no pressure")
     func nonFinite() {
         let view = DrawingView(frame: Rect(x: 0, y: 0, width: 10, height: 10))
-        #expect(view.widthForPressure(.nan) == nil)
-        #expect(view.widthForPressure(-1) == nil)
+        #expect(view.tracker.widthForPressure(.nan) == nil)
+        #expect(view.tracker.widthForPressure(-1) == nil)
     }
 }

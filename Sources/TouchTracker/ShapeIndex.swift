@@ -1,22 +1,28 @@
 import TouchKit
 
-/// A uniform grid over the canvas answering "the topmost line within r px of this point" without looking at
-/// every line.
+/// A uniform grid over the canvas answering "the topmost shape within r px of this point" without looking at
+/// every shape.
 ///
 /// Why a grid and not an R-tree: lines are short relative to the canvas and spread over a bounded window, edits
 /// are frequent (every stroke, move and undo) and must be O(cells touched), and the query wants the *topmost* line
-/// within reach, not the nearest. Each cell keeps its lines sorted by ID, so a query merges the few cells around
-/// the point from the top of the stack down and stops at the first line that is close enough — on a dense canvas
-/// that is after a handful of exact distance checks. A line is filed only in the cells its segment passes through.
-public struct LineIndex: Sendable {
+/// within reach, not the nearest. Each cell keeps its shapes sorted by ID, so a query merges the few cells around
+/// the point from the top of the stack down and stops at the first shape that is close enough — on a dense canvas
+/// that is after a handful of exact distance checks. A line is filed only in the cells its segment passes through;
+/// a circle in the cells of its bounding box, or, when that box spans more than `maximumCircleCells` cells, in a
+/// short list every query also reads (circles are few, and a huge one would otherwise fill millions of cells).
+public struct ShapeIndex: Sendable {
     /// Cell edge in pixels: a 20 px query radius touches at most 3×3 cells.
     public var cellSize: Double { cells.size }
     private let cells: Cells
     /// Cells over the area where windows live (0..<4096 px both ways) sit in a flat array, found without hashing;
     /// cells elsewhere (lines dragged or loaded far off screen) go to a dictionary.
-    private var grid: [[LineID]]
-    private var outside: [CellKey: [LineID]] = [:]
+    private var grid: [[ShapeID]]
+    private var outside: [CellKey: [ShapeID]] = [:]
+    /// Circles too large to file cell by cell, bottom to top.
+    private var unfiled: [ShapeID] = []
     private static let gridCells = 128
+    /// A circle whose bounding box covers more cells than this goes to `unfiled` (32 x 32 cells: 1024 px square).
+    static let maximumCircleCells = 1024
 
     private struct CellKey: Hashable, Sendable {
         var x: Int32
@@ -33,30 +39,31 @@ public struct LineIndex: Sendable {
         return Int(key.y) * Self.gridCells + Int(key.x)
     }
 
-    private func list(_ key: CellKey) -> [LineID]? {
+    private func list(_ key: CellKey) -> [ShapeID]? {
         if let index = Self.gridIndex(key) { return grid[index] }
         return outside[key]
     }
 
-    /// Files `line` under `id`.
-    public mutating func insert(_ id: LineID, _ line: Line) {
+    /// Files `shape` under `id`.
+    public mutating func insert(_ id: ShapeID, _ shape: Shape) {
         // The cells are walked by a copy of the geometry, not a method of `self`, so the closure may change the
         // cell lists meanwhile without Swift copying them; each cell's array is changed in place. No array of keys
         // is built: loading 100,000 lines would allocate one per line.
         let cells = self.cells
-        cells.forEachCell(crossedBy: line) { key in
+        let filed = cells.forEachCell(of: shape) { key in
             if let index = Self.gridIndex(key) {
                 grid[index].insertSorted(id)
             } else {
                 outside[key, default: []].insertSorted(id)
             }
         }
+        if !filed { unfiled.insertSorted(id) }
     }
 
-    /// Removes `line` filed under `id` (the line must be given as it was inserted).
-    public mutating func remove(_ id: LineID, _ line: Line) {
+    /// Removes `shape` filed under `id` (the shape must be given as it was inserted).
+    public mutating func remove(_ id: ShapeID, _ shape: Shape) {
         let cells = self.cells
-        cells.forEachCell(crossedBy: line) { key in
+        let filed = cells.forEachCell(of: shape) { key in
             if let index = Self.gridIndex(key) {
                 if let position = grid[index].lastIndex(of: id) { grid[index].remove(at: position) }
             } else if let position = outside[key]?.lastIndex(of: id) {
@@ -64,28 +71,30 @@ public struct LineIndex: Sendable {
                 if outside[key]!.isEmpty { outside[key] = nil }
             }
         }
+        if !filed, let position = unfiled.sortedPosition(of: id) { unfiled.remove(at: position) }
     }
 
     public mutating func removeAll() {
         for index in grid.indices where !grid[index].isEmpty { grid[index] = [] }
         outside.removeAll()
+        unfiled.removeAll()
     }
 
-    /// The topmost line whose segment is within `radius` of `point`, by exact point-to-segment distance.
-    public func topmostLine(near point: Point, radius: Double, lines: (LineID) -> Line?) -> LineID? {
+    /// The topmost shape whose stroke's centre line is within `radius` of `point`, by exact distance.
+    public func topmostShape(near point: Point, radius: Double, shapes: (ShapeID) -> Shape?) -> ShapeID? {
         guard point.isFinite, radius >= 0 else { return nil }
         let x0 = cells.coordinate(point.x - radius)
         let x1 = cells.coordinate(point.x + radius)
         let y0 = cells.coordinate(point.y - radius)
         let y1 = cells.coordinate(point.y + radius)
-        var lists: [ArraySlice<LineID>] = []
+        var lists: [ArraySlice<ShapeID>] = unfiled.isEmpty ? [] : [unfiled[...]]
         for cy in y0...y1 {
             for cx in x0...x1 {
                 if let list = list(CellKey(x: cx, y: cy)), !list.isEmpty { lists.append(list[...]) }
             }
         }
-        // Merge from the top of every list down; the first close-enough line is the answer.
-        var previous: LineID?
+        // Merge from the top of every list down; the first close-enough shape is the answer.
+        var previous: ShapeID?
         while true {
             var best: Int?
             for index in lists.indices {
@@ -94,17 +103,18 @@ public struct LineIndex: Sendable {
             }
             guard let chosen = best else { return nil }
             let id = lists[chosen].removeLast()
-            if id == previous { continue }  // the same line filed in several cells
+            if id == previous { continue }  // the same shape filed in several cells
             previous = id
-            if let line = lines(id), line.distance(to: point) <= radius { return id }
+            if let shape = shapes(id), shape.distance(to: point) <= radius { return id }
         }
     }
 
-    /// The IDs of every line that may cross `rect`, in no particular order and possibly repeated.
-    public func lines(in rect: Rect, _ body: (LineID) -> Void) {
+    /// The IDs of every shape that may reach `rect`, in no particular order and possibly repeated.
+    public func shapes(in rect: Rect, _ body: (ShapeID) -> Void) {
         guard !rect.isNull, rect.minX.isFinite, rect.maxX.isFinite, rect.minY.isFinite, rect.maxY.isFinite else {
             return
         }
+        unfiled.forEach(body)
         for cy in cells.coordinate(rect.minY)...cells.coordinate(rect.maxY) {
             for cx in cells.coordinate(rect.minX)...cells.coordinate(rect.maxX) {
                 list(CellKey(x: cx, y: cy))?.forEach(body)
@@ -112,8 +122,8 @@ public struct LineIndex: Sendable {
         }
     }
 
-    /// Cell geometry: which cells a point or a segment falls in, kept apart from the cells' contents so that
-    /// filing a line can walk its cells while changing them.
+    /// Cell geometry: which cells a point or a shape falls in, kept apart from the cells' contents so that
+    /// filing a shape can walk its cells while changing them.
     private struct Cells: Sendable {
         let size: Double
         /// Cells beyond ±4,000,000 px (four times the document's coordinate limit) fold into the border cells, so
@@ -132,6 +142,32 @@ public struct LineIndex: Sendable {
             let cell = (value / size).clamped(to: -limit...limit)
             let truncated = Int32(cell)
             return Double(truncated) > cell ? truncated - 1 : truncated
+        }
+
+        /// Calls `body` with every cell `shape` is filed in and returns true; returns false (calling nothing) for
+        /// a circle too large to file cell by cell. The one place the two kinds are filed differently.
+        func forEachCell(of shape: Shape, _ body: (CellKey) -> Void) -> Bool {
+            switch shape {
+            case .line(let line):
+                forEachCell(crossedBy: line, body)
+                return true
+            case .circle(let circle):
+                let frame = circle.frame
+                guard frame.minX.isFinite, frame.minY.isFinite, frame.maxX.isFinite, frame.maxY.isFinite else {
+                    return true
+                }
+                let x0 = coordinate(frame.minX)
+                let x1 = coordinate(frame.maxX)
+                let y0 = coordinate(frame.minY)
+                let y1 = coordinate(frame.maxY)
+                guard (Int(x1) - Int(x0) + 1) * (Int(y1) - Int(y0) + 1) <= ShapeIndex.maximumCircleCells else {
+                    return false
+                }
+                for cy in y0...y1 {
+                    for cx in x0...x1 { body(CellKey(x: cx, y: cy)) }
+                }
+                return true
+            }
         }
 
         /// The cells the segment passes through, found row by row: in each row of cells the segment covers one run

@@ -1,0 +1,256 @@
+// TouchKit only for its geometry (Point, Rect): the document knows no views, touches or recognizers.
+import TouchKit
+
+/// What an edit of the document changed, for whoever shows it. "Settled" shapes are the complete shapes that are
+/// not selected — the ones a renderer may keep in a cache; the selected shape is drawn live, on top.
+public enum DocumentChange: Sendable {
+    /// A shape is no longer among the settled ones: deleted, undone, or selected.
+    case unsettled(Shape)
+    /// A shape is now among the settled ones: drawn, restored, moved by undo or redo, or deselected.
+    case settled(ShapeID, Shape)
+    /// The selected shape moved (a drag step): where it was and where it is.
+    case selectionMoved(from: Shape, to: Shape)
+    /// Every shape may have changed (a clear, its undo, a reload).
+    case everything
+}
+
+/// The document being edited: its shapes, its options, the selection and the undo history — TouchTracker's
+/// model without any input: fingers become shapes in `StrokeTracker`, and `DrawingView` connects the two.
+///
+/// Every change returns an `Update`: what changed (for the screen) and whether the document itself changed (so it
+/// must be saved).
+public struct DrawingDocument: Sendable {
+    public private(set) var shapes: ShapeCollection
+    /// The challenges' switches and the colour of new shapes, saved with the document.
+    public private(set) var options: DrawingOptions
+    /// The selected shape, drawn green on top of the others.
+    public private(set) var selection: ShapeID?
+    public private(set) var undoStack = UndoStack()
+    /// The widest stroke any shape of a document read so far sets, so a renderer reaches far enough.
+    public private(set) var widestStoredWidth: Double
+    /// The selected shape as it was when the drag moving it began, for the undoable move edit.
+    private var moveOrigin: Shape?
+
+    public struct Update: Sendable {
+        public var changes: [DocumentChange] = []
+        /// Whether the document changed (an edit, its undo or redo, an option): it must be saved.
+        public var edited = false
+
+        mutating func merge(_ other: Update) {
+            changes += other.changes
+            edited = edited || other.edited
+        }
+    }
+
+    public init(_ drawing: Drawing = Drawing()) {
+        shapes = ShapeCollection(drawing)
+        options = drawing.options
+        widestStoredWidth = Self.widest(drawing)
+    }
+
+    /// An empty document whose shapes take numbers from `firstNumber` on, so a document read meanwhile goes
+    /// beneath them (`adopt`).
+    public init(numberingFrom firstNumber: UInt64) {
+        shapes = ShapeCollection(firstNumber: firstNumber)
+        options = DrawingOptions()
+        widestStoredWidth = 0
+    }
+
+    static func widest(_ drawing: Drawing) -> Double {
+        let lines = drawing.lines.reduce(0) { Swift.max($0, $1.width ?? 0) }
+        return drawing.circles.reduce(lines) { Swift.max($0, $1.width ?? 0) }
+    }
+
+    /// The document as it stands, in constant time; it shares storage with this one until either changes.
+    public var snapshot: DrawingSnapshot { DrawingSnapshot(shapes: shapes, options: options) }
+
+    /// The document as it stands (linear in its size).
+    public var drawing: Drawing { shapes.drawing(options: options) }
+
+    public var selectedShape: Shape? { selection.flatMap { shapes[$0] } }
+
+    /// The selected shape's position in the document's list of its kind (`lines` or `circles`).
+    public var selectionPosition: (kind: Shape.Kind, index: Int)? {
+        guard let selection, let index = shapes.position(of: selection) else { return nil }
+        return (selection.kind, index)
+    }
+
+    // MARK: Selection
+
+    /// Selects `id` (nothing when it is nil or not a shape of the document).
+    public mutating func select(_ id: ShapeID?) -> Update {
+        let id = id.flatMap { shapes[$0] == nil ? nil : $0 }
+        guard id != selection else { return Update() }
+        var update = Update()
+        if let old = selection, let shape = shapes[old] { update.changes.append(.settled(old, shape)) }
+        selection = id
+        if let shape = selectedShape { update.changes.append(.unsettled(shape)) }
+        return update
+    }
+
+    // MARK: Edits
+
+    /// Adds `newShapes` on top, as one edit (several fingers can finish together). Returns their IDs too.
+    public mutating func add(_ newShapes: [Shape]) -> (Update, [ShapeID]) {
+        guard !newShapes.isEmpty else { return (Update(), []) }
+        var update = Update()
+        var added: [IdentifiedShape] = []
+        for shape in newShapes {
+            let id = shapes.append(shape)
+            added.append(IdentifiedShape(id: id, shape: shape))
+            update.changes.append(.settled(id, shape))
+        }
+        update.merge(commit(.add(added)))
+        return (update, added.map(\.id))
+    }
+
+    /// Removes the selected shape. No change when nothing is selected.
+    public mutating func deleteSelection() -> Update {
+        var update = finishMove()
+        guard let id = selection, shapes[id] != nil else { return update }
+        update.merge(select(nil))
+        let shape = shapes.remove(id)!
+        update.changes.append(.unsettled(shape))
+        update.merge(commit(.delete(IdentifiedShape(id: id, shape: shape))))
+        return update
+    }
+
+    /// Removes every shape, undoably. No edit when there is none.
+    public mutating func clear() -> Update {
+        var update = finishMove()
+        update.merge(select(nil))
+        guard !shapes.isEmpty else { return update }
+        // The collection is kept whole by the edit and replaced by an empty one: constant time at any size.
+        let removed = shapes
+        shapes = shapes.emptied()
+        update.changes.append(.everything)
+        update.merge(commit(.clear(removed)))
+        return update
+    }
+
+    /// Replaces every shape with `loaded`'s (the document changed on disk and was read again): one undoable edit,
+    /// so undo brings back what was there before. The options stay as they are (they are the window's settings).
+    public mutating func replace(with loaded: consuming LoadedDocument) -> Update {
+        var update = finishMove()
+        update.merge(select(nil))
+        var document = consume loaded
+        var newShapes = ShapeCollection()
+        swap(&newShapes, &document.shapes)
+        let previous = shapes
+        shapes = newShapes.continuingIDs(of: previous)
+        widestStoredWidth = Swift.max(widestStoredWidth, document.widestWidth)
+        update.changes.append(.everything)
+        update.merge(commit(.replace(previous, with: shapes)))
+        return update
+    }
+
+    /// Puts a document read in the background under what was drawn meanwhile: the document's shapes keep their
+    /// IDs (from 1), the ones drawn while it loaded keep theirs (numbered from where `init(numberingFrom:)` said),
+    /// so the undo history, the selection and a move in progress stay valid, and the newer shapes stay on top.
+    /// The document's options replace the defaults. Constant time in the document's size. Not an edit.
+    public mutating func adopt(_ loaded: consuming LoadedDocument) -> Update {
+        var document = consume loaded
+        // Taken out of the document (not copied), so merging the few shapes drawn meanwhile copies nothing.
+        var documentShapes = ShapeCollection()
+        swap(&documentShapes, &document.shapes)
+        documentShapes.merge(shapes)
+        shapes = documentShapes
+        options = document.options
+        widestStoredWidth = Swift.max(widestStoredWidth, document.widestWidth)
+        return Update(changes: [.everything])
+    }
+
+    /// Replaces the whole document (loading a file). Not undoable; clears the history.
+    public mutating func reset(to drawing: Drawing) -> Update {
+        self = DrawingDocument(drawing)
+        return Update(changes: [.everything])
+    }
+
+    /// Changes the options (a settings toggle or a colour): saved with the document, not an undoable edit; shapes
+    /// already drawn keep their colour and width.
+    public mutating func setOptions(_ newOptions: DrawingOptions) -> Update {
+        guard newOptions != options else { return Update() }
+        options = newOptions
+        return Update(edited: true)
+    }
+
+    /// Moves the selected shape by `offset` (a drag step). The move becomes one undoable edit when it ends
+    /// (`finishMove`). A step that would take the shape beyond the coordinates a document may hold is ignored.
+    public mutating func moveSelection(by offset: Point) -> Update {
+        guard offset.isFinite, offset != .zero, let id = selection, let shape = shapes[id] else { return Update() }
+        let moved = shape.translated(by: offset)
+        guard moved.isStorable else { return Update() }
+        if moveOrigin == nil { moveOrigin = shape }
+        shapes.replace(id, with: moved)
+        return Update(changes: [.selectionMoved(from: shape, to: moved)])
+    }
+
+    /// Ends a move in progress, recording it for undo (and so for saving).
+    public mutating func finishMove() -> Update {
+        guard let origin = moveOrigin else { return Update() }
+        moveOrigin = nil
+        guard let id = selection, let shape = shapes[id], shape != origin else { return Update() }
+        return commit(.move(id: id, from: origin, to: shape))
+    }
+
+    public mutating func undo() -> Update {
+        var update = finishMove()
+        guard let edit = undoStack.popUndo() else { return update }
+        update.merge(apply(edit, reversed: true))
+        return update
+    }
+
+    public mutating func redo() -> Update {
+        var update = finishMove()
+        guard let edit = undoStack.popRedo() else { return update }
+        update.merge(apply(edit, reversed: false))
+        return update
+    }
+
+    private mutating func apply(_ edit: Edit, reversed: Bool) -> Update {
+        var update = select(nil)
+        update.edited = true
+        switch (edit, reversed) {
+        case (.add(let added), true):
+            for item in added { update.changes += remove(item) }
+        case (.add(let added), false):
+            for item in added { update.changes += restore(item) }
+        case (.delete(let item), true):
+            update.changes += restore(item)
+        case (.delete(let item), false):
+            update.changes += remove(item)
+        case (.clear(let removed), true):
+            // Every later edit has been undone, so the drawing is as the clear left it (empty): what it removed
+            // comes back whole. Anything drawn since would be merged in (never expected; kept for safety).
+            shapes = shapes.isEmpty ? removed.continuingIDs(of: shapes) : shapes.merging(removed)
+            update.changes.append(.everything)
+        case (.clear, false):
+            shapes = shapes.emptied()
+            update.changes.append(.everything)
+        case (.replace(let before, let after), _):
+            shapes = (reversed ? before : after).continuingIDs(of: shapes)
+            update.changes.append(.everything)
+        case (.move(let id, let from, let to), _):
+            let target = reversed ? from : to
+            if let current = shapes[id] { update.changes.append(.unsettled(current)) }
+            shapes.replace(id, with: target)
+            update.changes.append(.settled(id, target))
+        }
+        return update
+    }
+
+    private mutating func remove(_ item: IdentifiedShape) -> [DocumentChange] {
+        shapes.remove(item.id)
+        return [.unsettled(item.shape)]
+    }
+
+    private mutating func restore(_ item: IdentifiedShape) -> [DocumentChange] {
+        shapes.restore(item.id, item.shape)
+        return [.settled(item.id, item.shape)]
+    }
+
+    private mutating func commit(_ edit: Edit) -> Update {
+        undoStack.record(edit)
+        return Update(edited: true)
+    }
+}

@@ -1,0 +1,43 @@
+/// What a key does in TouchTracker (DESIGN.md §2.10–11, §2.16), whatever state the app is in; the controller
+/// decides whether the action applies now.
+public enum KeyAction: Hashable, Sendable {
+    case undo
+    case redo
+    case deleteSelection
+    case closeMenu
+    case highlightPrevious
+    case highlightNext
+    case activateHighlighted
+    /// The Menu key or Shift+F10: the selection's menu.
+    case openSelectionMenu
+    case toggle(DrawingOption)
+    case openColorMenu
+    case openSettingsMenu
+    case export
+    case toggleInspector
+}
+
+/// The keyboard map: which `KeyCommand` means which `KeyAction`.
+public enum KeyMap {
+    public static func action(for command: KeyCommand) -> KeyAction? {
+        switch (command.normalizedKey, command.control, command.shift) {
+        case ("z", true, false): .undo
+        case ("z", true, true), ("y", true, _): .redo
+        case ("Delete", false, _), ("KP_Delete", false, _): .deleteSelection
+        case ("Escape", _, _): .closeMenu
+        case ("Up", false, _), ("KP_Up", false, _): .highlightPrevious
+        case ("Down", false, _), ("KP_Down", false, _): .highlightNext
+        case ("Return", false, _), ("KP_Enter", false, _): .activateHighlighted
+        case ("Menu", _, _), ("F10", false, true): .openSelectionMenu
+        case ("o", false, _): .toggle(.circles)
+        case ("a", false, _): .toggle(.colorByAngle)
+        case ("w", false, _): .toggle(.widthBySpeed)
+        case ("p", false, _): .toggle(.widthByPressure)
+        case ("c", false, _): .openColorMenu
+        case ("F2", false, false): .openSettingsMenu
+        case ("s", true, false): .export
+        case ("F1", false, false): .toggleInspector
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// One of the drawing's switches (DESIGN.md §2.12–16), as the settings menu and the keyboard turn them on and off.
+public enum DrawingOption: CaseIterable, Hashable, Sendable {
+    case circles
+    case colorByAngle
+    case widthBySpeed
+    case widthByPressure
+
+    /// Where the switch lives in the document's options.
+    public var keyPath: WritableKeyPath<DrawingOptions, Bool> {
+        switch self {
+        case .circles: \.circles
+        case .colorByAngle: \.colorByAngle
+        case .widthBySpeed: \.widthBySpeed
+        case .widthByPressure: \.widthByPressure
+        }
+    }
+
+    public var title: String {
+        switch self {
+        case .circles: "Two-Finger Circles"
+        case .colorByAngle: "Colour by Angle"
+        case .widthBySpeed: "Width by Speed"
+        case .widthByPressure: "Width by Pressure"
+        }
+    }
+}
+
+/// An item of the popup menus. The app works with items; their titles are for the screen, and for replay scripts
+/// and the state snapshot, which name items by their English titles.
+public enum MenuItem: Hashable, Sendable, CustomStringConvertible {
+    /// Delete the selected shape (the selection's menu).
+    case delete
+    /// Turn a switch on or off (the settings menu).
+    case toggle(DrawingOption)
+    /// Open the colour menu (the settings menu).
+    case colors
+    /// Draw new shapes in a colour of the palette (the colour menu).
+    case color(LineColor)
+
+    /// The selection's menu.
+    public static let selectionMenu: [MenuItem] = [.delete]
+    /// The settings menu (right click on the empty canvas, or F2).
+    public static let settingsMenu: [MenuItem] = DrawingOption.allCases.map(MenuItem.toggle) + [.colors]
+    /// The colour menu (three-finger swipe up, C, or "Colours" in the settings menu).
+    public static let colorMenu: [MenuItem] = LineColor.palette.map { .color($0.color) }
+
+    public var title: String {
+        switch self {
+        case .delete: "Delete"
+        case .toggle(let option): option.title
+        case .colors: "Colours"
+        case .color(let color): LineColor.palette.first { $0.color == color }?.name ?? color.hex
+        }
+    }
+
+    public var description: String { title }
+
+    /// The item titled `title` (as a replay script names it), if any menu has one.
+    public init?(title: String) {
+        guard let item = (Self.selectionMenu + Self.settingsMenu + Self.colorMenu).first(where: { $0.title == title })
+        else { return nil }
+        self = item
+    }
+}

@@ -1,0 +1,172 @@
+import TouchKit
+
+/// The complete shapes in stacking order, each with a stable ID, kept filed in one spatial index.
+///
+/// Lines and circles live here together: one order (by ID, so circles, whose IDs come from a higher band, stay
+/// above every line), one storage, one index. The document's two lists (`lines`, `circles`) are views of it.
+public struct ShapeCollection: Sendable {
+    /// IDs from bottom to top. Always sorted, because IDs are handed out in drawing order.
+    public private(set) var order: [ShapeID] = []
+    private var storage = ShapeStorage()
+    public private(set) var index = ShapeIndex()
+    /// The number the next shape of each kind gets.
+    private var nextLine: UInt64 = 1
+    private var nextCircle: UInt64 = 1
+
+    public init(lines: [Line] = [], circles: [Circle] = []) {
+        order.reserveCapacity(lines.count + circles.count)
+        // Fresh IDs 1, 2, 3, … in order: none can be taken yet and each goes on top, so the lookup before storing
+        // and the search for the place in `order` are left out (a document opens with all its shapes).
+        for line in lines { appendFresh(.line(line)) }
+        for circle in circles { appendFresh(.circle(circle)) }
+    }
+
+    private mutating func appendFresh(_ shape: Shape) {
+        let id = takeID(for: shape.kind)
+        storage[id] = shape
+        order.append(id)
+        index.insert(id, shape)
+    }
+
+    /// The document's shapes.
+    public init(_ drawing: Drawing) {
+        self.init(lines: drawing.lines, circles: drawing.circles)
+    }
+
+    /// An empty collection whose shapes get numbers from `firstNumber` on (above every shape of a document still
+    /// being read, which then goes beneath them: `merging`).
+    public init(firstNumber: UInt64) {
+        nextLine = firstNumber
+        nextCircle = firstNumber
+    }
+
+    private mutating func takeID(for kind: Shape.Kind) -> ShapeID {
+        switch kind {
+        case .line:
+            defer { nextLine += 1 }
+            return ShapeID(.line, number: nextLine)
+        case .circle:
+            defer { nextCircle += 1 }
+            return ShapeID(.circle, number: nextCircle)
+        }
+    }
+
+    /// Makes sure IDs handed out later are above `id`.
+    private mutating func noteTaken(_ id: ShapeID) {
+        switch id.kind {
+        case .line: nextLine = Swift.max(nextLine, id.number + 1)
+        case .circle: nextCircle = Swift.max(nextCircle, id.number + 1)
+        }
+    }
+
+    public var count: Int { order.count }
+    public var isEmpty: Bool { order.isEmpty }
+
+    /// How many of the shapes are lines (they are the bottom of the stack).
+    public var lineCount: Int { order.partitioningIndex { $0.kind == .circle } }
+
+    /// How many of the shapes are circles (they are the top of the stack).
+    public var circleCount: Int { count - lineCount }
+
+    public subscript(id: ShapeID) -> Shape? { storage[id] }
+
+    /// Every shape bottom to top, with its ID.
+    public var identifiedShapes: [IdentifiedShape] { order.map { IdentifiedShape(id: $0, shape: storage[$0]!) } }
+
+    /// The lines bottom to top, as the document stores them.
+    public var lines: [Line] { order[..<lineCount].map { storage[$0]!.line! } }
+
+    /// The circles bottom to top, as the document stores them.
+    public var circles: [Circle] { order[lineCount...].map { storage[$0]!.circle! } }
+
+    /// The document as these shapes and `options`.
+    public func drawing(options: DrawingOptions) -> Drawing {
+        Drawing(lines: lines, circles: circles, options: options)
+    }
+
+    /// The position of `id` in the document's list of its kind (`lines` or `circles`).
+    public func position(of id: ShapeID) -> Int? {
+        guard let position = order.sortedPosition(of: id) else { return nil }
+        return id.kind == .circle ? position - lineCount : position
+    }
+
+    /// Adds a new shape on top of the shapes of its kind and returns its ID.
+    @discardableResult
+    public mutating func append(_ shape: Shape) -> ShapeID {
+        let id = takeID(for: shape.kind)
+        restore(id, shape)
+        return id
+    }
+
+    /// Puts back a shape that was removed, at its old place in the stack.
+    public mutating func restore(_ id: ShapeID, _ shape: Shape) {
+        guard storage[id] == nil, id.kind == shape.kind else { return }
+        noteTaken(id)
+        storage[id] = shape
+        order.insertSorted(id)
+        index.insert(id, shape)
+    }
+
+    @discardableResult
+    public mutating func remove(_ id: ShapeID) -> Shape? {
+        guard let shape = storage.removeValue(forKey: id), let position = order.sortedPosition(of: id) else {
+            return nil
+        }
+        order.remove(at: position)
+        index.remove(id, shape)
+        return shape
+    }
+
+    /// Replaces the geometry of a shape (with one of the same kind), keeping its place in the stack.
+    public mutating func replace(_ id: ShapeID, with shape: Shape) {
+        guard let old = storage[id], old.kind == shape.kind else { return }
+        index.remove(id, old)
+        storage[id] = shape
+        index.insert(id, shape)
+    }
+
+    /// An empty collection that goes on handing out IDs where this one stopped, so shapes drawn after a clear
+    /// never take the ID of a cleared shape that undo may bring back.
+    public func emptied() -> ShapeCollection {
+        var empty = ShapeCollection()
+        empty.nextLine = nextLine
+        empty.nextCircle = nextCircle
+        return empty
+    }
+
+    /// This collection, handing out IDs after both its own and `other`'s (undo of a clear puts a kept collection
+    /// back in place of the empty one that took its place).
+    public func continuingIDs(of other: ShapeCollection) -> ShapeCollection {
+        var result = self
+        result.nextLine = Swift.max(nextLine, other.nextLine)
+        result.nextCircle = Swift.max(nextCircle, other.nextCircle)
+        return result
+    }
+
+    /// This collection with every shape of `other` put back at its place in the stack.
+    public func merging(_ other: ShapeCollection) -> ShapeCollection {
+        var result = self
+        result.merge(other)
+        return result
+    }
+
+    /// Puts every shape of `other` at its place in the stack (linear in `other`'s size, not this one's, when this
+    /// collection's storage is not shared).
+    public mutating func merge(_ other: ShapeCollection) {
+        for id in other.order { restore(id, other.storage[id]!) }
+        nextLine = Swift.max(nextLine, other.nextLine)
+        nextCircle = Swift.max(nextCircle, other.nextCircle)
+    }
+
+    /// The topmost shape whose stroke's centre line is within `radius` of `point` (exact distance).
+    public func topmostShape(near point: Point, radius: Double) -> ShapeID? {
+        index.topmostShape(near: point, radius: radius) { storage[$0] }
+    }
+
+    /// The shapes that may reach `rect`, bottom to top, each once.
+    public func shapes(reaching rect: Rect) -> [IdentifiedShape] {
+        var ids = Set<ShapeID>()
+        index.shapes(in: rect) { ids.insert($0) }
+        return ids.sorted().compactMap { id in storage[id].map { IdentifiedShape(id: id, shape: $0) } }
+    }
+}
