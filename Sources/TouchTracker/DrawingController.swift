@@ -29,13 +29,8 @@ public final class DrawingController {
         didSet { applyScale() }
     }
 
-    /// Whether the gesture inspector (F1) is shown.
-    public private(set) var isInspectorVisible = false
-    /// Each recognizer's last outcome (began, ended, cancelled, failed) as the inspector saw it.
-    private var lastOutcomes: [ObjectIdentifier: GestureRecognizer.State] = [:]
-    /// A short confirmation shown on screen (for example after exporting), and its timer.
-    public private(set) var notice: String?
-    private var noticeTimer: TimerToken?
+    private let inspectorState = GestureInspector()
+    private let notices: NoticeBoard
     /// Ctrl+S: the platform exports the drawing (the core knows no file formats). Nil: Ctrl+S does nothing.
     public var onExport: (() -> Void)?
 
@@ -53,6 +48,7 @@ public final class DrawingController {
     ) {
         let frame = Rect(origin: .zero, size: size)
         window = Window(frame: frame, clock: clock)
+        notices = NoticeBoard(clock: window.clock)
         drawingView =
             documentLoading ? DrawingView(frameWhileLoading: frame) : DrawingView(frame: frame, drawing: drawing)
         window.addSubview(drawingView)
@@ -69,25 +65,9 @@ public final class DrawingController {
         if drawingView.undoStack.canUndo || drawingView.undoStack.canRedo { onEdit?(drawingView.snapshot) }
     }
 
-    /// Sets every distance from its 96-dpi default (DESIGN.md §2) times `scale`.
+    /// Sets every distance from its 96-dpi default (DESIGN.md §2) times `scale`, and redraws at the new scale.
     private func applyScale() {
-        drawingView.lineWidth = 10 * scale
-        drawingView.tracker.tapSlop = 10 * scale
-        drawingView.hitRadius = 20 * scale
-        window.tapSlop = 10 * scale
-        window.multiTapDistance = 45 * scale
-        for tap in [tapRecognizer, doubleTapRecognizer] {
-            tap.allowableMovement = 10 * scale
-            tap.allowableMultiTapDistance = 45 * scale
-        }
-        longPressRecognizer.allowableMovement = 10 * scale
-        swipeRecognizer.minimumDistance = 50 * scale
-        swipeRecognizer.directionSlop = 10 * scale
-        drawingView.tracker.speedWidthFactor = 2000 * scale * scale
-        drawingView.tracker.minimumSpeedWidth = 1 * scale
-        drawingView.tracker.maximumSpeedWidth = 20 * scale
-        drawingView.tracker.minimumPressureWidth = 1 * scale
-        drawingView.tracker.maximumPressureWidth = 20 * scale
+        InteractionMetrics(scale: scale).apply(to: self)
         drawingView.damage.cacheNeedsRebuild = true
         drawingView.damage.add(window.bounds)
         if let menu { reopenMenu(menu) }
@@ -125,7 +105,7 @@ public final class DrawingController {
         drawingView.addGestureRecognizer(longPressRecognizer)
         drawingView.addGestureRecognizer(swipeRecognizer)
         for recognizer in recognizers {
-            recognizer.addTarget(self) { controller, recognizer in controller.noteOutcome(of: recognizer) }
+            recognizer.addTarget(self) { controller, recognizer in controller.inspectorState.note(recognizer) }
         }
     }
 
@@ -151,10 +131,7 @@ public final class DrawingController {
 
     public func send(_ input: TouchInput) {
         window.send(input)
-        if isInspectorVisible {
-            // A failure is not reported to actions; it shows while the failed recognizer's touch is still down.
-            for recognizer in recognizers where recognizer.state == .failed { noteOutcome(of: recognizer) }
-        }
+        inspectorState.noteFailures(of: recognizers)
     }
 
     /// Lets time pass to `time` (seconds on the window clock), firing due gesture timers.
@@ -224,8 +201,7 @@ public final class DrawingController {
             guard let onExport else { return false }
             onExport()
         case .toggleInspector:
-            isInspectorVisible.toggle()
-            lastOutcomes.removeAll()
+            inspectorState.toggle()
         }
         return true
     }
@@ -376,40 +352,30 @@ public final class DrawingController {
 
     // MARK: Overlays
 
-    /// Shows `text` on screen for `duration` seconds of the window clock.
-    public func showNotice(_ text: String, for duration: TimeInterval = 2) {
-        if let noticeTimer { window.clock.cancel(noticeTimer) }
-        notice = text
-        noticeTimer = window.clock.schedule(after: duration) { [weak self] in
-            self?.notice = nil
-            self?.noticeTimer = nil
-        }
-    }
-
-    private func noteOutcome(of recognizer: GestureRecognizer) {
-        guard isInspectorVisible, recognizer.state != .changed else { return }
-        lastOutcomes[ObjectIdentifier(recognizer)] = recognizer.state
-    }
+    /// Whether the gesture inspector (F1) is shown.
+    public var isInspectorVisible: Bool { inspectorState.isVisible }
 
     /// What the gesture inspector shows now, or nil while it is hidden.
     public var inspector: InspectorSnapshot? {
-        guard isInspectorVisible else { return nil }
-        let touches = window.activeTouches.sorted { $0.identifier < $1.identifier }.map {
-            InspectorSnapshot.TouchMark(id: $0.identifier, location: $0.location(in: nil), phase: "\($0.phase)")
-        }
-        let rows = recognizers.map { recognizer in
-            InspectorSnapshot.RecognizerRow(
-                name: recognizer.name ?? "\(type(of: recognizer))", state: "\(recognizer.state)",
-                lastOutcome: lastOutcomes[ObjectIdentifier(recognizer)].map { "\($0)" })
-        }
-        return InspectorSnapshot(touches: touches, recognizers: rows, scale: scale)
+        inspectorState.snapshot(of: window, recognizers: recognizers, scale: scale)
+    }
+
+    /// A short confirmation shown on screen (for example after exporting), while it lasts.
+    public var notice: String? { notices.passing }
+
+    /// Shows `text` on screen for `duration` seconds of the window clock.
+    public func showNotice(_ text: String, for duration: TimeInterval = 2) {
+        notices.show(text, for: duration)
     }
 
     /// A notice that stays until it is taken away (the drawing is not saved), shown whenever no passing notice is.
-    public var standingNotice: String?
+    public var standingNotice: String? {
+        get { notices.standing }
+        set { notices.standing = newValue }
+    }
 
     /// Everything drawn above the canvas and the menu.
-    public var overlay: Overlay { Overlay(inspector: inspector, notice: notice ?? standingNotice, scale: scale) }
+    public var overlay: Overlay { Overlay(inspector: inspector, notice: notices.shown, scale: scale) }
 
     // MARK: Snapshot
 

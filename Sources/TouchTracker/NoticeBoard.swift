@@ -1,0 +1,28 @@
+import TouchKit
+
+/// The one line of text shown at the bottom of the window: a passing notice (an option toggled, a file exported)
+/// that goes after a while on the window's clock, over a standing one that stays until it is taken away (the
+/// drawing is not saved).
+final class NoticeBoard {
+    private let clock: Clock
+    private(set) var passing: String?
+    private var timer: TimerToken?
+    var standing: String?
+
+    init(clock: Clock) {
+        self.clock = clock
+    }
+
+    /// What shows now: the passing notice, else the standing one.
+    var shown: String? { passing ?? standing }
+
+    /// Shows `text` for `duration` seconds, in place of any passing notice.
+    func show(_ text: String, for duration: TimeInterval) {
+        if let timer { clock.cancel(timer) }
+        passing = text
+        timer = clock.schedule(after: duration) { [weak self] in
+            self?.passing = nil
+            self?.timer = nil
+        }
+    }
+}
