@@ -31,9 +31,12 @@ let package = Package(
         // MARK: Pure Swift cores (no C imports, virtual time)
 
         .target(name: "TouchKit"),
-        .target(name: "TouchTracker", dependencies: ["TouchKit"]),
+        // JSON text: a strict parser into a tree, exact number reading and shortest number writing, one writer
+        // with one string escaper. The document codec, the state and scene snapshots and the window memory use it.
+        .target(name: "JSON"),
+        .target(name: "TouchTracker", dependencies: ["TouchKit", "JSON"]),
         // The seed's gesture demos (Farm, Circle, Swipe) as scenes any host can drive: window or replay.
-        .target(name: "TouchTrackerDemos", dependencies: ["TouchKit"]),
+        .target(name: "TouchTrackerDemos", dependencies: ["TouchKit", "JSON"]),
 
         // MARK: The document on disk (crash-safe files and the background writer)
 
@@ -57,7 +60,7 @@ let package = Package(
             name: "TouchTrackerCLI",
             dependencies: [
                 "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "TouchTrackerX11",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -83,9 +86,11 @@ let package = Package(
         // MARK: Tests
 
         .testTarget(name: "TouchKitTests", dependencies: ["TouchKit", "SeededRandom"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "SeededRandom"]),
         // Scenarios/ holds replay scripts and expected snapshots, read by ScenarioTests at run time.
         .testTarget(
-            name: "TouchTrackerTests", dependencies: ["TouchTracker", "TouchTrackerStore", "TouchKit", "SeededRandom"],
+            name: "TouchTrackerTests",
+            dependencies: ["TouchTracker", "TouchTrackerStore", "TouchKit", "JSON", "SeededRandom"],
             exclude: ["Scenarios"]),
         .testTarget(name: "TouchTrackerStoreTests", dependencies: ["TouchTrackerStore", "TouchTracker", "TouchKit"]),
         .testTarget(
@@ -94,7 +99,7 @@ let package = Package(
         // Scenarios/ holds demo replay scripts and expected scene snapshots, read by DemoScenarioTests at run time.
         .testTarget(
             name: "TouchTrackerDemosTests",
-            dependencies: ["TouchTrackerDemos", "TouchTracker", "TouchTrackerRender", "TouchKit"],
+            dependencies: ["TouchTrackerDemos", "TouchTracker", "TouchTrackerRender", "TouchKit", "JSON"],
             exclude: ["Scenarios"]
         ),
         // Drives the real `touchtracker` binary under a private Xorg with inputtest devices (the renderer reads PNGs).

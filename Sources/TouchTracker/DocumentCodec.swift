@@ -1,3 +1,4 @@
+import JSON
 import TouchKit
 
 /// Why a document could not be read. Every case describes itself in one line that says what to do.
@@ -86,10 +87,11 @@ public enum DocumentCodec {
             lines: lines, circles: try circles(root["circles"]), options: try options(root["options"]))
     }
 
-    public static func encode(_ drawing: Drawing) -> [UInt8] {
+    /// The document's text; `extraMembers` may add members after the document's own (see the chunked `encode`).
+    public static func encode(_ drawing: Drawing, extraMembers: (inout JSONWriter) -> Void = { _ in }) -> [UInt8] {
         var out: [UInt8] = []
         // One chunk, taken as it is (no copy).
-        encode(drawing, chunkSize: .max) { chunk in
+        encode(drawing, chunkSize: .max, extraMembers: extraMembers) { chunk in
             if out.isEmpty { out = chunk } else { out.append(contentsOf: chunk) }
         }
         return out
@@ -97,103 +99,85 @@ public enum DocumentCodec {
 
     /// Encodes `drawing` a piece at a time: `emit` gets the text in order, in chunks of about `chunkSize` bytes, so
     /// a large drawing can go to a file without its whole text ever being in memory (12 MB at 100,000 lines).
+    /// `extraMembers` may add members after the document's own, before its closing brace (the state snapshot
+    /// adds the transient state so).
     public static func encode<Failure: Error>(
-        _ drawing: Drawing, chunkSize: Int = 1 << 18, emit: ([UInt8]) throws(Failure) -> Void
+        _ drawing: Drawing, chunkSize: Int = 1 << 18, extraMembers: (inout JSONWriter) -> Void = { _ in },
+        emit: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
-        var out: [UInt8] = []
-        out.reserveCapacity(Swift.min(chunkSize, 64 + drawing.lines.count * 120) + 1024)
-        out.append(contentsOf: "{\"version\": \(Drawing.formatVersion), \"lines\": [".utf8)
+        var out = JSONWriter()
+        out.bytes.reserveCapacity(Swift.min(chunkSize, 64 + drawing.lines.count * 120) + 1024)
+        out.raw("{\"version\": ")
+        out.integer(Drawing.formatVersion)
+        out.raw(", \"lines\": [")
         try appendList(drawing.lines.lazy.map(Shape.line), to: &out, chunkSize: chunkSize, emit: emit)
         // Circles only when there are some, so a plain document reads as it always has.
         if !drawing.circles.isEmpty {
-            out.append(contentsOf: ", \"circles\": [".utf8)
+            out.raw(", \"circles\": [")
             try appendList(drawing.circles.lazy.map(Shape.circle), to: &out, chunkSize: chunkSize, emit: emit)
         }
         appendOptions(drawing.options, to: &out)
-        out.append(contentsOf: "}\n".utf8)
-        try emit(out)
+        extraMembers(&out)
+        out.raw("}\n")
+        try emit(out.bytes)
     }
 
     /// One list of the document (`"lines": [` or `"circles": [` already written), a shape per line of text,
     /// handing `emit` what is written whenever it reaches `chunkSize` bytes.
     private static func appendList<Failure: Error>(
-        _ shapes: some Collection<Shape>, to out: inout [UInt8], chunkSize: Int,
+        _ shapes: some Collection<Shape>, to out: inout JSONWriter, chunkSize: Int,
         emit: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         for (index, shape) in shapes.enumerated() {
-            out.append(contentsOf: (index > 0 ? ",\n  " : "\n  ").utf8)
+            out.raw(index > 0 ? ",\n  " : "\n  ")
             appendShape(shape, to: &out)
-            if out.count >= chunkSize {
-                try emit(out)
-                out.removeAll(keepingCapacity: true)
+            if out.bytes.count >= chunkSize {
+                try emit(out.bytes)
+                out.bytes.removeAll(keepingCapacity: true)
             }
         }
-        out.append(contentsOf: (shapes.isEmpty ? "]" : "\n]").utf8)
+        out.raw(shapes.isEmpty ? "]" : "\n]")
     }
 
     /// One shape as the document holds it: `{"begin": …, "end": …}` for a line, `{"origin": …, "size": …}` for
     /// a circle (the one place the kinds' fields differ), then its colour and width when it sets them.
-    static func appendShape(_ shape: Shape, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
+    static func appendShape(_ shape: Shape, to out: inout JSONWriter) {
+        out.raw("{")
         switch shape {
         case .line(let line):
             appendPair("begin", ("x", line.begin.x), ("y", line.begin.y), to: &out)
-            out.append(contentsOf: ", ".utf8)
+            out.raw(", ")
             appendPair("end", ("x", line.end.x), ("y", line.end.y), to: &out)
         case .circle(let circle):
             appendPair("origin", ("x", circle.frame.minX), ("y", circle.frame.minY), to: &out)
-            out.append(contentsOf: ", ".utf8)
+            out.raw(", ")
             appendPair("size", ("width", circle.frame.width), ("height", circle.frame.height), to: &out)
         }
         appendStyle(color: shape.color, width: shape.width, to: &out)
-        out.append(UInt8(ascii: "}"))
+        out.raw("}")
     }
 
     /// `"name": {"a": 1, "b": 2}`.
     private static func appendPair(
-        _ name: StaticString, _ first: (StaticString, Double), _ second: (StaticString, Double), to out: inout [UInt8]
+        _ name: String, _ first: (String, Double), _ second: (String, Double), to out: inout JSONWriter
     ) {
-        out.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(contentsOf: "\": {\"".utf8)
-        first.0.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(contentsOf: "\": ".utf8)
+        out.string(name)
+        out.raw(": {")
+        out.string(first.0)
+        out.raw(": ")
         appendNumber(first.1, to: &out)
-        out.append(contentsOf: ", \"".utf8)
-        second.0.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(contentsOf: "\": ".utf8)
+        out.raw(", ")
+        out.string(second.0)
+        out.raw(": ")
         appendNumber(second.1, to: &out)
-        out.append(UInt8(ascii: "}"))
+        out.raw("}")
     }
 
-    /// Whole numbers print without a fraction (fast path, no String); others with the shortest representation
-    /// that reads back exactly. A coordinate beyond the limit (or not finite) never reaches the file, so a saved
-    /// document always reads back: it is written clamped to ±`coordinateLimit` (and 0 for NaN).
-    static func appendNumber(_ rawValue: Double, to out: inout [UInt8]) {
-        let value = rawValue.isNaN ? 0 : min(max(rawValue, -coordinateLimit), coordinateLimit)
-        if value == value.rounded(), abs(value) < 1e15 {
-            var integer = Int64(value)
-            if integer < 0 {
-                out.append(UInt8(ascii: "-"))
-                integer = -integer
-            }
-            var digits:
-                (
-                    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                    UInt8, UInt8, UInt8
-                ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var count = 0
-            withUnsafeMutableBytes(of: &digits) { buffer in
-                repeat {
-                    buffer[count] = UInt8(ascii: "0") + UInt8(integer % 10)
-                    integer /= 10
-                    count += 1
-                } while integer > 0
-                for offset in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[offset]) }
-            }
-            return
-        }
-        ShortestDecimal.append(value, to: &out)
+    /// A coordinate or width as the document writes it (`JSONWriter.number`). A number beyond the coordinate
+    /// limit (or not finite) never reaches the file, so a saved document always reads back: it is written clamped
+    /// to ±`coordinateLimit` (and 0 for NaN).
+    public static func appendNumber(_ rawValue: Double, to out: inout JSONWriter) {
+        out.number(rawValue.isNaN ? 0 : min(max(rawValue, -coordinateLimit), coordinateLimit))
     }
 
     static func point(_ value: JSONValue?, field: @autoclosure () -> String) throws(DocumentError) -> Point {

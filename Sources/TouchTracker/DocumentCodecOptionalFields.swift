@@ -1,3 +1,4 @@
+import JSON
 import TouchKit
 
 // MARK: - The challenges' optional fields (DESIGN.md §3): written only when used, so plain documents are unchanged.
@@ -7,24 +8,27 @@ extension DocumentCodec {
     public static let maximumStrokeWidth = 1000.0
 
     /// `, "color": "#rrggbb"` and `, "width": n`, each only when set.
-    static func appendStyle(color: LineColor?, width: Double?, to out: inout [UInt8]) {
-        if let color { out.append(contentsOf: ", \"color\": \"\(color.hex)\"".utf8) }
+    static func appendStyle(color: LineColor?, width: Double?, to out: inout JSONWriter) {
+        if let color {
+            out.raw(", \"color\": ")
+            out.string(color.hex)
+        }
         if let width {
-            out.append(contentsOf: ", \"width\": ".utf8)
+            out.raw(", \"width\": ")
             appendNumber(width, to: &out)
         }
     }
 
     /// `, "options": {...}` with only the options that differ from their defaults; nothing when none does.
-    static func appendOptions(_ options: DrawingOptions, to out: inout [UInt8]) {
+    static func appendOptions(_ options: DrawingOptions, to out: inout JSONWriter) {
         guard !options.isDefault else { return }
-        var fields: [String] = []
-        if options.circles { fields.append("\"circles\": true") }
-        if options.colorByAngle { fields.append("\"colorByAngle\": true") }
-        if options.widthBySpeed { fields.append("\"widthBySpeed\": true") }
-        if options.widthByPressure { fields.append("\"widthByPressure\": true") }
-        if options.color != .black { fields.append("\"color\": \"\(options.color.hex)\"") }
-        out.append(contentsOf: (", \"options\": {" + fields.joined(separator: ", ") + "}").utf8)
+        var members: [(key: String, value: JSONValue)] = []
+        for option in DrawingOption.allCases where options[keyPath: option.keyPath] {
+            members.append((option.documentKey, .bool(true)))
+        }
+        if options.color != .black { members.append(("color", .string(options.color.hex))) }
+        out.raw(", \"options\": ")
+        out.value(.object(members))
     }
 
     static func color(_ value: JSONValue?, field: @autoclosure () -> String) throws(DocumentError) -> LineColor? {

@@ -1,3 +1,4 @@
+import JSON
 import TouchKit
 
 /// Reads a document in the shape `DocumentCodec.encode` writes straight from its bytes into lines, without the

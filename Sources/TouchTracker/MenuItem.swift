@@ -15,6 +15,16 @@ public enum DrawingOption: CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The member of the document's `options` object that keeps the switch (DESIGN.md §3).
+    public var documentKey: String {
+        switch self {
+        case .circles: "circles"
+        case .colorByAngle: "colorByAngle"
+        case .widthBySpeed: "widthBySpeed"
+        case .widthByPressure: "widthByPressure"
+        }
+    }
+
     public var title: String {
         switch self {
         case .circles: "Two-Finger Circles"

@@ -1,3 +1,4 @@
+import JSON
 import TouchKit
 
 /// One event of a replay script (DESIGN.md §3).

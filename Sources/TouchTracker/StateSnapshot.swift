@@ -1,3 +1,4 @@
+import JSON
 import TouchKit
 
 /// The state `replay --state` writes: the document plus transient state (DESIGN.md §3).
@@ -23,61 +24,38 @@ public struct StateSnapshot: Hashable, Sendable {
         self.circlesInProgress = circlesInProgress
     }
 
-    /// UTF-8 JSON, one line per document line so diffs read well.
+    /// UTF-8 JSON: the document's text (one line per shape, so diffs read well) with the transient state added
+    /// as members of the same object, one per line. Menu items by their English titles, whatever the locale.
     public func encoded() -> [UInt8] {
-        var document = String(decoding: DocumentCodec.encode(drawing), as: UTF8.self)
-        // Reuse the document's text and add the transient fields before its closing brace.
-        // Exactly the final "}\n": the optional "options" object also ends in a brace.
-        while document.last == "\n" { document.removeLast() }
-        if document.last == "}" { document.removeLast() }
-        var text = document
-        text += ",\n \"selectedLine\": " + (selectedLine.map(String.init) ?? "null")
-        if let selectedCircle { text += ",\n \"selectedCircle\": \(selectedCircle)" }
-        if let menu {
-            let items = menu.items.map { "\"" + escape($0.title) + "\"" }.joined(separator: ", ")
-            var checked = ""
-            if !menu.checkedItems.isEmpty {
-                checked =
-                    ", \"checked\": ["
-                    + menu.checkedItems.map { "\"" + escape($0.title) + "\"" }.joined(separator: ", ")
-                    + "]"
+        DocumentCodec.encode(drawing) { out in
+            out.raw(",\n \"selectedLine\": ")
+            if let selectedLine { out.integer(selectedLine) } else { out.raw("null") }
+            if let selectedCircle {
+                out.raw(",\n \"selectedCircle\": ")
+                out.integer(selectedCircle)
             }
-            text +=
-                ",\n \"menu\": {\"x\": \(number(menu.anchor.x)), \"y\": \(number(menu.anchor.y)), \"items\": [\(items)]"
-                + checked + "}"
-        } else {
-            text += ",\n \"menu\": null"
-        }
-        text += ",\n \"linesInProgress\": \(linesInProgress)"
-        if circlesInProgress > 0 { text += ",\n \"circlesInProgress\": \(circlesInProgress)" }
-        text += "}\n"
-        return Array(text.utf8)
-    }
-
-    /// Numbers exactly as the document writes them.
-    private func number(_ value: Double) -> String {
-        var bytes: [UInt8] = []
-        DocumentCodec.appendNumber(value, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            default:
-                if scalar.value < 0x20 {
-                    result +=
-                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                        + String(scalar.value, radix: 16)
-                } else {
-                    result.unicodeScalars.append(scalar)
+            out.raw(",\n \"menu\": ")
+            if let menu {
+                out.raw("{\"x\": ")
+                DocumentCodec.appendNumber(menu.anchor.x, to: &out)
+                out.raw(", \"y\": ")
+                DocumentCodec.appendNumber(menu.anchor.y, to: &out)
+                out.raw(", \"items\": ")
+                out.value(.array(menu.items.map { .string($0.title) }))
+                if !menu.checkedItems.isEmpty {
+                    out.raw(", \"checked\": ")
+                    out.value(.array(menu.checkedItems.map { .string($0.title) }))
                 }
+                out.raw("}")
+            } else {
+                out.raw("null")
+            }
+            out.raw(",\n \"linesInProgress\": ")
+            out.integer(linesInProgress)
+            if circlesInProgress > 0 {
+                out.raw(",\n \"circlesInProgress\": ")
+                out.integer(circlesInProgress)
             }
         }
-        return result
     }
 }

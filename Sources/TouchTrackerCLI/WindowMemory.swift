@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import TouchTracker
 import TouchTrackerStore
 import TouchTrackerX11
@@ -21,28 +22,29 @@ struct WindowMemory {
         return sibling == url.path ? url.path + "." + newExtension : sibling
     }
 
-    private struct Stored: Codable {
-        var width: Int
-        var height: Int
-        var x: Int
-        var y: Int
-    }
-
     /// The remembered geometry, or nil when there is none (or it is not usable).
     func load() -> WindowGeometry? {
         guard let data = FileManager.default.contents(atPath: path),
-            let stored = try? JSONDecoder().decode(Stored.self, from: data),
-            (1...16384).contains(stored.width), (1...16384).contains(stored.height),
-            abs(stored.x) < 100_000, abs(stored.y) < 100_000
+            let stored = try? JSONParser.parse(Array(data)),
+            let width = Self.integer(stored["width"]), let height = Self.integer(stored["height"]),
+            let x = Self.integer(stored["x"]), let y = Self.integer(stored["y"]),
+            (1...16384).contains(width), (1...16384).contains(height), abs(x) < 100_000, abs(y) < 100_000
         else { return nil }
-        return WindowGeometry(width: stored.width, height: stored.height, x: stored.x, y: stored.y, isExplicit: true)
+        return WindowGeometry(width: width, height: height, x: x, y: y, isExplicit: true)
     }
 
+    /// A whole number of at most six digits, or nil.
+    private static func integer(_ value: JSONValue?) -> Int? {
+        guard case .number(let number) = value, number == number.rounded(), abs(number) < 1e6 else { return nil }
+        return Int(number)
+    }
+
+    /// Writes `{"height":H,"width":W,"x":X,"y":Y}` and a newline, crash-safe.
     func save(_ geometry: WindowGeometry) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(
-            Stored(width: geometry.width, height: geometry.height, x: geometry.x, y: geometry.y))
-        try AtomicFile.write(Array(data) + [0x0A], to: path)
+        let members: [(key: String, value: JSONValue)] = [
+            ("height", .number(Double(geometry.height))), ("width", .number(Double(geometry.width))),
+            ("x", .number(Double(geometry.x))), ("y", .number(Double(geometry.y))),
+        ]
+        try AtomicFile.write(JSONValue.object(members).encoded(layout: .compact) + [0x0A], to: path)
     }
 }

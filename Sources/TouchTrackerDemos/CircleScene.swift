@@ -1,3 +1,4 @@
+import JSON
 import TouchKit
 
 /// The seed's Circle demo: a red filled circle. A tap places its centre, a pan makes it follow the finger (the
@@ -68,13 +69,13 @@ public final class CircleScene: DemoScene {
 
     /// `{"version": 1, "scene": "circle", "x", "y" (centre), "radius"}`.
     public var snapshot: [UInt8] {
-        SnapshotJSON.object([
+        JSONValue.object([
             ("version", .number(1)),
             ("scene", .string(kind.rawValue)),
             ("x", .number(center.x)),
             ("y", .number(center.y)),
             ("radius", .number(radius)),
-        ]).bytes
+        ]).sceneSnapshotBytes
     }
 }
 

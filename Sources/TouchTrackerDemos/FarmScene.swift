@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import TouchKit
 
 /// What a farm animal is now. Taps and long presses move it along the seed's cycle.
@@ -257,21 +258,21 @@ public final class FarmScene: DemoScene {
     /// "opacity", "leaving" (fading out after a clear), "flipping"}`.
     public var snapshot: [UInt8] {
         let now = window.clock.now
-        var entries: [SnapshotJSON] = []
+        var entries: [JSONValue] = []
         for animal in animals { entries.append(Self.describe(animal, opacity: 1, leaving: false, at: now)) }
         for (animal, start) in leaving {
             let opacity = Self.dissolveOpacity(start: start, at: now)
             entries.append(Self.describe(animal, opacity: opacity, leaving: true, at: now))
         }
-        return SnapshotJSON.object([
+        return JSONValue.object([
             ("version", .number(1)),
             ("scene", .string(kind.rawValue)),
             ("animals", .array(entries)),
-        ]).bytes
+        ]).sceneSnapshotBytes
     }
 
     private static func describe(_ animal: AnimalView, opacity: Double, leaving: Bool, at time: TimeInterval)
-        -> SnapshotJSON
+        -> JSONValue
     {
         .object([
             ("kind", .string(animal.kind.rawValue)),

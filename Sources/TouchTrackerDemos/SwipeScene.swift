@@ -1,3 +1,4 @@
+import JSON
 import TouchKit
 
 /// The seed's swipe test, written on raw touches: compare where a finger went down with where it lifted (the path
@@ -133,7 +134,7 @@ public final class SwipeScene: DemoScene {
     /// `{"version": 1, "scene": "swipe", "rawLabel", "rawCount", "swipeLabel", "swipeCount", "zCount",
     /// "lastRecognized"}`.
     public var snapshot: [UInt8] {
-        SnapshotJSON.object([
+        JSONValue.object([
             ("version", .number(1)),
             ("scene", .string(kind.rawValue)),
             ("rawLabel", .string(rawView.label)),
@@ -142,6 +143,6 @@ public final class SwipeScene: DemoScene {
             ("swipeCount", .number(Double(swipeCount))),
             ("zCount", .number(Double(zCount))),
             ("lastRecognized", .string(lastRecognized)),
-        ]).bytes
+        ]).sceneSnapshotBytes
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import SeededRandom
 import Testing
 
-@testable import TouchTracker
+@testable import JSON
 
 /// JSONNumber must give bit for bit what strtod gives, whichever of its shortcuts answers.
 @Suite struct JSONNumberTests {

@@ -1,7 +1,7 @@
 import SeededRandom
 import Testing
 
-@testable import TouchTracker
+@testable import JSON
 
 @Suite("Numbers are saved as the shortest text that reads back exactly")
 struct ShortestDecimalTests {

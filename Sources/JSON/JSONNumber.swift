@@ -10,11 +10,11 @@ import Foundation
 ///   correctly rounded multiplication or division of two exactly represented doubles;
 /// - Eisel–Lemire (as in Go's `strconv` and `fast_float`): up to 19 digits times a 128-bit approximation of the
 ///   power of ten, which decides the rounding unless the product lies too close to a halfway point.
-enum JSONNumber {
+public enum JSONNumber {
     /// Reads the JSON number at `index` (an optional `-`, digits without a leading zero, an optional fraction and
     /// exponent) and moves `index` past it; nil when the bytes there are not a number (or, for 64 characters and
     /// more, when `Double(String)`, the last resort, gives nil).
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Double? {
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Double? {
         let start = index
         guard let decimal = scan(bytes, at: &index) else { return nil }
         if decimal.fitsShortcuts,
@@ -26,7 +26,7 @@ enum JSONNumber {
     }
 
     /// The value of the number that is exactly `bytes[start..<end]`, whose grammar the caller has checked.
-    static func value(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Double? {
+    public static func value(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Double? {
         var index = start
         return parse(UnsafeBufferPointer(rebasing: bytes[..<end]), at: &index)
     }

@@ -1,6 +1,6 @@
 /// Writes a `Double` as the shortest decimal that reads back as exactly that `Double`, straight into bytes.
 ///
-/// Documents hold four numbers per line, so saving 100,000 lines writes 400,000 of them. Swift's own shortest
+/// A TouchTracker document holds four numbers per line, so saving 100,000 lines writes 400,000 of them. Swift's own shortest
 /// printing (`description`) builds a `String` per number, which doubles the time to encode a document; the
 /// standard library's digit writer behind `TextOutputStream` is an underscored entry point. This writer covers the
 /// numbers a drawing holds (magnitudes from 2⁻¹⁰ to 2²⁰, well past the ±1,000,000 coordinate limit) with exact
