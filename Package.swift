@@ -1,5 +1,24 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// Pango's include paths, as `pkg-config --cflags-only-I pangocairo` gives them, for the Swift targets that import
+/// CPango. A system library target would ask pkg-config for all of Pango's flags, which carry `-pthread` (from
+/// HarfBuzz): SwiftPM refuses that flag with a warning on every build. Only the include paths are needed (the
+/// module map names the libraries to link). Empty when pkg-config or Pango is missing: `make` installs both.
+func pangoIncludeFlags() -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", "--cflags-only-I", "pangocairo"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return [] }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return [] }
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).flatMap { ["-Xcc", String($0)] }
+}
 
 let package = Package(
     name: "TouchTracker",
@@ -22,6 +41,8 @@ let package = Package(
             pkgConfig: "x11 xi",
             providers: [.apt(["libx11-dev", "libxi-dev"])]
         ),
+        // Pango for every piece of text the app draws (include paths: `pangoIncludeFlags`).
+        .systemLibrary(name: "CPango", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(
             name: "CCairo",
             pkgConfig: "cairo cairo-xlib",
@@ -46,7 +67,9 @@ let package = Package(
 
         // MARK: Platform edges
 
-        .target(name: "TouchTrackerRender", dependencies: ["TouchTracker", "TouchTrackerDemos", "CCairo"]),
+        .target(
+            name: "TouchTrackerRender", dependencies: ["TouchTracker", "TouchTrackerDemos", "CCairo", "CPango"],
+            swiftSettings: [.unsafeFlags(pangoIncludeFlags())]),
         .target(
             name: "TouchTrackerX11",
             dependencies: [

@@ -5,7 +5,7 @@ import TouchTrackerDemos
 
 /// Draws a demo scene with Cairo at the scene clock's current time: the farm's animals as vector pictures (with the
 /// long press's flip and the clearing cross-dissolve), the circle, the swipe labels, and a title bar with the
-/// scene's name and the switcher's keys. Text uses Cairo's font API, as `MenuPainter` does.
+/// scene's name and the switcher's keys. Text is laid out by Pango (`TextLayout`), as everywhere in the app.
 public enum DemoPainter {
     /// The title bar's height; it is drawn over the top of the scene.
     public static let titleBarHeight = 28.0
@@ -36,35 +36,30 @@ public enum DemoPainter {
     // MARK: Title bar and text
 
     private static func paintTitleBar(title: String, width: Double, in context: CairoContext) {
-        let cr = context.pointer
         context.setColor(Color(red: 0.13, green: 0.14, blue: 0.17, alpha: 0.88))
         context.fill(Rect(x: 0, y: 0, width: width, height: titleBarHeight))
-        text(cr, "TouchTracker demo: \(title)", x: 10, baseline: 19, size: 15, bold: true, color: .white)
+        text(context, "TouchTracker demo: \(title)", x: 10, baseline: 19, size: 15, bold: true, color: .white)
         text(
-            cr, DemoHost.switcherHint, x: width - 10, baseline: 19, size: 12,
+            context, DemoHost.switcherHint, x: width - 10, baseline: 19, size: 12,
             color: Color(red: 0.8, green: 0.82, blue: 0.86), align: .right)
     }
 
     enum Alignment { case left, center, right }
 
     static func text(
-        _ cr: OpaquePointer, _ string: String, x: Double, baseline: Double, size: Double, bold: Bool = false,
+        _ context: CairoContext, _ string: String, x: Double, baseline: Double, size: Double, bold: Bool = false,
         color: Color, align: Alignment = .left
     ) {
-        cairo_select_font_face(
-            cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, size)
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(cr, string, &extents)
+        let layout = TextLayout(string, size: size, bold: bold, for: context)
+        let width = layout.size.width
         let start: Double
         switch align {
         case .left: start = x
-        case .center: start = x - extents.x_advance / 2
-        case .right: start = x - extents.x_advance
+        case .center: start = x - width / 2
+        case .right: start = x - width
         }
-        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
-        cairo_move_to(cr, start.rounded(), baseline.rounded())
-        cairo_show_text(cr, string)
+        context.setColor(color)
+        layout.draw(baselineAt: Point(x: start, y: baseline), in: context)
     }
 
     // MARK: Farm
@@ -75,7 +70,7 @@ public enum DemoPainter {
         let now = farm.clock.now
         context.paint(solid: Color(red: 0.80, green: 0.91, blue: 0.66))
         text(
-            cr,
+            context,
             "Tap: new hen.  Tap an animal: hen → egg → chicken.  Hold: roast or fry.  Drag, pinch, turn.  "
                 + "Swipe in from the left edge: clear.",
             x: 10, baseline: size.height - 12, size: 12, color: Color(red: 0.2, green: 0.35, blue: 0.15))
@@ -310,7 +305,7 @@ public enum DemoPainter {
         let cr = context.pointer
         context.paint(solid: .white)
         text(
-            cr, "Tap: place the circle.  Drag: move it.  Pinch: size it.", x: 10, baseline: scene.size.height - 12,
+            context, "Tap: place the circle.  Drag: move it.  Pinch: size it.", x: 10, baseline: scene.size.height - 12,
             size: 12, color: Color(red: 0.35, green: 0.35, blue: 0.4))
         cairo_new_path(cr)
         cairo_arc(cr, scene.center.x, scene.center.y, scene.radius, 0, 2 * .pi)
@@ -321,7 +316,6 @@ public enum DemoPainter {
     // MARK: Swipe
 
     private static func paintSwipe(_ scene: SwipeScene, in context: CairoContext) {
-        let cr = context.pointer
         let raw = scene.rawView.frame
         let recognized = scene.recognizerView.frame
         context.setColor(Color(red: 0.92, green: 0.95, blue: 1))
@@ -333,26 +327,28 @@ public enum DemoPainter {
         let heading = Color(red: 0.2, green: 0.22, blue: 0.3)
         let note = Color(red: 0.4, green: 0.42, blue: 0.5)
         let top = titleBarHeight
-        text(cr, "Raw touches", x: raw.midX, baseline: top + 32, size: 17, bold: true, color: heading, align: .center)
         text(
-            cr, "touchesBegan / touchesEnded: ≥ 30 px along, ≤ 5 px across", x: raw.midX, baseline: top + 52,
+            context, "Raw touches", x: raw.midX, baseline: top + 32, size: 17, bold: true, color: heading,
+            align: .center)
+        text(
+            context, "touchesBegan / touchesEnded: ≥ 30 px along, ≤ 5 px across", x: raw.midX, baseline: top + 52,
             size: 12, color: note, align: .center)
         text(
-            cr, scene.rawView.label.isEmpty ? "swipe here" : scene.rawView.label, x: raw.midX, baseline: raw.midY,
+            context, scene.rawView.label.isEmpty ? "swipe here" : scene.rawView.label, x: raw.midX, baseline: raw.midY,
             size: 30, bold: !scene.rawView.label.isEmpty, color: scene.rawView.label.isEmpty ? note : heading,
             align: .center)
         text(
-            cr, "Recognizers", x: recognized.midX, baseline: top + 32, size: 17, bold: true, color: heading,
+            context, "Recognizers", x: recognized.midX, baseline: top + 32, size: 17, bold: true, color: heading,
             align: .center)
         text(
-            cr, "SwipeGestureRecognizer (requires the Z to fail) + Z", x: recognized.midX, baseline: top + 52,
+            context, "SwipeGestureRecognizer (requires the Z to fail) + Z", x: recognized.midX, baseline: top + 52,
             size: 12, color: note, align: .center)
         let big = scene.lastRecognized == "Z" ? "Z" : scene.swipeLabel
         text(
-            cr, big.isEmpty ? "swipe or draw a Z here" : big, x: recognized.midX, baseline: recognized.midY,
+            context, big.isEmpty ? "swipe or draw a Z here" : big, x: recognized.midX, baseline: recognized.midY,
             size: 30, bold: !big.isEmpty, color: big.isEmpty ? note : heading, align: .center)
         text(
-            cr, "swipes: \(scene.swipeCount)   Zs: \(scene.zCount)", x: recognized.midX,
+            context, "swipes: \(scene.swipeCount)   Zs: \(scene.zCount)", x: recognized.midX,
             baseline: recognized.midY + 36, size: 14, color: note, align: .center)
     }
 }

@@ -3,7 +3,8 @@ import TouchKit
 import TouchTracker
 
 /// Draws the popup menu: a rounded panel with a soft shadow and a border so it reads as a popup, one row per item,
-/// the highlighted row tinted, antialiased text from Cairo's font API (fontconfig picks the sans-serif face).
+/// the highlighted row tinted, text laid out by Pango in the desktop's sans-serif font (cut with an ellipsis when
+/// it does not fit; right-aligned, with the check mark on the left, when it reads right to left).
 enum MenuPainter {
     static let fontSize = 16.0
 
@@ -27,8 +28,6 @@ enum MenuPainter {
         context.setColor(Color(red: 0.55, green: 0.55, blue: 0.6))
         cairo_set_line_width(cr, scale)
         cairo_stroke(cr)
-        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, fontSize * scale)
         for (index, item) in menu.items.enumerated() {
             let title = item.title
             let row = menu.itemFrame(index)
@@ -39,16 +38,15 @@ enum MenuPainter {
                 cairo_fill(cr)
             }
             context.setColor(highlighted ? .white : Color(red: 0.1, green: 0.1, blue: 0.12))
-            var extents = cairo_text_extents_t()
-            cairo_text_extents(cr, title, &extents)
-            let x = row.minX + 16 * scale
-            let y = row.midY - extents.height / 2 - extents.y_bearing
-            cairo_move_to(cr, x.rounded(), y.rounded())
-            cairo_show_text(cr, title)
+            // Room for the text: the row less its margins and the check mark's place.
+            let text = TextLayout(title, size: fontSize * scale, maxWidth: row.width - 50 * scale, for: context)
+            let rightToLeft = text.isRightToLeft
+            let x = rightToLeft ? row.maxX - 16 * scale - text.size.width : row.minX + 16 * scale
+            text.draw(at: Point(x: x, y: row.midY - text.size.height / 2), in: context)
             if menu.checkedItems.contains(item) {
-                // A drawn check mark at the row's right end (no font needs to have the glyph).
+                // A drawn check mark at the row's trailing end (no font needs to have the glyph).
                 let size = 10 * scale
-                let right = row.maxX - 14 * scale
+                let right = rightToLeft ? row.minX + 14 * scale + size : row.maxX - 14 * scale
                 cairo_set_line_width(cr, 2 * scale)
                 cairo_move_to(cr, right - size, row.midY)
                 cairo_line_to(cr, right - size * 0.6, row.midY + size * 0.45)

@@ -3,7 +3,8 @@ import TouchKit
 import TouchTracker
 
 /// Draws the overlay above the drawing: the gesture inspector (a ring with its id around every live touch, and a
-/// panel listing each recognizer's state) and a notice at the bottom centre. Text uses Cairo's toy font API.
+/// panel listing each recognizer's state) and a notice at the bottom centre. Text is laid out by Pango
+/// (`TextLayout`); a notice too wide for the window is cut with an ellipsis.
 enum OverlayPainter {
     static let touchRadius = 28.0
     static let panelFontSize = 13.0
@@ -44,16 +45,9 @@ enum OverlayPainter {
 
     private static func panelFrame(_ inspector: InspectorSnapshot, in context: CairoContext) -> Rect {
         let s = inspector.scale
-        let cr = context.pointer
-        context.save()
-        setFont(cr, size: panelFontSize * s)
-        var width = 0.0
-        for line in panelLines(inspector) {
-            var extents = cairo_text_extents_t()
-            cairo_text_extents(cr, line, &extents)
-            width = max(width, extents.x_advance)
-        }
-        context.restore()
+        let width =
+            panelLines(inspector).map { TextLayout($0, size: panelFontSize * s, for: context).size.width }
+            .max() ?? 0
         let lines = Double(panelLines(inspector).count)
         return Rect(x: 8 * s, y: 8 * s, width: (width + 20 * s).rounded(.up), height: (lines * 20 + 12) * s)
     }
@@ -71,32 +65,34 @@ enum OverlayPainter {
             context.setColor(inspectorColor)
             cairo_set_line_width(cr, 3 * s)
             cairo_stroke(cr)
-            setFont(cr, size: 14 * s)
-            cairo_move_to(cr, center.x + (touchRadius + 4) * s, center.y - (touchRadius - 4) * s)
-            cairo_show_text(cr, "#\(touch.id) \(touch.phase)")
+            TextLayout("#\(touch.id) \(touch.phase)", size: 14 * s, for: context).draw(
+                baselineAt: Point(x: center.x + (touchRadius + 4) * s, y: center.y - (touchRadius - 4) * s),
+                in: context)
         }
         let panel = panelFrame(inspector, in: context)
         context.setColor(Color(red: 0.08, green: 0.08, blue: 0.1, alpha: 0.85))
         context.fill(panel)
-        setFont(cr, size: panelFontSize * s)
         for (index, line) in panelLines(inspector).enumerated() {
             context.setColor(index == 0 ? Color(red: 0.55, green: 0.75, blue: 1) : .white)
-            cairo_move_to(cr, (panel.minX + 10 * s).rounded(), (panel.minY + (Double(index) * 20 + 22) * s).rounded())
-            cairo_show_text(cr, line)
+            TextLayout(line, size: panelFontSize * s, for: context).draw(
+                baselineAt: Point(x: panel.minX + 10 * s, y: panel.minY + (Double(index) * 20 + 22) * s), in: context)
         }
         context.restore()
     }
 
     // MARK: Notice
 
+    /// The notice laid out to fit the window (less a margin each side).
+    private static func noticeText(_ text: String, scale s: Double, canvas: Rect, in context: CairoContext)
+        -> TextLayout
+    {
+        TextLayout(text, size: noticeFontSize * s, maxWidth: canvas.width - 80 * s, for: context)
+    }
+
     private static func noticeFrame(_ text: String, scale s: Double, canvas: Rect, in context: CairoContext) -> Rect {
-        context.save()
-        setFont(context.pointer, size: noticeFontSize * s)
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(context.pointer, text, &extents)
-        context.restore()
-        let width = (extents.x_advance + 32 * s).rounded(.up)
-        let height = (36 * s).rounded(.up)
+        let layout = noticeText(text, scale: s, canvas: canvas, in: context)
+        let width = (layout.size.width + 32 * s).rounded(.up)
+        let height = (max(36 * s, layout.size.height + 12 * s)).rounded(.up)
         return Rect(
             x: ((canvas.width - width) / 2).rounded(), y: (canvas.maxY - height - 24 * s).rounded(), width: width,
             height: height)
@@ -104,19 +100,12 @@ enum OverlayPainter {
 
     private static func paintNotice(_ text: String, scale s: Double, canvas: Rect, in context: CairoContext) {
         let frame = noticeFrame(text, scale: s, canvas: canvas, in: context)
-        let cr = context.pointer
+        let layout = noticeText(text, scale: s, canvas: canvas, in: context)
         context.save()
         context.setColor(Color(red: 0.15, green: 0.15, blue: 0.18, alpha: 0.9))
         context.fill(frame)
         context.setColor(.white)
-        setFont(cr, size: noticeFontSize * s)
-        cairo_move_to(cr, frame.minX + 16 * s, (frame.midY + 6 * s).rounded())
-        cairo_show_text(cr, text)
+        layout.draw(at: Point(x: frame.minX + 16 * s, y: frame.midY - layout.size.height / 2), in: context)
         context.restore()
-    }
-
-    private static func setFont(_ cr: OpaquePointer, size: Double) {
-        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, size)
     }
 }

@@ -1,0 +1,66 @@
+import CCairo
+internal import CPango
+import TouchKit
+
+/// A piece of text laid out by Pango for one Cairo context, in the desktop's sans-serif font (fontconfig's
+/// "sans", with its fallback for scripts the font lacks, HarfBuzz shaping and bidirectional text): measure it,
+/// then draw it. Owns its `PangoLayout` and releases it when it goes.
+final class TextLayout {
+    /// The `PangoLayout`: made in `init`, released in `deinit`, never handed out.
+    private let layout: OpaquePointer
+
+    /// Lays out `text` at `size` pixels (absolute, so a HiDPI scale is already in it). With `maxWidth`, text too
+    /// wide is cut with an ellipsis at its end (its start for right-to-left text), or, with `wraps`, broken into
+    /// lines at word boundaries.
+    init(
+        _ text: String, size: Double, bold: Bool = false, maxWidth: Double? = nil, wraps: Bool = false,
+        for context: CairoContext
+    ) {
+        layout = pango_cairo_create_layout(context.pointer)
+        let font = pango_font_description_from_string("sans")
+        pango_font_description_set_absolute_size(font, size * Double(PANGO_SCALE))
+        pango_font_description_set_weight(font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
+        pango_layout_set_font_description(layout, font)
+        pango_font_description_free(font)
+        if let maxWidth, maxWidth > 0 {
+            pango_layout_set_width(layout, Int32(min(maxWidth * Double(PANGO_SCALE), Double(Int32.max))))
+            if wraps {
+                pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            } else {
+                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            }
+        }
+        pango_layout_set_text(layout, text, -1)
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(layout))
+    }
+
+    /// The laid-out text's logical size in pixels (the advance of its glyphs, one line height per line).
+    var size: Size {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        pango_layout_get_pixel_size(layout, &width, &height)
+        return Size(width: Double(width), height: Double(height))
+    }
+
+    /// From the top of the layout to the first line's baseline, in pixels.
+    var baseline: Double { Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE) }
+
+    /// Whether the text reads right to left (its first strong character is Arabic or Hebrew, say).
+    var isRightToLeft: Bool {
+        pango_layout_get_direction(layout, 0) == PANGO_DIRECTION_RTL
+    }
+
+    /// Draws the text with its top-left corner at `origin`, in the context's current colour.
+    func draw(at origin: Point, in context: CairoContext) {
+        cairo_move_to(context.pointer, origin.x.rounded(), origin.y.rounded())
+        pango_cairo_show_layout(context.pointer, layout)
+    }
+
+    /// Draws the text with its first baseline starting at `origin`.
+    func draw(baselineAt origin: Point, in context: CairoContext) {
+        draw(at: Point(x: origin.x, y: origin.y - baseline), in: context)
+    }
+}
