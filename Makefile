@@ -10,14 +10,16 @@ ARGS ?=
 BIN ?=
 
 # Build and run: the C libraries the app links against.
-RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev pkg-config
+# gettext's msgfmt compiles the translations.
+RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev pkg-config gettext
 # Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol
 # header comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
 # (renders exported PDFs back to pixels).
 TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-dev xvfb xdotool \
-	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript
+	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript fonts-ipafont-gothic fonts-dejavu-core
 
-.PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources
+.PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources \
+	locales
 
 all: build
 
@@ -43,11 +45,27 @@ deps-run:
 deps-test:
 	$(call ensure_packages,$(TEST_PACKAGES))
 
-build: deps-run
+build: deps-run locales
 	$(SWIFT) build
 
-release: deps-run
+release: deps-run locales
 	$(SWIFT) build -c release --product touchtracker
+
+# The translations (Resources/po/LANG.po) compiled to .build/locale/LANG/LC_MESSAGES/touchtracker.mo, where the
+# app finds them next to .build/debug and .build/release. Fails when a catalog is not valid or misses a string
+# (untranslated or fuzzy), or lacks a template of touchtracker.pot.
+LANGUAGES := $(basename $(notdir $(wildcard Resources/po/*.po)))
+locales: deps-run
+	@for lang in $(LANGUAGES); do \
+		mkdir -p .build/locale/$$lang/LC_MESSAGES; \
+		stats=$$(msgfmt --check --statistics -o .build/locale/$$lang/LC_MESSAGES/touchtracker.mo Resources/po/$$lang.po 2>&1) \
+			|| { echo "error: Resources/po/$$lang.po: $$stats" >&2; exit 1; }; \
+		case "$$stats" in *untranslated*|*fuzzy*) \
+			echo "error: Resources/po/$$lang.po is incomplete ($$stats); translate every string, then run make again" >&2; \
+			exit 1;; esac; \
+		missing=$$(msgcmp Resources/po/$$lang.po Resources/po/touchtracker.pot 2>&1) \
+			|| { echo "error: Resources/po/$$lang.po lacks templates of touchtracker.pot: $$missing" >&2; exit 1; }; \
+	done
 
 # Opens the window on $$DISPLAY. Pass options with ARGS, e.g. make run ARGS="--document /tmp/d.json".
 run: release
@@ -59,7 +77,7 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
-test: deps-test
+test: deps-test locales
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory validate-resources
@@ -69,7 +87,7 @@ test: deps-test
 # Measures the app against the seed's naive way in one run; prints a table, writes bench-results.json.
 # The end-to-end latency row runs the release `touchtracker` under a private Xorg (root, and the deps-test packages;
 # without them the row reports "not measured").
-bench: deps-run
+bench: deps-run locales
 	$(SWIFT) build -c release --product touchtracker
 	$(SWIFT) build -c release --product touchtracker-bench
 	.build/release/touchtracker-bench bench-results.json

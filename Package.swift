@@ -41,6 +41,8 @@ let package = Package(
             pkgConfig: "x11 xi",
             providers: [.apt(["libx11-dev", "libxi-dev"])]
         ),
+        // glibc's gettext and setlocale (libintl.h), which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CIntl"),
         // Pango for every piece of text the app draws (include paths: `pangoIncludeFlags`).
         .systemLibrary(name: "CPango", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(
@@ -74,6 +76,7 @@ let package = Package(
             name: "TouchTrackerX11",
             dependencies: [
                 "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "CX11", "CCairo",
+                "CIntl",
             ]
         ),
 

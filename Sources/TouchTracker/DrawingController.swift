@@ -31,6 +31,9 @@ public final class DrawingController {
 
     private let inspectorState = GestureInspector()
     private let notices: NoticeBoard
+    /// How the platform shows an English text (a menu title) in the user's language: used only to make menus
+    /// wide enough, since the model keeps every text in English.
+    public var localize: @Sendable (String) -> String = { $0 }
     /// Ctrl+S: the platform exports the drawing (the core knows no file formats). Nil: Ctrl+S does nothing.
     public var onExport: (() -> Void)?
 
@@ -220,7 +223,7 @@ public final class DrawingController {
             openColorMenu(at: menu.anchor)
         case .color(let color):
             closeMenu()
-            chooseColor(color, named: item.title)
+            chooseColor(color)
         }
         return true
     }
@@ -235,16 +238,16 @@ public final class DrawingController {
         var options = drawingView.options
         options[keyPath: option.keyPath].toggle()
         drawingView.setOptions(options)
-        showNotice("\(option.title): \(options[keyPath: option.keyPath] ? "on" : "off")")
+        showNotice(.optionSwitched(option, on: options[keyPath: option.keyPath]))
     }
 
     /// New lines and circles take `color`; colour by angle goes off, so the choice shows at once.
-    private func chooseColor(_ color: LineColor, named name: String) {
+    private func chooseColor(_ color: LineColor) {
         var options = drawingView.options
         options.color = color
         options.colorByAngle = false
         drawingView.setOptions(options)
-        showNotice("Colour: \(name)")
+        showNotice(.colourChosen(.color(color)))
     }
 
     // MARK: Gestures
@@ -333,7 +336,9 @@ public final class DrawingController {
     private func openMenu(at point: Point, items: [MenuItem], checked: [MenuItem] = []) {
         closeMenu()
         let view = MenuView(
-            menu: PopupMenu(anchor: point, items: items, checkedItems: checked, within: window.bounds, scale: scale))
+            menu: PopupMenu(
+                anchor: point, items: items, checkedItems: checked, within: window.bounds, scale: scale,
+                localize: localize))
         view.onActivate = { [weak self] item in self?.activate(item) }
         view.onChange = { [weak self, weak view] in
             if let self, let view { self.drawingView.damage.add(view.menu.damageFrame) }
@@ -360,16 +365,16 @@ public final class DrawingController {
         inspectorState.snapshot(of: window, recognizers: recognizers, scale: scale)
     }
 
-    /// A short confirmation shown on screen (for example after exporting), while it lasts.
-    public var notice: String? { notices.passing }
+    /// A short confirmation shown on screen (for example after exporting), while it lasts, in English.
+    public var notice: String? { notices.passing?.description }
 
-    /// Shows `text` on screen for `duration` seconds of the window clock.
-    public func showNotice(_ text: String, for duration: TimeInterval = 2) {
-        notices.show(text, for: duration)
+    /// Shows `message` on screen for `duration` seconds of the window clock.
+    public func showNotice(_ message: Message, for duration: TimeInterval = 2) {
+        notices.show(message, for: duration)
     }
 
     /// A notice that stays until it is taken away (the drawing is not saved), shown whenever no passing notice is.
-    public var standingNotice: String? {
+    public var standingNotice: Message? {
         get { notices.standing }
         set { notices.standing = newValue }
     }

@@ -5,19 +5,19 @@ import TouchKit
 /// drawing is not saved).
 final class NoticeBoard {
     private let clock: Clock
-    private(set) var passing: String?
+    private(set) var passing: Message?
     private var timer: TimerToken?
-    var standing: String?
+    var standing: Message?
 
     init(clock: Clock) {
         self.clock = clock
     }
 
     /// What shows now: the passing notice, else the standing one.
-    var shown: String? { passing ?? standing }
+    var shown: Message? { passing ?? standing }
 
     /// Shows `text` for `duration` seconds, in place of any passing notice.
-    func show(_ text: String, for duration: TimeInterval) {
+    func show(_ text: Message, for duration: TimeInterval) {
         if let timer { clock.cancel(timer) }
         passing = text
         timer = clock.schedule(after: duration) { [weak self] in

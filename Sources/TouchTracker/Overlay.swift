@@ -38,10 +38,10 @@ public struct InspectorSnapshot: Hashable, Sendable {
 public struct Overlay: Hashable, Sendable {
     public var inspector: InspectorSnapshot?
     /// A short confirmation such as "Exported drawing.png".
-    public var notice: String?
+    public var notice: Message?
     public var scale: Double
 
-    public init(inspector: InspectorSnapshot? = nil, notice: String? = nil, scale: Double = 1) {
+    public init(inspector: InspectorSnapshot? = nil, notice: Message? = nil, scale: Double = 1) {
         self.inspector = inspector
         self.notice = notice
         self.scale = scale

@@ -23,14 +23,17 @@ public struct PopupMenu: Hashable, Sendable {
     public var itemHeight: Double { Self.itemHeight * scale }
     public var padding: Double { Self.padding * scale }
 
+    /// A menu of `items` at `anchor`, kept inside `bounds`. Its width fits the longest title as `localize` puts it
+    /// (the user's language; English by default).
     public init(
-        anchor: Point, items: [MenuItem], checkedItems: [MenuItem] = [], within bounds: Rect, scale: Double = 1
+        anchor: Point, items: [MenuItem], checkedItems: [MenuItem] = [], within bounds: Rect, scale: Double = 1,
+        localize: (String) -> String = { $0 }
     ) {
         self.anchor = anchor
         self.items = items
         self.checkedItems = checkedItems.filter { items.contains($0) }
         self.scale = scale
-        let longest = items.map(\.title.count).max() ?? 0
+        let longest = items.map { Self.columns(localize($0.title)) }.max() ?? 0
         let width = scale * Swift.max(Self.minimumWidth, Double(longest) * Self.widthPerCharacter + 40)
         let height = Double(items.count) * Self.itemHeight * scale + 2 * Self.padding * scale
         // Open below-right of the point, flipping or clamping so the whole menu stays visible.
@@ -41,6 +44,19 @@ public struct PopupMenu: Hashable, Sendable {
         x = Swift.max(bounds.minX, Swift.min(x, bounds.maxX - width))
         y = Swift.max(bounds.minY, Swift.min(y, bounds.maxY - height))
         frame = Rect(x: x, y: y, width: width, height: height)
+    }
+
+    /// How many character cells `text` takes, as a terminal counts them: two for the wide characters of East Asian
+    /// scripts (a 16 px Han or kana glyph is as wide as two Latin letters), one for the rest.
+    static func columns(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { count, scalar in
+            switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+                0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6:
+                count + 2
+            default: count + 1
+            }
+        }
     }
 
     /// The rectangle of item `index`.

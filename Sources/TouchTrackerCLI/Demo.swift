@@ -67,6 +67,7 @@ struct Demo: ParsableCommand {
     func run() throws {
         let canvas = CanvasSize(parsing: size)!
         guard let replay else {
+            Localization.setUp()
             let options = X11DemoOptions(
                 displayName: display,
                 geometry: geometry.flatMap(WindowGeometry.init(parsing:))

@@ -72,6 +72,8 @@ struct OpenWindow: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
+        // The window speaks the user's language; what goes to stderr and files stays English.
+        Localization.setUp(environment: environment)
         let requested = DocumentStore(path: document ?? DocumentLocation.defaultPath(environment: environment))
         let memory = WindowMemory(documentPath: requested.path)
         var options = X11AppOptions(
@@ -130,7 +132,7 @@ struct OpenWindow: ParsableCommand {
                 onStatusChange: { [wakeUp = app.wakeUp] _ in wakeUp() })
             app.controller.onEdit = { writer.submit($0) }
             watcher = Self.watch(opened.store ?? requested, writer: writer, mailbox: app.diskChanges)
-            app.standingNotice = { writer.status.failureReason.map { "Not saved: \($0) — retrying" } }
+            app.standingNotice = { writer.status.failureReason.map { .notSaved(reason: $0) } }
             app.finishSaving = { [unowned app] in
                 guard let failure = writer.flush() else { return }
                 Diagnostics.error("the drawing could not be saved: \(failure)")
@@ -146,7 +148,7 @@ struct OpenWindow: ParsableCommand {
         if let kept = recovery.newest() {
             Diagnostics.error(
                 "an unsaved copy of this drawing was kept in \(kept); open it with: touchtracker --document \(kept)")
-            app.controller.showNotice("Unsaved copy kept in \(Self.abbreviatingHome(kept, environment))", for: 10)
+            app.controller.showNotice(.unsavedCopyKept(in: Self.abbreviatingHome(kept, environment)), for: 10)
         }
         let status = app.run()
         do {

@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import TouchKit
+import TouchTracker
 import TouchTrackerDemos
 
 /// Draws a demo scene with Cairo at the scene clock's current time: the farm's animals as vector pictures (with the
@@ -10,17 +11,31 @@ public enum DemoPainter {
     /// The title bar's height; it is drawn over the top of the scene.
     public static let titleBarHeight = 28.0
 
-    /// Draws all of `scene` into `context`, which should cover the scene's size.
-    public static func paint(_ scene: any DemoScene, in context: CairoContext) {
+    /// The demos' fixed labels, translated by the catalogs in `Resources/po` (a test checks they are all there).
+    public static let labels: [String] = [
+        "TouchTracker demo: {1}", "Farm", "Circle", "Swipe", DemoHost.switcherHint, farmHint, circleHint,
+        "Raw touches", "touchesBegan / touchesEnded: ≥ 30 px along, ≤ 5 px across",
+        "swipe here", "Recognizers",
+        "SwipeGestureRecognizer (requires the Z to fail) + Z", "swipe or draw a Z here",
+        "swipes: {1}   Zs: {2}",
+    ]
+    static let farmHint =
+        "Tap: new hen.  Tap an animal: hen → egg → chicken.  Hold: roast or fry.  Drag, pinch, turn.  "
+        + "Swipe in from the left edge: clear."
+    static let circleHint = "Tap: place the circle.  Drag: move it.  Pinch: size it."
+
+    /// Draws all of `scene` into `context`, which should cover the scene's size, its labels put in the user's
+    /// language by `translate` (what the scenes themselves report, such as a swipe's direction, stays as it is).
+    public static func paint(_ scene: any DemoScene, translate: Translate = untranslated, in context: CairoContext) {
         let size = scene.size
         context.save()
         switch scene {
-        case let farm as FarmScene: paintFarm(farm, in: context)
-        case let circle as CircleScene: paintCircle(circle, in: context)
-        case let swipe as SwipeScene: paintSwipe(swipe, in: context)
+        case let farm as FarmScene: paintFarm(farm, translate: translate, in: context)
+        case let circle as CircleScene: paintCircle(circle, translate: translate, in: context)
+        case let swipe as SwipeScene: paintSwipe(swipe, translate: translate, in: context)
         default: context.paint(solid: .white)
         }
-        paintTitleBar(title: scene.kind.title, width: size.width, in: context)
+        paintTitleBar(title: scene.kind.title, width: size.width, translate: translate, in: context)
         context.restore()
     }
 
@@ -35,12 +50,14 @@ public enum DemoPainter {
 
     // MARK: Title bar and text
 
-    private static func paintTitleBar(title: String, width: Double, in context: CairoContext) {
+    private static func paintTitleBar(title: String, width: Double, translate: Translate, in context: CairoContext) {
         context.setColor(Color(red: 0.13, green: 0.14, blue: 0.17, alpha: 0.88))
         context.fill(Rect(x: 0, y: 0, width: width, height: titleBarHeight))
-        text(context, "TouchTracker demo: \(title)", x: 10, baseline: 19, size: 15, bold: true, color: .white)
         text(
-            context, DemoHost.switcherHint, x: width - 10, baseline: 19, size: 12,
+            context, Message("TouchTracker demo: {1}", .message(Message(title))).localized(translate), x: 10,
+            baseline: 19, size: 15, bold: true, color: .white)
+        text(
+            context, translate(DemoHost.switcherHint), x: width - 10, baseline: 19, size: 12,
             color: Color(red: 0.8, green: 0.82, blue: 0.86), align: .right)
     }
 
@@ -64,16 +81,14 @@ public enum DemoPainter {
 
     // MARK: Farm
 
-    private static func paintFarm(_ farm: FarmScene, in context: CairoContext) {
+    private static func paintFarm(_ farm: FarmScene, translate: Translate, in context: CairoContext) {
         let cr = context.pointer
         let size = farm.size
         let now = farm.clock.now
         context.paint(solid: Color(red: 0.80, green: 0.91, blue: 0.66))
         text(
-            context,
-            "Tap: new hen.  Tap an animal: hen → egg → chicken.  Hold: roast or fry.  Drag, pinch, turn.  "
-                + "Swipe in from the left edge: clear.",
-            x: 10, baseline: size.height - 12, size: 12, color: Color(red: 0.2, green: 0.35, blue: 0.15))
+            context, translate(farmHint), x: 10, baseline: size.height - 12, size: 12,
+            color: Color(red: 0.2, green: 0.35, blue: 0.15))
         for animal in farm.animals { paintAnimal(animal, opacity: 1, at: now, in: cr) }
         for (animal, start) in farm.leaving {
             paintAnimal(animal, opacity: FarmScene.dissolveOpacity(start: start, at: now), at: now, in: cr)
@@ -301,11 +316,11 @@ public enum DemoPainter {
 
     // MARK: Circle
 
-    private static func paintCircle(_ scene: CircleScene, in context: CairoContext) {
+    private static func paintCircle(_ scene: CircleScene, translate: Translate, in context: CairoContext) {
         let cr = context.pointer
         context.paint(solid: .white)
         text(
-            context, "Tap: place the circle.  Drag: move it.  Pinch: size it.", x: 10, baseline: scene.size.height - 12,
+            context, translate(circleHint), x: 10, baseline: scene.size.height - 12,
             size: 12, color: Color(red: 0.35, green: 0.35, blue: 0.4))
         cairo_new_path(cr)
         cairo_arc(cr, scene.center.x, scene.center.y, scene.radius, 0, 2 * .pi)
@@ -315,7 +330,7 @@ public enum DemoPainter {
 
     // MARK: Swipe
 
-    private static func paintSwipe(_ scene: SwipeScene, in context: CairoContext) {
+    private static func paintSwipe(_ scene: SwipeScene, translate: Translate, in context: CairoContext) {
         let raw = scene.rawView.frame
         let recognized = scene.recognizerView.frame
         context.setColor(Color(red: 0.92, green: 0.95, blue: 1))
@@ -328,27 +343,34 @@ public enum DemoPainter {
         let note = Color(red: 0.4, green: 0.42, blue: 0.5)
         let top = titleBarHeight
         text(
-            context, "Raw touches", x: raw.midX, baseline: top + 32, size: 17, bold: true, color: heading,
+            context, translate("Raw touches"), x: raw.midX, baseline: top + 32, size: 17, bold: true, color: heading,
             align: .center)
         text(
-            context, "touchesBegan / touchesEnded: ≥ 30 px along, ≤ 5 px across", x: raw.midX, baseline: top + 52,
+            context, translate("touchesBegan / touchesEnded: ≥ 30 px along, ≤ 5 px across"), x: raw.midX,
+            baseline: top + 52,
             size: 12, color: note, align: .center)
         text(
-            context, scene.rawView.label.isEmpty ? "swipe here" : scene.rawView.label, x: raw.midX, baseline: raw.midY,
+            context, scene.rawView.label.isEmpty ? translate("swipe here") : scene.rawView.label, x: raw.midX,
+            baseline: raw.midY,
             size: 30, bold: !scene.rawView.label.isEmpty, color: scene.rawView.label.isEmpty ? note : heading,
             align: .center)
         text(
-            context, "Recognizers", x: recognized.midX, baseline: top + 32, size: 17, bold: true, color: heading,
+            context, translate("Recognizers"), x: recognized.midX, baseline: top + 32, size: 17, bold: true,
+            color: heading,
             align: .center)
         text(
-            context, "SwipeGestureRecognizer (requires the Z to fail) + Z", x: recognized.midX, baseline: top + 52,
+            context, translate("SwipeGestureRecognizer (requires the Z to fail) + Z"), x: recognized.midX,
+            baseline: top + 52,
             size: 12, color: note, align: .center)
         let big = scene.lastRecognized == "Z" ? "Z" : scene.swipeLabel
         text(
-            context, big.isEmpty ? "swipe or draw a Z here" : big, x: recognized.midX, baseline: recognized.midY,
+            context, big.isEmpty ? translate("swipe or draw a Z here") : big, x: recognized.midX,
+            baseline: recognized.midY,
             size: 30, bold: !big.isEmpty, color: big.isEmpty ? note : heading, align: .center)
         text(
-            context, "swipes: \(scene.swipeCount)   Zs: \(scene.zCount)", x: recognized.midX,
+            context,
+            Message("swipes: {1}   Zs: {2}", .literal("\(scene.swipeCount)"), .literal("\(scene.zCount)"))
+                .localized(translate), x: recognized.midX,
             baseline: recognized.midY + 36, size: 14, color: note, align: .center)
     }
 }

@@ -27,6 +27,8 @@ public final class DrawingRenderer {
     public var completeColor = Color.black
     public var inProgressColor = Color.red
     public var selectedColor = Color.green
+    /// Puts the menu's titles, notices and the inspector's labels in the user's language.
+    public var translate: Translate = untranslated
 
     /// A renderer for a `width` x `height` window. With `painterThreads` > 0 tiles are painted by that many threads
     /// in the background and `onTileFinished` is called (on a painter's thread) each time one is ready, so the
@@ -80,7 +82,8 @@ public final class DrawingRenderer {
             damage.add(lastOverlayBounds)
             lastOverlay = overlay
             lastOverlayBounds =
-                overlay.isEmpty ? .null : OverlayPainter.bounds(of: overlay, canvas: full, in: canvasContext)
+                overlay.isEmpty
+                ? .null : OverlayPainter.bounds(of: overlay, canvas: full, translate: translate, in: canvasContext)
             damage.add(lastOverlayBounds)
         }
         let region = damage.region.intersection(full)
@@ -178,10 +181,13 @@ public final class DrawingRenderer {
         where region.intersects(circle.strokeBounds(defaultWidth: view.lineWidth)) {
             canvasContext.stroke(circle, width: view.lineWidth)
         }
-        if let menu, region.intersects(menu.damageFrame) { MenuPainter.paint(menu, in: canvasContext) }
+        if let menu, region.intersects(menu.damageFrame) {
+            MenuPainter.paint(menu, translate: translate, in: canvasContext)
+        }
         if !overlay.isEmpty, region.intersects(lastOverlayBounds) {
             OverlayPainter.paint(
-                overlay, canvas: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), in: canvasContext)
+                overlay, canvas: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), translate: translate,
+                in: canvasContext)
         }
         canvasContext.restore()
         canvas.flush()

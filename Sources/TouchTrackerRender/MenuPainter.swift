@@ -8,7 +8,7 @@ import TouchTracker
 enum MenuPainter {
     static let fontSize = 16.0
 
-    static func paint(_ menu: PopupMenu, in context: CairoContext) {
+    static func paint(_ menu: PopupMenu, translate: Translate, in context: CairoContext) {
         let cr = context.pointer
         let frame = menu.frame
         let scale = menu.scale
@@ -29,7 +29,7 @@ enum MenuPainter {
         cairo_set_line_width(cr, scale)
         cairo_stroke(cr)
         for (index, item) in menu.items.enumerated() {
-            let title = item.title
+            let title = translate(item.title)
             let row = menu.itemFrame(index)
             let highlighted = index == menu.highlightedIndex
             if highlighted {

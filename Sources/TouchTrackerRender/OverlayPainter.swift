@@ -12,7 +12,7 @@ enum OverlayPainter {
     static let inspectorColor = Color(red: 0.1, green: 0.45, blue: 0.95)
 
     /// The pixels `overlay` covers in a `canvas`-sized window (what to repaint when it appears or goes).
-    static func bounds(of overlay: Overlay, canvas: Rect, in context: CairoContext) -> Rect {
+    static func bounds(of overlay: Overlay, canvas: Rect, translate: Translate, in context: CairoContext) -> Rect {
         var bounds = Rect.null
         if let inspector = overlay.inspector {
             let s = inspector.scale
@@ -24,35 +24,48 @@ enum OverlayPainter {
                         x: touch.location.x - reach, y: touch.location.y - reach - 24 * s,
                         width: 2 * reach + 120 * s, height: 2 * reach + 24 * s))
             }
-            bounds = bounds.union(panelFrame(inspector, in: context))
+            bounds = bounds.union(panelFrame(inspector, translate: translate, in: context))
         }
         if let notice = overlay.notice {
-            bounds = bounds.union(noticeFrame(notice, scale: overlay.scale, canvas: canvas, in: context))
+            bounds = bounds.union(
+                noticeFrame(notice.localized(translate), scale: overlay.scale, canvas: canvas, in: context))
         }
         return bounds.isNull ? bounds : bounds.insetBy(dx: -2, dy: -2)
     }
 
-    static func paint(_ overlay: Overlay, canvas: Rect, in context: CairoContext) {
-        if let inspector = overlay.inspector { paintInspector(inspector, in: context) }
-        if let notice = overlay.notice { paintNotice(notice, scale: overlay.scale, canvas: canvas, in: context) }
+    static func paint(_ overlay: Overlay, canvas: Rect, translate: Translate, in context: CairoContext) {
+        if let inspector = overlay.inspector { paintInspector(inspector, translate: translate, in: context) }
+        if let notice = overlay.notice {
+            paintNotice(notice.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
+        }
     }
 
     // MARK: Inspector
 
-    private static func panelLines(_ inspector: InspectorSnapshot) -> [String] {
-        ["Gesture inspector (F1 hides)", "touches: \(inspector.touches.count)"] + inspector.recognizerLines
+    /// The heading and the touch count in the user's language; the recognizers' names and states as UIKit names them.
+    private static func panelLines(_ inspector: InspectorSnapshot, translate: Translate) -> [String] {
+        [
+            Message.inspectorHeading.localized(translate),
+            Message.inspectorTouches(inspector.touches.count).localized(translate),
+        ] + inspector.recognizerLines
     }
 
-    private static func panelFrame(_ inspector: InspectorSnapshot, in context: CairoContext) -> Rect {
+    private static func panelFrame(_ inspector: InspectorSnapshot, translate: Translate, in context: CairoContext)
+        -> Rect
+    {
         let s = inspector.scale
         let width =
-            panelLines(inspector).map { TextLayout($0, size: panelFontSize * s, for: context).size.width }
+            panelLines(inspector, translate: translate).map {
+                TextLayout($0, size: panelFontSize * s, for: context).size.width
+            }
             .max() ?? 0
-        let lines = Double(panelLines(inspector).count)
+        let lines = Double(panelLines(inspector, translate: translate).count)
         return Rect(x: 8 * s, y: 8 * s, width: (width + 20 * s).rounded(.up), height: (lines * 20 + 12) * s)
     }
 
-    private static func paintInspector(_ inspector: InspectorSnapshot, in context: CairoContext) {
+    private static func paintInspector(
+        _ inspector: InspectorSnapshot, translate: Translate, in context: CairoContext
+    ) {
         let s = inspector.scale
         let cr = context.pointer
         context.save()
@@ -69,10 +82,10 @@ enum OverlayPainter {
                 baselineAt: Point(x: center.x + (touchRadius + 4) * s, y: center.y - (touchRadius - 4) * s),
                 in: context)
         }
-        let panel = panelFrame(inspector, in: context)
+        let panel = panelFrame(inspector, translate: translate, in: context)
         context.setColor(Color(red: 0.08, green: 0.08, blue: 0.1, alpha: 0.85))
         context.fill(panel)
-        for (index, line) in panelLines(inspector).enumerated() {
+        for (index, line) in panelLines(inspector, translate: translate).enumerated() {
             context.setColor(index == 0 ? Color(red: 0.55, green: 0.75, blue: 1) : .white)
             TextLayout(line, size: panelFontSize * s, for: context).draw(
                 baselineAt: Point(x: panel.minX + 10 * s, y: panel.minY + (Double(index) * 20 + 22) * s), in: context)

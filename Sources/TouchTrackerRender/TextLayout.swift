@@ -1,6 +1,17 @@
 import CCairo
 internal import CPango
+import Synchronization
 import TouchKit
+
+/// The language the window's text is in, for Pango's choice of fonts (the same Han character looks different in
+/// Japanese and Chinese faces). Set once by the platform from the user's language; nil leaves it to Pango.
+public enum TextLanguage {
+    static let current = Mutex<String?>(nil)
+
+    public static func set(_ tag: String?) {
+        current.withLock { $0 = tag }
+    }
+}
 
 /// A piece of text laid out by Pango for one Cairo context, in the desktop's sans-serif font (fontconfig's
 /// "sans", with its fallback for scripts the font lacks, HarfBuzz shaping and bidirectional text): measure it,
@@ -11,12 +22,17 @@ final class TextLayout {
 
     /// Lays out `text` at `size` pixels (absolute, so a HiDPI scale is already in it). With `maxWidth`, text too
     /// wide is cut with an ellipsis at its end (its start for right-to-left text), or, with `wraps`, broken into
-    /// lines at word boundaries.
+    /// lines at word boundaries. `language` (an RFC 3066 tag such as "ja") picks fonts as for that language; by
+    /// default the window's (`TextLanguage`), which decides, say, which face shows Han text.
     init(
         _ text: String, size: Double, bold: Bool = false, maxWidth: Double? = nil, wraps: Bool = false,
-        for context: CairoContext
+        language: String? = nil, for context: CairoContext
     ) {
         layout = pango_cairo_create_layout(context.pointer)
+        if let language = language ?? TextLanguage.current.withLock({ $0 }) {
+            pango_context_set_language(pango_layout_get_context(layout), pango_language_from_string(language))
+            pango_layout_context_changed(layout)
+        }
         let font = pango_font_description_from_string("sans")
         pango_font_description_set_absolute_size(font, size * Double(PANGO_SCALE))
         pango_font_description_set_weight(font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)

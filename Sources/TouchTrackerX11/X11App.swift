@@ -61,7 +61,7 @@ public final class X11App {
     /// reported through `controller.onEdit` only from then on, so nothing is saved over a document not yet read.
     public var onDocumentLoaded: (() -> Void)?
     /// Asked before every frame for the notice that stays on screen while there is one (the drawing is not saved).
-    public var standingNotice: (() -> String?)?
+    public var standingNotice: (() -> Message?)?
     /// Where the document's watcher posts what another program did to the document (any thread).
     public let diskChanges: DiskChangeMailbox
     /// The document's file name, for notices about it.
@@ -94,9 +94,11 @@ public final class X11App {
             width: width, height: height,
             painterThreads: options.painterThreads ?? ProcessInfo.processInfo.activeProcessorCount,
             onTileFinished: surface.loop.wakeUp)
+        renderer.translate = Localization.translate
         controller = DrawingController(
             size: Size(width: Double(width), height: Double(height)), clock: Clock(now: MonotonicClock.now()),
             scale: scale, documentLoading: true)
+        controller.localize = Localization.translate
         loader = DocumentLoader(load: loadDocument, onLoaded: surface.loop.wakeUp)
         export = BackgroundExport(wakeUp: surface.loop.wakeUp)
         diskChanges = DiskChangeMailbox(wakeUp: surface.loop.wakeUp)
@@ -163,10 +165,10 @@ public final class X11App {
         for outcome in export.takeOutcomes() {
             switch outcome {
             case .exported(let path):
-                controller.showNotice("Exported \((path as NSString).lastPathComponent)")
+                controller.showNotice(.exported((path as NSString).lastPathComponent))
                 if options.verbose { log("exported \(path)") }
             case .failed(let path, let reason):
-                controller.showNotice("Cannot export \((path as NSString).lastPathComponent)")
+                controller.showNotice(.cannotExport((path as NSString).lastPathComponent))
                 log("cannot export \(path): \(reason)")
             }
         }
@@ -246,10 +248,10 @@ public final class X11App {
             case .readable(let document, let adopted):
                 controller.drawingView.replaceDrawing(with: document)
                 adopted()
-                controller.showNotice("\(documentName) changed on disk — reloaded")
+                controller.showNotice(.reloaded(documentName))
                 if options.verbose { log("reloaded \(documentName): changed on disk") }
             case .unreadable(let problem):
-                controller.showNotice("\(documentName) changed on disk but cannot be read — kept what is shown")
+                controller.showNotice(.unreadableOnDisk(documentName))
                 log("\(documentName) changed on disk but cannot be read (the drawing on screen is kept): \(problem)")
             }
         }

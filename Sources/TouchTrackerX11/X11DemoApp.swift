@@ -100,7 +100,7 @@ public final class X11DemoApp {
             host.needsDisplay = false
             do {
                 let context = try CairoContext(surface: canvas)
-                DemoPainter.paint(host.scene, in: context)
+                DemoPainter.paint(host.scene, translate: Localization.translate, in: context)
                 canvas.flush()
             } catch {
                 log("cannot draw the scene: \(error)")

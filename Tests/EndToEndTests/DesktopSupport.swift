@@ -77,6 +77,7 @@ final class DesktopRun: Sendable {
 /// X keycodes (evdev code + 8) on the servers' US layout.
 enum KeyCode {
     static let f1: Int32 = 67
+    static let f2: Int32 = 68
     static let controlL: Int32 = 37
     static let s: Int32 = 39
 }

@@ -131,12 +131,20 @@ import TouchTracker
     func noticeExpires() {
         let harness = Harness()
         let controller = harness.controller
-        controller.showNotice("Exported a.png", for: 2)
+        controller.showNotice(.exported("a.png"), for: 2)
         controller.advanceTime(to: 1.5)
-        controller.showNotice("Exported b.png", for: 2)
+        controller.showNotice(.exported("b.png"), for: 2)
         controller.advanceTime(to: 3)
-        #expect(controller.overlay.notice == "Exported b.png")
+        #expect(controller.overlay.notice?.description == "Exported b.png")
         controller.advanceTime(to: 3.6)
         #expect(controller.notice == nil && controller.overlay.isEmpty)
+    }
+
+    @Test("a notice is kept in English and put in the user's language only where it is drawn")
+    func noticeTranslatedAtTheEdge() {
+        let message = Message.optionSwitched(.widthBySpeed, on: true)
+        let german = ["{1}: on": "{1}: an", "Width by Speed": "Breite nach Tempo"]
+        #expect(message.description == "Width by Speed: on")
+        #expect(message.localized { german[$0] ?? $0 } == "Breite nach Tempo: an")
     }
 }

@@ -1,0 +1,96 @@
+/// A line of text the window shows, kept as its English template — numbered placeholders `{1}`, `{2}` — and its
+/// arguments, and translated only where it is drawn (`localized`). The model, replay scripts and the state
+/// snapshot stay English whatever the locale, so scripts and tests are portable.
+public struct Message: Hashable, Sendable, CustomStringConvertible {
+    public enum Argument: Hashable, Sendable {
+        /// Text that is translated too (an option's name, say).
+        case message(Message)
+        /// Text shown as it is (a file name, a number).
+        case literal(String)
+    }
+
+    /// The English template: a msgid of the translation catalogs (`Resources/po`).
+    public let template: String
+    public let arguments: [Argument]
+
+    public init(_ template: String, _ arguments: Argument...) {
+        self.template = template
+        self.arguments = arguments
+    }
+
+    /// The text with `translate` applied to the template and to every argument that is a message, and the
+    /// arguments put in place of their placeholders.
+    public func localized(_ translate: (String) -> String) -> String {
+        var text = translate(template)
+        for (index, argument) in arguments.enumerated() {
+            let value: String
+            switch argument {
+            case .message(let message): value = message.localized(translate)
+            case .literal(let literal): value = literal
+            }
+            text = text.replacingPlaceholder("{\(index + 1)}", with: value)
+        }
+        return text
+    }
+
+    /// The English text.
+    public var description: String { localized { $0 } }
+}
+
+extension String {
+    /// This text with every `placeholder` replaced by `value` (no Foundation in the model).
+    fileprivate func replacingPlaceholder(_ placeholder: String, with value: String) -> String {
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: placeholder) {
+            result += rest[..<range.lowerBound]
+            result += value
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}
+
+/// Every message the window shows, in one place: the catalogs in `Resources/po` translate exactly these templates
+/// (a test checks that each catalog has them all).
+extension Message {
+    public static func optionSwitched(_ option: DrawingOption, on: Bool) -> Message {
+        Message(on ? "{1}: on" : "{1}: off", .message(Message(option.title)))
+    }
+
+    public static func colourChosen(_ item: MenuItem) -> Message {
+        Message("Colour: {1}", .message(Message(item.title)))
+    }
+
+    public static func exported(_ file: String) -> Message { Message("Exported {1}", .literal(file)) }
+
+    public static func cannotExport(_ file: String) -> Message { Message("Cannot export {1}", .literal(file)) }
+
+    public static func reloaded(_ document: String) -> Message {
+        Message("{1} changed on disk — reloaded", .literal(document))
+    }
+
+    public static func unreadableOnDisk(_ document: String) -> Message {
+        Message("{1} changed on disk but cannot be read — kept what is shown", .literal(document))
+    }
+
+    public static func notSaved(reason: String) -> Message {
+        Message("Not saved: {1} — retrying", .literal(reason))
+    }
+
+    public static func unsavedCopyKept(in path: String) -> Message {
+        Message("Unsaved copy kept in {1}", .literal(path))
+    }
+
+    public static let inspectorHeading = Message("Gesture inspector (F1 hides)")
+
+    public static func inspectorTouches(_ count: Int) -> Message { Message("touches: {1}", .literal("\(count)")) }
+
+    /// The templates of the messages above and every menu item's title.
+    public static let templates: [String] =
+        (MenuItem.selectionMenu + MenuItem.settingsMenu + MenuItem.colorMenu).map(\.title) + [
+            "{1}: on", "{1}: off", "Colour: {1}", "Exported {1}", "Cannot export {1}",
+            "{1} changed on disk — reloaded", "{1} changed on disk but cannot be read — kept what is shown",
+            "Not saved: {1} — retrying", "Unsaved copy kept in {1}", "Gesture inspector (F1 hides)", "touches: {1}",
+        ]
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TouchTracker
+
+@testable import TouchTrackerRender
+
+/// The catalogs in Resources/po against the texts the window shows: each catalog translates every one of them and
+/// keeps its placeholders. (`make` also compiles each with `msgfmt --check` and fails on a missing translation.)
+@Suite struct TranslationCatalogTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Resources/po")
+
+    /// Every text the window translates.
+    static let texts = Message.templates + DemoPainter.labels
+
+    /// The catalog's msgid → msgstr pairs (single-line strings, as these catalogs write them).
+    static func catalog(_ name: String) throws -> [String: String] {
+        let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        var entries: [String: String] = [:]
+        var id: String?
+        func unquote(_ line: Substring) -> String {
+            String(line.drop { $0 != "\"" }.dropFirst().dropLast())
+                .replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\")
+        }
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("msgid ") {
+                id = unquote(line)
+            } else if line.hasPrefix("msgstr "), let current = id {
+                entries[current] = unquote(line)
+                id = nil
+            }
+        }
+        return entries
+    }
+
+    static func placeholders(_ text: String) -> [String] {
+        (1...9).map { "{\($0)}" }.filter { text.contains($0) }
+    }
+
+    @Test("the template lists every text the window translates, and nothing else", arguments: ["touchtracker.pot"])
+    func templateMatchesCode(_ name: String) throws {
+        let template = try Self.catalog(name).keys.filter { !$0.isEmpty }
+        #expect(Set(template) == Set(Self.texts))
+    }
+
+    @Test(
+        "each language translates every text and keeps its placeholders",
+        arguments: ["de.po", "fr.po", "es.po", "ja.po", "ar.po"])
+    func catalogComplete(_ name: String) throws {
+        let catalog = try Self.catalog(name)
+        for text in Self.texts {
+            let translation = try #require(catalog[text], "\(name) lacks \"\(text)\"")
+            #expect(!translation.isEmpty, "\(name) leaves \"\(text)\" untranslated")
+            #expect(Self.placeholders(translation) == Self.placeholders(text), "\(name): \"\(translation)\"")
+        }
+    }
+}
