@@ -101,12 +101,17 @@ INSTALLED_BIN := bin/touchtracker
 INSTALLED_DESKTOP := share/applications/touchtracker.desktop
 INSTALLED_ICON := share/icons/hicolor/scalable/apps/touchtracker.svg
 INSTALLED_MAN := share/man/man1/touchtracker.1
+INSTALLED_CATALOGS := $(foreach lang,$(LANGUAGES),share/locale/$(lang)/LC_MESSAGES/touchtracker.mo)
 
-install: $(if $(BIN),,release)
+install: $(if $(BIN),,release) locales
 	install -D -m 755 $(or $(BIN),.build/release/touchtracker) "$(DESTDIR)$(PREFIX)/$(INSTALLED_BIN)"
 	install -D -m 644 Resources/touchtracker.desktop "$(DESTDIR)$(PREFIX)/$(INSTALLED_DESKTOP)"
 	install -D -m 644 Resources/touchtracker.svg "$(DESTDIR)$(PREFIX)/$(INSTALLED_ICON)"
 	install -D -m 644 Resources/touchtracker.1 "$(DESTDIR)$(PREFIX)/$(INSTALLED_MAN)"
+	@for lang in $(LANGUAGES); do \
+		install -D -m 644 .build/locale/$$lang/LC_MESSAGES/touchtracker.mo \
+			"$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/touchtracker.mo"; \
+	done
 	@# Refresh the desktop's caches when installing for real (not into a staging DESTDIR).
 	@if [ -z "$(DESTDIR)" ]; then \
 		command -v update-desktop-database >/dev/null && update-desktop-database -q "$(PREFIX)/share/applications" || true; \
@@ -115,7 +120,8 @@ install: $(if $(BIN),,release)
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/$(INSTALLED_BIN)" "$(DESTDIR)$(PREFIX)/$(INSTALLED_DESKTOP)" \
-		"$(DESTDIR)$(PREFIX)/$(INSTALLED_ICON)" "$(DESTDIR)$(PREFIX)/$(INSTALLED_MAN)"
+		"$(DESTDIR)$(PREFIX)/$(INSTALLED_ICON)" "$(DESTDIR)$(PREFIX)/$(INSTALLED_MAN)" \
+		$(foreach catalog,$(INSTALLED_CATALOGS),"$(DESTDIR)$(PREFIX)/$(catalog)")
 
 # Random touches through a private Xorg for SOAK_SECONDS (default 10 minutes); prints the events handled and the
 # app's resident memory after warm-up and at the end, and fails if it grew 5 % or more. Not part of `make test`.

@@ -26,7 +26,7 @@ struct InstallTests {
     }
 
     @Test(
-        "make install puts the binary, desktop entry, hicolor SVG icon and man page under DESTDIR/PREFIX; uninstall removes them"
+        "make install puts the binary, desktop entry, hicolor SVG icon, man page and translations under DESTDIR/PREFIX; uninstall removes them"
     )
     func installAndUninstall() async throws {
         let stage = try makeTemporaryFolder("install")
@@ -40,7 +40,9 @@ struct InstallTests {
         #expect(
             files(under: stage) == [
                 "opt/tt/bin/touchtracker", "opt/tt/share/applications/touchtracker.desktop",
-                "opt/tt/share/icons/hicolor/scalable/apps/touchtracker.svg", "opt/tt/share/man/man1/touchtracker.1",
+                "opt/tt/share/icons/hicolor/scalable/apps/touchtracker.svg",
+            ] + ["ar", "de", "es", "fr", "ja"].map { "opt/tt/share/locale/\($0)/LC_MESSAGES/touchtracker.mo" } + [
+                "opt/tt/share/man/man1/touchtracker.1"
             ])
         let installedBinary = prefix.appendingPathComponent("bin/touchtracker")
         #expect(try mode(installedBinary) == 0o755)
