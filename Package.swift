@@ -11,8 +11,11 @@ let package = Package(
     dependencies: [
         // The one version of swift-argument-parser this machine kind carries.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // FileDescriptor and Errno for the document store (the one version this machine kind carries).
+        // FileDescriptor and Errno for the document store and the test harness (the one version this machine kind
+        // carries).
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // Spawns the test harness's child processes (Xorg, the app, tools) with a clean signal mask and descriptors.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // MARK: System libraries (the only places that see C headers)
@@ -75,7 +78,12 @@ let package = Package(
 
         // Starts Xorg with the dummy video driver and inputtest devices, speaks the inputtest protocol, runs
         // `touchtracker` as a child process.
-        .target(name: "XorgTestSupport", dependencies: ["CX11"]),
+        .target(
+            name: "XorgTestSupport",
+            dependencies: [
+                "CX11", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
 
         // The seeded generator the benchmark and the randomized tests share.
         .target(name: "SeededRandom"),
