@@ -65,12 +65,13 @@ let package = Package(
         ),
 
         // Measures the app against the seed's naive way in one run: `swift run -c release touchtracker-bench`.
-        // Row 6 drives the release `touchtracker` under a private Xorg (XorgTestSupport).
+        // The rows that measure the real app (memory, latency, length, responsiveness) drive the release
+        // `touchtracker` under a private Xorg (XorgTestSupport).
         .executableTarget(
             name: "TouchTrackerBench",
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "XorgTestSupport",
-                "SeededRandom",
+                "SeededRandom", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
