@@ -106,6 +106,8 @@ let package = Package(
             dependencies: ["TouchTrackerDemos", "TouchTracker", "TouchTrackerRender", "TouchKit"],
             exclude: ["Scenarios"]
         ),
+        // EventTranslator fed XEvents and XInput2 cookies built in memory (no X server).
+        .testTarget(name: "TouchTrackerX11Tests", dependencies: ["TouchTrackerX11", "CX11", "TouchKit"]),
         // Drives the real `touchtracker` binary under a private Xorg with inputtest devices (the renderer reads PNGs).
         .testTarget(
             name: "EndToEndTests",
