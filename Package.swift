@@ -30,8 +30,11 @@ let package = Package(
     dependencies: [
         // The one version of swift-argument-parser this machine kind carries.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // FileDescriptor and Errno for the document store (the one version this machine kind carries).
+        // FileDescriptor and Errno for the document store and the test harness (the one version this machine kind
+        // carries).
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // Spawns the test harness's child processes (Xorg, the app, tools) with a clean signal mask and descriptors.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // MARK: System libraries (the only places that see C headers)
@@ -91,12 +94,13 @@ let package = Package(
         ),
 
         // Measures the app against the seed's naive way in one run: `swift run -c release touchtracker-bench`.
-        // Row 6 drives the release `touchtracker` under a private Xorg (XorgTestSupport).
+        // The rows that measure the real app (memory, latency, length, responsiveness) drive the release
+        // `touchtracker` under a private Xorg (XorgTestSupport).
         .executableTarget(
             name: "TouchTrackerBench",
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "XorgTestSupport",
-                "SeededRandom",
+                "SeededRandom", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -104,7 +108,12 @@ let package = Package(
 
         // Starts Xorg with the dummy video driver and inputtest devices, speaks the inputtest protocol, runs
         // `touchtracker` as a child process.
-        .target(name: "XorgTestSupport", dependencies: ["CX11"]),
+        .target(
+            name: "XorgTestSupport",
+            dependencies: [
+                "CX11", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
 
         // The seeded generator the benchmark and the randomized tests share.
         .target(name: "SeededRandom"),
@@ -128,6 +137,8 @@ let package = Package(
             dependencies: ["TouchTrackerDemos", "TouchTracker", "TouchTrackerRender", "TouchKit", "JSON"],
             exclude: ["Scenarios"]
         ),
+        // EventTranslator fed XEvents and XInput2 cookies built in memory (no X server).
+        .testTarget(name: "TouchTrackerX11Tests", dependencies: ["TouchTrackerX11", "CX11", "TouchKit"]),
         // Drives the real `touchtracker` binary under a private Xorg with inputtest devices (the renderer reads PNGs).
         .testTarget(
             name: "EndToEndTests",

@@ -4,7 +4,7 @@ import TouchTracker
 import TouchTrackerStore
 import XorgTestSupport
 
-/// Row 5's memory figure: the real `touchtracker` holding a 100,000-line document in a 1920x1080 window under a
+/// The memory row's figure: the real `touchtracker` holding a 100,000-line document in a 1920x1080 window under a
 /// private Xorg, after it drew a stroke; its peak resident memory (VmHWM) as the kernel counts it.
 enum AppMemory {
     static let lineCount = 100_000

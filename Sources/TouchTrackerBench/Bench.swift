@@ -14,52 +14,24 @@ struct Row {
     var values: [String: Double]
 }
 
-/// `touchtracker-bench`: measures TouchTracker against the seed's naive way in one run (issue: instant with 100,000
-/// lines). Prints a table and writes JSON; `--help` lists the options (`--only GROUP,...` runs some row groups
-/// alone). Row 6 runs the release `touchtracker` next to this executable (or TOUCHTRACKER_BIN) under a private Xorg,
-/// which needs root.
-@main
+/// The benchmark rows, in row groups (`BenchCommand` picks which run).
 enum Bench {
     /// The names of the row groups `--only` takes, in table order.
     static let groupNames = [
         "touch", "hit", "pipeline", "edit", "documents", "memory", "latency", "length", "responsiveness",
     ]
 
-    static let usage = """
-        usage: touchtracker-bench [options] [output.json]
-
-        Runs the benchmark rows, prints a table and writes the rows as JSON (default bench-results.json).
-
-        options:
-          --only GROUP,...     run only these row groups: \(groupNames.joined(separator: ", "))
-          --latency-only       the same as --only latency
-          --strokes N          strokes of 200 events in the pipeline row (default 5000, 1,000,000 events); fewer
-                               for profiling
-          --passes N           timed passes of the pipeline row after its warm-up pass (default 5); the figure is
-                               their median
-          -h, --help           show this help
-        """
-
-    static func main() async throws {
-        let options: BenchOptions
-        do {
-            options = try BenchOptions(parsing: Array(CommandLine.arguments.dropFirst()))
-        } catch {
-            FileHandle.standardError.write(Data("touchtracker-bench: \(error)\n\n\(usage)\n".utf8))
-            exit(2)
-        }
-        if options.showHelp {
-            print(usage)
-            return
-        }
+    /// Runs the row groups `runs` names (`strokes` and `passes` size the pipeline rows) and returns their rows in
+    /// table order.
+    static func rows(runs: (String) -> Bool, strokes: Int, passes: Int) async throws -> [Row] {
         var rows: [Row] = []
-        for name in groupNames where options.runs(name) {
+        for name in groupNames where runs(name) {
             switch name {
             case "touch": rows += try touchMoveRows()
             case "hit": rows.append(hitTestRow())
             case "pipeline":
-                rows.append(pipelineRow(strokes: options.strokes, passes: options.passes))
-                rows.append(pipelineRow(strokes: options.strokes, passes: options.passes, everyStyle: true))
+                rows.append(pipelineRow(strokes: strokes, passes: passes))
+                rows.append(pipelineRow(strokes: strokes, passes: passes, everyStyle: true))
             case "edit": rows += try editRows()
             case "documents": rows += try documentRows()
             case "memory": rows.append(await AppMemory.row())
@@ -68,15 +40,13 @@ enum Bench {
             default: rows += await Responsiveness.rows()
             }
         }
-        printTable(rows)
-        try writeJSON(rows, to: options.output)
-        print("wrote \(options.output)")
+        return rows
     }
 
     static func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
     static func us(_ seconds: Double) -> String { String(format: "%.2f µs", seconds * 1e6) }
 
-    /// Row 1: one touch-move event including its frame, at growing line counts, against a full redraw.
+    /// The touch-move rows: one touch-move event including its frame, at growing line counts, against a full redraw.
     ///
     /// A move costs tens of microseconds, so the ratio between line counts is at the mercy of whatever else the
     /// machine does. The four canvases are therefore set up first and measured in turn, one move on each per
@@ -159,7 +129,7 @@ enum Bench {
         return rows
     }
 
-    /// Row 2: hit test at 100,000 lines, index against the seed's sampling.
+    /// The hit-test row: hit test at 100,000 lines, index against the seed's sampling.
     static func hitTestRow() -> Row {
         let lines = Workloads.randomLines(100_000)
         let collection = ShapeCollection(lines: lines)
@@ -194,7 +164,7 @@ enum Bench {
             ])
     }
 
-    /// Row 3: the recognizer pipeline alone (window, hit testing, every TouchTracker recognizer, the canvas).
+    /// The recognizer pipeline row: the recognizer pipeline alone (window, hit testing, every TouchTracker recognizer, the canvas).
     ///
     /// One untimed warm-up pass, then `passes` timed ones, each through a fresh controller (a used one holds the
     /// previous pass's lines); the figure is their median, as one pass on a shared machine says little.
@@ -234,7 +204,7 @@ enum Bench {
             values: ["eventsPerSecond": rate, "passes": Double(passes), "events": Double(inputs.count)])
     }
 
-    /// Row 4: delete, move step and undo with many lines, each with its frame, with the app's painter threads:
+    /// The edit rows: delete, move step and undo with many lines, each with its frame, with the app's painter threads:
     /// what the event loop spends (the frame after the edit, the target), and how long until the tiles show it.
     static func editRows() throws -> [Row] {
         var rows: [Row] = []
@@ -291,7 +261,7 @@ enum Bench {
         return rows
     }
 
-    /// Row 5: load and save a 100,000-line document (the memory of the app holding it is `AppMemory`).
+    /// The document rows: load and save a 100,000-line document (the memory of the app holding it is `AppMemory`).
     static func documentRows() throws -> [Row] {
         let path = NSTemporaryDirectory() + "touchtracker-bench-\(getpid()).json"
         defer { unlink(path) }

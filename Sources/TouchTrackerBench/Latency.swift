@@ -3,7 +3,7 @@ import TouchKit
 import TouchTracker
 import XorgTestSupport
 
-/// Row 6: end-to-end latency under a real X server, from injecting a touch move through the inputtest driver to the
+/// The end-to-end latency row: under a real X server, from injecting a touch move through the inputtest driver to the
 /// app reporting the frame that contains it as presented (`--trace-frames`).
 enum EndToEndLatency {
     static let lineCount = 10_000

@@ -29,7 +29,7 @@ enum Workloads {
         randomLines(count, seed: 13, length: 20...400)
     }
 
-    /// Row 3's input: `strokes` one-finger strokes of 200 events each (down, 198 moves 1 ms apart along x, up), the
+    /// The recognizer pipeline row's input: `strokes` one-finger strokes of 200 events each (down, 198 moves 1 ms apart along x, up), the
     /// platform id cycling through ten, every stroke starting somewhere else on the canvas.
     static func pipelineInputs(strokes: Int) -> [TouchInput] {
         var inputs: [TouchInput] = []

@@ -3,10 +3,38 @@ import TouchKit
 
 /// Turns Xlib events into `PlatformEvent`s: XI2 touches and pointer (or core pointer events without XI2), window
 /// life-cycle and keys. The mouse's button 1 becomes one more touch.
+///
+/// It knows the window by its id and `WM_DELETE_WINDOW` atom and asks the X connection only through `Connection`,
+/// so tests can feed it events built in memory.
 struct EventTranslator {
-    let display: X11Display
-    let window: X11Window
-    let xi: XInput2?
+    /// What the translator asks of the X connection.
+    struct Connection {
+        /// Fetches an XI2 cookie's data (`XGetEventData`); false when there is none.
+        var fetchCookieData: (inout XGenericEventCookie) -> Bool
+        /// Frees what `fetchCookieData` fetched (`XFreeEventData`).
+        var freeCookieData: (inout XGenericEventCookie) -> Void
+        /// The keysym of a key event (`XLookupString`, which reads the display's keyboard mapping).
+        var keysym: (inout XKeyEvent) -> KeySym
+
+        /// The real connection of `display`.
+        static func live(_ display: X11Display) -> Connection {
+            Connection(
+                fetchCookieData: { XGetEventData(display.pointer, &$0) != 0 },
+                freeCookieData: { XFreeEventData(display.pointer, &$0) },
+                keysym: { key in
+                    var keysym: KeySym = 0
+                    var buffer = [CChar](repeating: 0, count: 8)
+                    XLookupString(&key, &buffer, Int32(buffer.count), &keysym, nil)
+                    return keysym
+                })
+        }
+    }
+
+    let windowID: CX11.Window
+    let deleteWindowAtom: Atom
+    /// XInput2's opcode, which marks its events; nil without XI2 (core events only).
+    let xiOpcode: Int32?
+    private let connection: Connection
     private var timeline = ServerTimeline()
     /// Touch ids with the slave device that produced them, so a removed device cancels exactly its touches.
     private var touchSources: [UInt64: Int32] = [:]
@@ -20,11 +48,21 @@ struct EventTranslator {
     /// Platform ids of mouse "touches" live above every XI2 (device, touch id) pair.
     private static let mouseIDBase: UInt64 = 1 << 62
 
+    init(
+        windowID: CX11.Window, deleteWindowAtom: Atom, xiOpcode: Int32?, pressureAxes: [Int32: XInput2.PressureAxis],
+        connection: Connection
+    ) {
+        self.windowID = windowID
+        self.deleteWindowAtom = deleteWindowAtom
+        self.xiOpcode = xiOpcode
+        self.pressureAxes = pressureAxes
+        self.connection = connection
+    }
+
     init(display: X11Display, window: X11Window, xi: XInput2?) {
-        self.display = display
-        self.window = window
-        self.xi = xi
-        pressureAxes = xi?.pressureAxes(display: display) ?? [:]
+        self.init(
+            windowID: window.id, deleteWindowAtom: window.deleteWindowAtom, xiOpcode: xi?.opcode,
+            pressureAxes: xi?.pressureAxes(display: display) ?? [:], connection: .live(display))
         // Xlib fetches the keyboard mapping and builds its table of keysym names the first time a key is looked up
         // (about 10 ms, a round trip and a large reply): done now, before the window shows, so the first key press
         // (a Ctrl+Z while a finger draws, say) does not hold up a frame.
@@ -38,21 +76,21 @@ struct EventTranslator {
             return translateGeneric(&event, now: now)
         case Expose:
             let e = event.xexpose
-            guard e.window == window.id else { return [] }
+            guard e.window == windowID else { return [] }
             let rect = Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height))
             return [.expose(rect, isLast: e.count == 0)]
         case ConfigureNotify:
             let e = event.xconfigure
-            guard e.window == window.id else { return [] }
+            guard e.window == windowID else { return [] }
             return [.resized(width: Int(e.width), height: Int(e.height))]
         case MapNotify:
-            return event.xmap.window == window.id ? [.mapped] : []
+            return event.xmap.window == windowID ? [.mapped] : []
         case UnmapNotify:
             // An unmapped window gets no more input for its touches: the system takes them away.
             return liveTouchesCancelled(now: now)
         case ClientMessage:
             let e = event.xclient
-            guard e.window == window.id, Atom(e.data.l.0) == window.deleteWindowAtom else { return [] }
+            guard e.window == windowID, Atom(e.data.l.0) == deleteWindowAtom else { return [] }
             return [.closeRequested]
         case KeyPress:
             return [.key(keyStroke(&event.xkey))]
@@ -64,9 +102,9 @@ struct EventTranslator {
     }
 
     private mutating func translateGeneric(_ event: inout XEvent, now: Double) -> [PlatformEvent] {
-        guard let xi, event.xcookie.extension == xi.opcode else { return [] }
-        guard XGetEventData(display.pointer, &event.xcookie) != 0, let data = event.xcookie.data else { return [] }
-        defer { XFreeEventData(display.pointer, &event.xcookie) }
+        guard let xiOpcode, event.xcookie.extension == xiOpcode else { return [] }
+        guard connection.fetchCookieData(&event.xcookie), let data = event.xcookie.data else { return [] }
+        defer { connection.freeCookieData(&event.xcookie) }
         let type = event.xcookie.evtype
         if type == XI_HierarchyChanged {
             return hierarchyChanged(data.assumingMemoryBound(to: XIHierarchyEvent.self).pointee, now: now)
@@ -80,7 +118,7 @@ struct EventTranslator {
             break
         }
         let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
-        guard e.event == window.id else { return [] }
+        guard e.event == windowID else { return [] }
         let time = eventTime(e.time, now: now)
         let location = Point(x: e.event_x, y: e.event_y)
         switch type {
@@ -137,7 +175,7 @@ struct EventTranslator {
     }
 
     private mutating func pinch(_ e: XIGesturePinchEvent, type: Int32, now: Double) -> [PlatformEvent] {
-        guard e.event == window.id else { return [] }
+        guard e.event == windowID else { return [] }
         let phase = Self.gesturePhase(
             type, begin: XI_GesturePinchBegin, end: XI_GesturePinchEnd, flags: e.flags,
             cancelled: XIGesturePinchEventCancelled)
@@ -149,7 +187,7 @@ struct EventTranslator {
     }
 
     private mutating func swipe(_ e: XIGestureSwipeEvent, type: Int32, now: Double) -> [PlatformEvent] {
-        guard e.event == window.id else { return [] }
+        guard e.event == windowID else { return [] }
         let phase = Self.gesturePhase(
             type, begin: XI_GestureSwipeBegin, end: XI_GestureSwipeEnd, flags: e.flags,
             cancelled: XIGestureSwipeEventCancelled)
@@ -163,7 +201,7 @@ struct EventTranslator {
     private mutating func translateCorePointer(_ event: inout XEvent, now: Double) -> [PlatformEvent] {
         let type = event.type
         let button = event.xbutton
-        guard button.window == window.id else { return [] }
+        guard button.window == windowID else { return [] }
         let time = eventTime(button.time, now: now)
         let location = Point(x: Double(button.x), y: Double(button.y))
         switch type {
@@ -240,9 +278,7 @@ struct EventTranslator {
     private func keyStroke(_ key: inout XKeyEvent) -> KeyStroke {
         let shift = key.state & UInt32(ShiftMask) != 0
         let control = key.state & UInt32(ControlMask) != 0
-        var keysym: KeySym = 0
-        var buffer = [CChar](repeating: 0, count: 8)
-        XLookupString(&key, &buffer, Int32(buffer.count), &keysym, nil)
+        let keysym = connection.keysym(&key)
         let name = XKeysymToString(keysym).map { String(cString: $0) } ?? ""
         return KeyStroke(name: name, control: control, shift: shift)
     }

@@ -38,16 +38,16 @@ public struct X11AppOptions: Sendable {
 /// then sleep in `poll` on the X connection (and the signal pipe) until the next event or timer deadline.
 public final class X11App {
     private let options: X11AppOptions
-    private let surface: X11Surface
-    private var window: X11Window { surface.window }
+    private let host: X11WindowHost
+    private var window: X11Window { host.window }
+    /// Readiness, exposure and size changes, handled as the demo window handles them.
+    private var windowEvents: WindowEvents
     private let renderer: DrawingRenderer
     public let controller: DrawingController
-    private var exposed = Rect.null
     /// Whether the tiles were complete at the last frame (for the `tiles complete` trace).
     private var tilesWereComplete = false
     /// Touch events handled so far, so a frame's trace says which input it includes.
     private var touchEventsHandled = 0
-    private var isReady = false
     private var running = true
     private let log: (String) -> Void
     /// Device pixels per 96-dpi pixel in effect.
@@ -67,7 +67,7 @@ public final class X11App {
     /// The document's file name, for notices about it.
     public var documentName = "the drawing"
     /// Wakes the event loop from any thread, for a frame (the writer's status changed, say).
-    public var wakeUp: @Sendable () -> Void { surface.loop.wakeUp }
+    public var wakeUp: @Sendable () -> Void { host.loop.wakeUp }
 
     /// Opens the window at once, reading the document with `loadDocument` on another thread meanwhile: the first
     /// frame shows the background and takes touches; the drawing appears, under whatever was drawn, when read.
@@ -86,28 +86,28 @@ public final class X11App {
             geometry.width = Int((Double(geometry.width) * scale).rounded())
             geometry.height = Int((Double(geometry.height) * scale).rounded())
         }
-        surface = try X11Surface(
-            display: display, geometry: geometry, title: "TouchTracker")
+        host = try X11WindowHost(display: display, geometry: geometry, title: "TouchTracker")
+        windowEvents = WindowEvents(host: host, verbose: options.verbose, log: log)
         let width = geometry.width
         let height = geometry.height
         renderer = try DrawingRenderer(
             width: width, height: height,
             painterThreads: options.painterThreads ?? ProcessInfo.processInfo.activeProcessorCount,
-            onTileFinished: surface.loop.wakeUp)
+            onTileFinished: host.loop.wakeUp)
         renderer.translate = Localization.translate
         controller = DrawingController(
             size: Size(width: Double(width), height: Double(height)), clock: Clock(now: MonotonicClock.now()),
             scale: scale, documentLoading: true)
         controller.localize = Localization.translate
-        loader = DocumentLoader(load: loadDocument, onLoaded: surface.loop.wakeUp)
-        export = BackgroundExport(wakeUp: surface.loop.wakeUp)
-        diskChanges = DiskChangeMailbox(wakeUp: surface.loop.wakeUp)
-        surface.setIcon(log: log)
+        loader = DocumentLoader(load: loadDocument, onLoaded: host.loop.wakeUp)
+        export = BackgroundExport(wakeUp: host.loop.wakeUp)
+        diskChanges = DiskChangeMailbox(wakeUp: host.loop.wakeUp)
+        host.setIcon(log: log)
         if options.exportPath != nil {
             controller.onExport = { [unowned self] in self.exportPNG() }
         }
         if options.verbose {
-            surface.describeInput(log: log)
+            host.describeInput(log: log)
             log(
                 "scale \(scale) (Xft.dpi \(dpi.map { "\($0)" } ?? "unset")\(options.scale != nil ? ", --scale given" : ""))"
             )
@@ -183,7 +183,7 @@ public final class X11App {
     /// Runs until the window is closed or SIGTERM/SIGINT arrives. Returns the exit status.
     public func run() -> Int32 {
         window.map()
-        let signalled = surface.loop.run(
+        let signalled = host.loop.run(
             clock: controller.window.clock, isRunning: { running }, handle: handle, drawFrame: drawFrame)
         if signalled, options.verbose { log("signal received; exiting") }
         finish()
@@ -203,20 +203,11 @@ public final class X11App {
         case .deviceRemoved(let source):
             if options.verbose { log("device \(source) removed; its touches are cancelled") }
         case .expose(let rect, let isLast):
-            exposed = exposed.union(rect)
-            if isLast, !isReady {
-                isReady = true
-                if options.verbose { log("ready window=0x\(String(window.id, radix: 16))") }
-            }
+            windowEvents.expose(rect, isLast: isLast)
         case .resized(let width, let height):
-            guard window.noteSize(width: width, height: height) else { return }
-            do {
-                try renderer.resize(width: width, height: height)
-            } catch {
-                log("cannot resize the canvas to \(width)x\(height): \(error)")
-            }
-            surface.presenter.resize(width: width, height: height)
-            controller.resize(to: Size(width: Double(width), height: Double(height)))
+            windowEvents.resize(
+                width: width, height: height, resizeCanvas: { try renderer.resize(width: $0, height: $1) },
+                resizeContent: { controller.resize(to: $0) })
         case .mapped:
             break
         case .closeRequested:
@@ -270,10 +261,10 @@ public final class X11App {
             renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
             ?? DamageRegion()
         region.add(
-            exposed.intersection(Rect(x: 0, y: 0, width: Double(renderer.width), height: Double(renderer.height))))
-        exposed = .null
+            windowEvents.takeExposed().intersection(
+                Rect(x: 0, y: 0, width: Double(renderer.width), height: Double(renderer.height))))
         guard !region.isEmpty else { return }
-        surface.presenter.present(renderer.canvas, region: region)
+        host.presenter.present(renderer.canvas, region: region)
         guard options.traceFrames else { return }
         let now = MonotonicClock.now()
         log(

@@ -26,11 +26,11 @@ public struct X11DemoOptions: Sendable {
 /// input translation and loop as the drawing window, repainted whole whenever the scene changes or animates.
 public final class X11DemoApp {
     private let options: X11DemoOptions
-    private let surface: X11Surface
+    private let windowHost: X11WindowHost
     private let host: DemoHost
     private var canvas: CairoSurface
-    private var exposed = Rect.null
-    private var isReady = false
+    /// Readiness, exposure and size changes, handled as the drawing window handles them.
+    private var windowEvents: WindowEvents
     private var running = true
     private var lastSnapshot: [UInt8] = []
     private let log: (String) -> Void
@@ -41,18 +41,19 @@ public final class X11DemoApp {
         self.options = options
         self.log = log
         let display = try X11Display(name: options.displayName, environment: environment)
-        surface = try X11Surface(display: display, geometry: options.geometry, title: "TouchTracker demos")
+        windowHost = try X11WindowHost(display: display, geometry: options.geometry, title: "TouchTracker demos")
+        windowEvents = WindowEvents(host: windowHost, verbose: options.verbose, log: log)
         let size = Size(width: Double(options.geometry.width), height: Double(options.geometry.height))
         host = DemoHost(kind: kind, size: size, clock: Clock(now: MonotonicClock.now()))
         canvas = try CairoSurface(width: options.geometry.width, height: options.geometry.height)
-        surface.setIcon(log: log)
-        if options.verbose { surface.describeInput(log: log) }
+        windowHost.setIcon(log: log)
+        if options.verbose { windowHost.describeInput(log: log) }
     }
 
     /// Runs until the window is closed or SIGTERM/SIGINT arrives. Returns the exit status.
     public func run() -> Int32 {
-        surface.window.map()
-        let signalled = surface.loop.run(
+        windowHost.window.map()
+        let signalled = windowHost.loop.run(
             clock: host.clock, isRunning: { running }, handle: handle, drawFrame: drawFrame,
             isAnimating: { host.isAnimating })
         if signalled, options.verbose { log("signal received; exiting") }
@@ -69,22 +70,14 @@ public final class X11DemoApp {
                 log("scene \(host.kind.rawValue)")
             }
         case .expose(let rect, let isLast):
-            exposed = exposed.union(rect)
-            if isLast, !isReady {
-                isReady = true
-                host.needsDisplay = true
-                if options.verbose { log("ready window=0x\(String(surface.window.id, radix: 16))") }
-            }
+            windowEvents.expose(rect, isLast: isLast) { host.needsDisplay = true }
         case .resized(let width, let height):
-            guard surface.window.noteSize(width: width, height: height) else { return }
-            do {
-                canvas = try CairoSurface(width: width, height: height)
-            } catch {
-                log("cannot resize the canvas to \(width)x\(height): \(error)")
-            }
-            surface.presenter.resize(width: width, height: height)
-            host.resize(to: Size(width: Double(width), height: Double(height)))
-            host.needsDisplay = true
+            windowEvents.resize(
+                width: width, height: height, resizeCanvas: { canvas = try CairoSurface(width: $0, height: $1) },
+                resizeContent: { size in
+                    host.resize(to: size)
+                    host.needsDisplay = true
+                })
         case .closeRequested:
             running = false
         case .hover, .contextClick, .deviceRemoved, .mapped:
@@ -94,8 +87,7 @@ public final class X11DemoApp {
 
     private func drawFrame() {
         let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
-        var region = exposed
-        exposed = .null
+        var region = windowEvents.takeExposed()
         if host.needsDisplay || host.isAnimating {
             host.needsDisplay = false
             do {
@@ -109,7 +101,7 @@ public final class X11DemoApp {
             writeState()
         }
         guard !region.isNull else { return }
-        surface.presenter.present(canvas, region: DamageRegion(region))
+        windowHost.presenter.present(canvas, region: DamageRegion(region))
     }
 
     /// Writes the scene's state when it changed, atomically, so a reader never sees half of it.

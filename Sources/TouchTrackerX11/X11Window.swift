@@ -2,14 +2,14 @@ import CX11
 import Foundation
 
 /// The app's top-level window: created, named for the window manager, and destroyed here.
-public final class X11Window {
-    public let display: X11Display
-    public let id: Window
-    public let deleteWindowAtom: Atom
-    public private(set) var width: Int
-    public private(set) var height: Int
+final class X11Window {
+    let display: X11Display
+    let id: Window
+    let deleteWindowAtom: Atom
+    private(set) var width: Int
+    private(set) var height: Int
 
-    public init(display: X11Display, geometry: WindowGeometry, title: String) throws(X11Error) {
+    init(display: X11Display, geometry: WindowGeometry, title: String) throws(X11Error) {
         self.display = display
         let dpy = display.pointer
         var attributes = XSetWindowAttributes()
@@ -47,7 +47,7 @@ public final class X11Window {
 
     /// Sets `_NET_WM_ICON`: each image as width, height, then its 0xAARRGGBB pixels, one C long per number (the
     /// property's format 32 means `long` in Xlib).
-    public func setIcon(_ images: [(size: Int, argb: [UInt32])]) {
+    func setIcon(_ images: [(size: Int, argb: [UInt32])]) {
         var longs: [UInt] = []
         for image in images where image.argb.count == image.size * image.size {
             longs.append(UInt(image.size))
@@ -63,7 +63,7 @@ public final class X11Window {
     }
 
     /// The window's size and its position on the root window now (for remembering it).
-    public func currentGeometry() -> WindowGeometry {
+    func currentGeometry() -> WindowGeometry {
         var x: Int32 = 0
         var y: Int32 = 0
         var child: Window = 0
@@ -71,7 +71,7 @@ public final class X11Window {
         return WindowGeometry(width: width, height: height, x: Int(x), y: Int(y), isExplicit: true)
     }
 
-    public func map() {
+    func map() {
         XMapWindow(display.pointer, id)
         display.flush()
     }

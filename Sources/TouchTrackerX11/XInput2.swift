@@ -1,14 +1,14 @@
 import CX11
 
 /// The XInput2 extension on one display: the version the server granted and event selection.
-public struct XInput2 {
+struct XInput2 {
     /// The extension's major opcode, which marks its events (`xcookie.extension`).
-    public let opcode: Int32
-    public let major: Int32
-    public let minor: Int32
+    let opcode: Int32
+    let major: Int32
+    let minor: Int32
 
     /// Negotiates XI2, asking for 2.4. Nil when the server has no XI2 (use core events then).
-    public init?(display: X11Display) {
+    init?(display: X11Display) {
         var opcode: Int32 = 0
         var firstEvent: Int32 = 0
         var firstError: Int32 = 0
@@ -24,15 +24,15 @@ public struct XInput2 {
     }
 
     /// XI 2.2 added touch events.
-    public var supportsTouch: Bool { major > 2 || (major == 2 && minor >= 2) }
+    var supportsTouch: Bool { major > 2 || (major == 2 && minor >= 2) }
 
     /// XI 2.4 added touchpad gestures (pinch and swipe).
-    public var supportsGestures: Bool { major > 2 || (major == 2 && minor >= 4) }
+    var supportsGestures: Bool { major > 2 || (major == 2 && minor >= 4) }
 
-    public var versionText: String { "\(major).\(minor)" }
+    var versionText: String { "\(major).\(minor)" }
 
     /// Selects touch (when supported) and pointer events from master devices on `window`, one copy per event.
-    public func selectInput(display: X11Display, window: CX11.Window) {
+    func selectInput(display: X11Display, window: CX11.Window) {
         var events = [XI_ButtonPress, XI_ButtonRelease, XI_Motion]
         // TouchBegin, TouchUpdate and TouchEnd must be selected together, or the server answers BadValue.
         if supportsTouch { events += [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd] }
@@ -94,7 +94,7 @@ public struct XInput2 {
     }
 
     /// One line per enabled input device, for `--verbose`.
-    public func describeDevices(display: X11Display) -> [String] {
+    func describeDevices(display: X11Display) -> [String] {
         var count: Int32 = 0
         guard let devices = XIQueryDevice(display.pointer, XIAllDevices, &count) else { return [] }
         defer { XIFreeDeviceInfo(devices) }

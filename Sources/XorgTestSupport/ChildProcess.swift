@@ -1,16 +1,26 @@
 import Foundation
+import Subprocess
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A child process started with `posix_spawn`, with an EMPTY signal mask and default signal
-/// dispositions. (Foundation's `Process` passes on the spawning thread's mask, and the test
-/// runner's threads block SIGTERM, so children started with it ignore `kill -TERM`.)
+/// A child process started with swift-subprocess, which spawns it with an EMPTY signal mask and default signal
+/// dispositions (Foundation's `Process` passes on the spawning thread's mask, and the test runner's threads block
+/// SIGTERM, so children started with it ignore `kill -TERM`) and closes every descriptor of ours but 0, 1 and 2 in
+/// it (X connections, other tests' pipes).
 ///
-/// Standard input is /dev/null or a pipe we hold the write end of; standard output and error are captured, sent to a file, or
-/// discarded. The child gets no other file descriptor of ours.
+/// Standard input is /dev/null or a pipe we hold the write end of; standard output and error are captured, sent to a
+/// file, or discarded.
+///
+/// Subprocess runs a child inside one async `run` call that returns once the child has exited and been reaped. This
+/// class keeps the synchronous interface its callers poll: `init` returns once the child is spawned (with its pid),
+/// the captured streams fill while it runs, `exit` turns non-nil once it has exited, and `signal` reaches it through
+/// the running `Execution`. The `run` call goes on on `ChildProcessExecutor`'s own thread, not on the shared
+/// cooperative pool, whose threads the callers block in `waitForExit` and `stop` (sync, in `defer`s) while they wait
+/// for it; the only hand-written parts left are that executor and the wait for the exit (`waitUntilExited`).
 public final class ChildProcess: Sendable {
     public enum Output: Sendable {
         case capture
@@ -43,14 +53,14 @@ public final class ChildProcess: Sendable {
     }
 
     public let pid: pid_t
-    /// The write end of the child's stdin pipe (`stdinPipe: true`), -1 once closed.
-    private let stdinWriteEnd: Mutex<Int32>
+    /// The write end of the child's stdin pipe (`stdinPipe: true`), nil once closed.
+    private let stdinWriteEnd: Mutex<FileDescriptor?>
     public let executable: String
     public let arguments: [String]
 
-    private let stdoutBuffer = CapturedStream()
-    private let stderrBuffer = CapturedStream()
-    private let termination = Mutex<Termination?>(nil)
+    private let stdoutBuffer: CapturedStream
+    private let stderrBuffer: CapturedStream
+    private let supervision: Supervision
 
     public init(
         executable: String, arguments: [String], environment: [String: String],
@@ -58,104 +68,144 @@ public final class ChildProcess: Sendable {
     ) throws {
         self.executable = executable
         self.arguments = arguments
+        let (stdoutBuffer, stderrBuffer, supervision) = (CapturedStream(), CapturedStream(), Supervision())
+        (self.stdoutBuffer, self.stderrBuffer, self.supervision) = (stdoutBuffer, stderrBuffer, supervision)
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var parentEnds: [(fd: Int32, buffer: CapturedStream)] = []
-        var childEnds: [Int32] = []
-        defer { for fd in childEnds { _ = close(fd) } }
-        var stdinWriteEnd: Int32 = -1
-        if stdinPipe {
-            var fds: [Int32] = [-1, -1]
-            guard GlibcExtras.pipe2(&fds, O_CLOEXEC) == 0 else {
-                throw SpawnError(description: "pipe2: \(String(cString: strerror(errno)))")
+        // Subprocess gives the child its standard input from a descriptor of ours (and closes our copy once the child
+        // is spawned); the pipe's write end stays here, so `closeStdin()` (or this process's death, for the Xorg
+        // watchdog) is what the child reads as end of file. Subprocess's own `.inputWriter` input would close it when
+        // `run`'s body returns, and that body must run until the child exits.
+        let stdinReadEnd: FileDescriptor
+        var stdinWriteEnd: FileDescriptor?
+        do {
+            if stdinPipe {
+                (stdinReadEnd, stdinWriteEnd) = try FileDescriptor.pipe(options: .closeOnExec)
+            } else {
+                stdinReadEnd = try FileDescriptor.open("/dev/null", .readOnly, options: .closeOnExec)
             }
-            childEnds.append(fds[0])
-            stdinWriteEnd = fds[1]
-            posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        } catch {
+            throw SpawnError(description: "standard input for \(executable): \(error)")
         }
-        func route(_ output: Output, to target: Int32, buffer: CapturedStream) throws {
-            switch output {
-            case .discard:
-                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
-                buffer.markClosed()
-            case .file(let path):
-                posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-                buffer.markClosed()
-            case .capture:
-                var fds: [Int32] = [-1, -1]
-                guard GlibcExtras.pipe2(&fds, O_CLOEXEC) == 0 else {
-                    throw SpawnError(description: "pipe2: \(String(cString: strerror(errno)))")
-                }
-                parentEnds.append((fds[0], buffer))
-                childEnds.append(fds[1])
-                posix_spawn_file_actions_adddup2(&actions, fds[1], target)
+        self.stdinWriteEnd = Mutex(stdinWriteEnd)
+        let configuration = Configuration(
+            executable: .path(FilePath(executable)),
+            arguments: Arguments(arguments),
+            // By name (Subprocess 1.0.2 copies `.custom([[UInt8]])` entries with strdup, which needs a terminating 0).
+            environment: .custom(
+                Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) })
+            ))
+        let input = FileDescriptorInput.fileDescriptor(stdinReadEnd, closeAfterSpawningProcess: true)
+
+        func file(_ path: String) throws -> FileDescriptorOutput {
+            let descriptor = try FileDescriptor.open(
+                FilePath(path), .writeOnly, options: [.create, .append, .closeOnExec],
+                permissions: [
+                    .ownerReadWrite, .groupRead, .otherRead,
+                ])
+            return .fileDescriptor(descriptor, closeAfterSpawningProcess: true)
+        }
+        // Subprocess picks how to route a stream by the static type of its output: one `start` per pair.
+        func start<Out: OutputProtocol>(_ output: Out) throws {
+            switch stderr {
+            case .capture: start(output, error: SequenceOutput.sequence)
+            case .discard: start(output, error: DiscardedOutput.discarded)
+            case .file(let path): start(output, error: try file(path))
             }
+        }
+        func start<Out: OutputProtocol, Err: ErrorOutputProtocol>(_ output: Out, error: Err) {
+            Self.supervise(
+                configuration, input: input, output: output, error: error, stdout: stdoutBuffer,
+                stderr: stderrBuffer, supervision: supervision)
         }
         do {
-            try route(stdout, to: 1, buffer: stdoutBuffer)
-            try route(stderr, to: 2, buffer: stderrBuffer)
+            if case .capture = stdout {} else { stdoutBuffer.markClosed() }
+            if case .capture = stderr {} else { stderrBuffer.markClosed() }
+            switch stdout {
+            case .capture: try start(SequenceOutput.sequence)
+            case .discard: try start(DiscardedOutput.discarded)
+            case .file(let path): try start(try file(path))
+            }
+            pid = try supervision.waitUntilSpawned()
         } catch {
-            for end in parentEnds { _ = close(end.fd) }
-            if stdinWriteEnd >= 0 { _ = close(stdinWriteEnd) }
-            throw error
-        }
-        // Keep every other descriptor of this process (X connections, other tests' pipes) out of the child.
-        _ = GlibcExtras.addCloseFrom(&actions, 3)
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            for end in parentEnds { _ = close(end.fd) }
-            if stdinWriteEnd >= 0 { _ = close(stdinWriteEnd) }
-            throw SpawnError(description: "posix_spawn \(executable): \(String(cString: strerror(result)))")
-        }
-        self.pid = pid
-        self.stdinWriteEnd = Mutex(stdinWriteEnd)
-        for end in parentEnds {
-            let (fd, buffer) = end
-            Thread.detachNewThread { buffer.drain(fd) }
+            try? stdinWriteEnd?.close()
+            throw SpawnError(description: "spawning \(executable): \(error)")
         }
     }
 
     deinit {
-        if termination.withLock({ $0 == nil }) {
-            Glibc.kill(pid, SIGKILL)
+        if supervision.termination == nil {
+            supervision.send(SIGKILL)
             _ = waitForExit(timeout: .seconds(5))
         }
         closeStdin()
     }
 
+    /// Runs the child to its end on `ChildProcessExecutor`: hands its pid and a way to signal it to `supervision`,
+    /// drains the captured streams into their buffers, and records how it ended.
+    private static func supervise<Out: OutputProtocol, Err: ErrorOutputProtocol>(
+        _ configuration: Configuration, input: FileDescriptorInput, output: Out, error: Err,
+        stdout: CapturedStream, stderr: CapturedStream, supervision: Supervision
+    ) {
+        Task.detached(executorPreference: ChildProcessExecutor.shared) {
+            do {
+                let result = try await Subprocess.run(configuration, input: input, output: output, error: error) {
+                    execution in
+                    supervision.spawned(execution.processIdentifier.value) { signal in
+                        try? execution.send(signal: Signal(rawValue: signal))
+                    }
+                    // The streams exist only for the `.sequence` outputs (`.capture`).
+                    let standardOutput =
+                        (execution as Any as? Execution<FileDescriptorInput, SequenceOutput, Err>)?.standardOutput
+                    let standardError =
+                        (execution as Any as? Execution<FileDescriptorInput, Out, SequenceOutput>)?.standardError
+                    async let drainedOutput: Void = stdout.drain(standardOutput)
+                    async let drainedError: Void = stderr.drain(standardError)
+                    // The body must last as long as the child: `execution` (and the pidfd `send` uses) is valid only
+                    // until it returns. Subprocess has no call that waits for the exit inside the body, so wait here.
+                    await waitUntilExited(execution.processIdentifier.value, supervision: supervision)
+                    _ = await (drainedOutput, drainedError)
+                }
+                // Normally recorded already, by `waitUntilExited`.
+                switch result.terminationStatus {
+                case .exited(let status): supervision.finished(.exited(status))
+                case .signaled(let signal): supervision.finished(.signaled(signal))
+                }
+            } catch {
+                supervision.failed(error)
+            }
+        }
+    }
+
+    /// Returns once the child `pid` has exited, having recorded how it ended in `supervision`, without reaping it
+    /// (Subprocess reaps it after `run`'s body returns, so the pid stays this child's until then): a blocking
+    /// `waitid(WNOWAIT)` on a thread of its own.
+    ///
+    /// `exit` is set here rather than from `run`'s result because the rest of `run` (ending its cleanup task, which
+    /// sleeps with `Task.sleep`) needs a thread of the cooperative pool, and the callers may hold every one of those
+    /// in a synchronous `waitForExit` or `stop` until the exit is seen.
+    private static func waitUntilExited(_ pid: pid_t, supervision: Supervision) async {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var info = siginfo_t()
+                var result: Int32
+                repeat {
+                    result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
+                } while result < 0 && errno == EINTR
+                if result == 0 {
+                    // `si_status` lives in glibc's `_sifields` union (a C field; the si_status macro is not imported).
+                    let status = info._sifields._sigchld.si_status
+                    supervision.finished(info.si_code == CLD_EXITED ? .exited(status) : .signaled(status))
+                }
+                continuation.resume()
+            }
+        }
+    }
+
     /// Closes our end of the child's stdin pipe: the child reads end of file.
     public func closeStdin() {
-        stdinWriteEnd.withLock { fd in
-            if fd >= 0 {
-                _ = close(fd)
-                fd = -1
-            }
+        stdinWriteEnd.withLock { descriptor in
+            try? descriptor?.close()
+            descriptor = nil
         }
     }
 
@@ -167,24 +217,13 @@ public final class ChildProcess: Sendable {
     /// Whether both captured streams reached end of file (always true for uncaptured ones).
     public var outputClosed: Bool { stdoutBuffer.isClosed && stderrBuffer.isClosed }
 
-    /// How the child ended, or nil while it runs. Reaps it (waitpid WNOHANG).
-    public var exit: Termination? {
-        termination.withLock { termination in
-            if termination == nil {
-                var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid {
-                    // WIFEXITED / WEXITSTATUS / WTERMSIG are macros.
-                    termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
-                }
-            }
-            return termination
-        }
-    }
+    /// How the child ended, or nil while it runs.
+    public var exit: Termination? { supervision.termination }
 
     public var isRunning: Bool { exit == nil }
 
     public func signal(_ signal: Int32) {
-        if isRunning { Glibc.kill(pid, signal) }
+        supervision.send(signal)
     }
 
     /// Blocks (polling every 5 ms) until the child exits or `timeout` passes.
@@ -207,7 +246,66 @@ public final class ChildProcess: Sendable {
     }
 }
 
-/// Bytes read from one pipe by a reader thread until end of file.
+/// What the task running one child shares with its `ChildProcess`: the outcome of the spawn (which `init` waits for),
+/// a way to signal the child until it has exited, and how it ended.
+private final class Supervision: Sendable {
+    private struct State {
+        var spawn: Result<pid_t, any Error>?
+        var signal: (@Sendable (Int32) -> Void)?
+        var termination: ChildProcess.Termination?
+    }
+    private let state = Mutex(State())
+    private let spawnSettled = DispatchSemaphore(value: 0)
+
+    func spawned(_ pid: pid_t, signal: @escaping @Sendable (Int32) -> Void) {
+        state.withLock {
+            $0.spawn = .success(pid)
+            $0.signal = signal
+        }
+        spawnSettled.signal()
+    }
+
+    /// The child's pid, once it runs; throws what Subprocess threw if it could not start it.
+    func waitUntilSpawned() throws -> pid_t {
+        spawnSettled.wait()
+        spawnSettled.signal()
+        return try state.withLock { $0.spawn! }.get()
+    }
+
+    /// Sends `signal` to the child if it has not exited yet.
+    func send(_ signal: Int32) {
+        state.withLock { $0.signal?(signal) }
+    }
+
+    /// Records how the child ended (the first report stands): no more signals.
+    func finished(_ termination: ChildProcess.Termination) {
+        state.withLock {
+            $0.signal = nil
+            if $0.termination == nil { $0.termination = termination }
+        }
+    }
+
+    func failed(_ error: any Error) {
+        let wasSpawned = state.withLock { state in
+            state.signal = nil
+            if state.spawn == nil {
+                state.spawn = .failure(error)
+                return false
+            }
+            return true
+        }
+        if wasSpawned {
+            // Subprocess lost track of a running child (it could not monitor or reap it): there is no exit to report.
+            FileHandle.standardError.write(Data("ChildProcess: \(error)\n".utf8))
+        } else {
+            spawnSettled.signal()
+        }
+    }
+
+    var termination: ChildProcess.Termination? { state.withLock { $0.termination } }
+}
+
+/// Bytes read from one of the child's output streams until end of file.
 private final class CapturedStream: Sendable {
     private let state = Mutex<(data: Data, closed: Bool)>((Data(), false))
 
@@ -226,35 +324,42 @@ private final class CapturedStream: Sendable {
         state.withLock { $0.closed = true }
     }
 
-    func drain(_ fd: Int32) {
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            state.withLock { $0.data.append(contentsOf: buffer[0..<count]) }
+    /// Appends everything `sequence` yields (nothing if the stream is not captured), then marks the stream closed.
+    func drain(_ sequence: SubprocessOutputSequence?) async {
+        if let sequence {
+            do {
+                for try await buffer in sequence {
+                    buffer.withUnsafeBytes { bytes in state.withLock { $0.data.append(contentsOf: bytes) } }
+                }
+            } catch {
+                // A read error ends the stream like end of file does.
+            }
         }
-        _ = close(fd)
         markClosed()
     }
 }
 
-/// glibc functions the Swift Glibc module does not import (they need _GNU_SOURCE), looked up
-/// with dlsym. Both exist in glibc ≥ 2.34.
-private enum GlibcExtras {
-    private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+/// One thread that runs every child's Subprocess task (the spawn, the stream reads, the wait for its end): work that
+/// must go on while callers block threads of the cooperative pool polling for it.
+private final class ChildProcessExecutor: TaskExecutor {
+    static let shared = ChildProcessExecutor()
 
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T {
-        guard let address = dlsym(nil, name) else { fatalError("glibc has no \(name)") }
-        return unsafeBitCast(address, to: type)
+    private let jobs = Mutex<[UnownedJob]>([])
+    private let available = DispatchSemaphore(value: 0)
+
+    private init() {
+        Thread.detachNewThread { [self] in
+            while true {
+                available.wait()
+                guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }
     }
 
-    static func pipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32 {
-        symbol("pipe2", as: Pipe2.self)(fds, flags)
-    }
-
-    static func addCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32) -> Int32 {
-        symbol("posix_spawn_file_actions_addclosefrom_np", as: AddCloseFrom.self)(actions, lowest)
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        jobs.withLock { $0.append(job) }
+        available.signal()
     }
 }

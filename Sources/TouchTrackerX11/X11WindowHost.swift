@@ -2,9 +2,10 @@ import CX11
 import TouchKit
 import TouchTrackerRender
 
-/// What every TouchTracker window stands on: the display connection, XInput2 (or core events), the top-level
-/// window with its icon, the presenter that copies frames to it, and the event loop over them.
-final class X11Surface {
+/// Hosts one TouchTracker window on X: the display connection, XInput2 (or core events), the top-level window with
+/// its icon, the presenter that copies frames to it, and the event loop over them. (It draws nothing itself: the
+/// apps draw into their own canvases and hand them to `presenter`.)
+final class X11WindowHost {
     let display: X11Display
     let xi: XInput2?
     let window: X11Window

@@ -1,0 +1,275 @@
+import CX11
+import Testing
+import TouchKit
+
+@testable import TouchTrackerX11
+
+/// `EventTranslator` fed events built in memory: core `XEvent`s and XInput2 cookies whose data (an `XIDeviceEvent`)
+/// is already in place, as `XGetEventData` leaves it. No X server: the translator's `Connection` hands the cookie's
+/// data through as it is and gives keys a keysym of the test's choosing.
+@Suite struct EventTranslatorTests {
+    static let windowID: CX11.Window = 0x0040_0001
+    static let otherWindowID: CX11.Window = 0x0050_0001
+    static let deleteWindowAtom: Atom = 321
+    static let xiOpcode: Int32 = 131
+    /// Platform ids of mouse "touches" (`EventTranslator.mouseIDBase`, the core pointer's source id 0).
+    static let mouseID: UInt64 = 1 << 62
+
+    /// A translator for `windowID`, with XI2 (`xiOpcode`) or core events only, every key looked up as `keysym`.
+    static func translator(xi: Bool = true, keysym: KeySym = 0x7A) -> EventTranslator {
+        EventTranslator(
+            windowID: windowID, deleteWindowAtom: deleteWindowAtom, xiOpcode: xi ? xiOpcode : nil, pressureAxes: [:],
+            connection: EventTranslator.Connection(
+                fetchCookieData: { $0.data != nil }, freeCookieData: { _ in }, keysym: { _ in keysym }))
+    }
+
+    /// A coordinate as the XI2 wire carries it (FP16.16: 16 integer and 16 fraction bits), as Xlib converts it.
+    static func fp1616(_ raw: Int32) -> Double { Double(raw) / 65536 }
+
+    /// Translates an XI2 device event of type `evtype` (touch, button or motion) built in memory.
+    static func translateXI(
+        _ translator: inout EventTranslator, evtype: Int32, window: CX11.Window = windowID, sourceID: Int32 = 12,
+        detail: Int32, x: Double, y: Double, time: Time, flags: Int32 = 0, now: Double
+    ) -> [PlatformEvent] {
+        var device = XIDeviceEvent()
+        device.type = GenericEvent
+        device.extension = xiOpcode
+        device.evtype = evtype
+        device.time = time
+        device.deviceid = 2
+        device.sourceid = sourceID
+        device.detail = detail
+        device.event = window
+        device.event_x = x
+        device.event_y = y
+        device.flags = flags
+        return withUnsafeMutablePointer(to: &device) { pointer in
+            var event = XEvent()
+            event.xcookie.type = GenericEvent
+            event.xcookie.extension = xiOpcode
+            event.xcookie.evtype = evtype
+            event.xcookie.data = UnsafeMutableRawPointer(pointer)
+            return translator.translate(&event, now: now)
+        }
+    }
+
+    /// The single touch input in `events` (fails the test when there is not exactly one).
+    static func onlyTouch(_ events: [PlatformEvent]) -> TouchInput? {
+        guard events.count == 1, case .touch(let input) = events[0] else {
+            Issue.record("expected one touch, got \(events)")
+            return nil
+        }
+        return input
+    }
+
+    @Test("an XI2 touch begins, moves and ends at its FP16.16 coordinates, keyed by device and touch id")
+    func touchBeginUpdateEnd() throws {
+        var translator = Self.translator()
+        let id = UInt64(12) << 32 | 7
+        // 120.5, 75.25 and then 130.75, 80.125: fractions FP16.16 holds exactly.
+        let begin = try #require(
+            Self.onlyTouch(
+                Self.translateXI(
+                    &translator, evtype: XI_TouchBegin, detail: 7, x: Self.fp1616(0x0078_8000),
+                    y: Self.fp1616(0x004B_4000), time: 5_000, now: 100)))
+        #expect(begin == TouchInput(id: id, phase: .began, location: Point(x: 120.5, y: 75.25), timestamp: 100))
+        let update = try #require(
+            Self.onlyTouch(
+                Self.translateXI(
+                    &translator, evtype: XI_TouchUpdate, detail: 7, x: Self.fp1616(0x0082_C000),
+                    y: Self.fp1616(0x0050_2000), time: 5_016, now: 100.5)))
+        #expect(update.id == id && update.phase == .moved)
+        #expect(update.location == Point(x: 130.75, y: 80.125))
+        // Server times keep their spacing: 16 ms after the begin.
+        #expect(abs(update.timestamp - 100.016) < 1e-9)
+        let end = try #require(
+            Self.onlyTouch(
+                Self.translateXI(
+                    &translator, evtype: XI_TouchEnd, detail: 7, x: 130.75, y: 80.125, time: 5_032, now: 101)))
+        #expect(end.id == id && end.phase == .ended && end.location == Point(x: 130.75, y: 80.125))
+    }
+
+    @Test("a touch on another window is not the app's")
+    func touchOnAnotherWindowIsIgnored() {
+        var translator = Self.translator()
+        let events = Self.translateXI(
+            &translator, evtype: XI_TouchBegin, window: Self.otherWindowID, detail: 1, x: 10, y: 10, time: 1, now: 1)
+        #expect(events.isEmpty)
+    }
+
+    @Test("two fingers down at once are two touches")
+    func twoFingersAreTwoTouches() throws {
+        var translator = Self.translator()
+        let first = try #require(
+            Self.onlyTouch(
+                Self.translateXI(&translator, evtype: XI_TouchBegin, detail: 1, x: 10, y: 10, time: 1, now: 1)))
+        let second = try #require(
+            Self.onlyTouch(
+                Self.translateXI(&translator, evtype: XI_TouchBegin, detail: 2, x: 50, y: 50, time: 2, now: 1)))
+        #expect(first.id != second.id)
+        #expect(first.phase == .began && second.phase == .began)
+    }
+
+    @Test("the mouse's button 1 without XI2 is one more touch: press begins it, motion moves it, release ends it")
+    func corePointerButtonOneIsATouch() throws {
+        var translator = Self.translator(xi: false)
+        var press = XEvent()
+        press.xbutton.type = ButtonPress
+        press.xbutton.window = Self.windowID
+        press.xbutton.button = 1
+        press.xbutton.x = 40
+        press.xbutton.y = 60
+        press.xbutton.time = 1_000
+        let began = try #require(Self.onlyTouch(translator.translate(&press, now: 50)))
+        #expect(
+            began == TouchInput(id: Self.mouseID, phase: .began, location: Point(x: 40, y: 60), timestamp: 50))
+
+        var motion = XEvent()
+        motion.xmotion.type = MotionNotify
+        motion.xmotion.window = Self.windowID
+        motion.xmotion.x = 45
+        motion.xmotion.y = 66
+        motion.xmotion.time = 1_010
+        let moved = try #require(Self.onlyTouch(translator.translate(&motion, now: 50.5)))
+        #expect(moved.id == Self.mouseID && moved.phase == .moved && moved.location == Point(x: 45, y: 66))
+        #expect(abs(moved.timestamp - 50.010) < 1e-9)
+
+        var release = XEvent()
+        release.xbutton.type = ButtonRelease
+        release.xbutton.window = Self.windowID
+        release.xbutton.button = 1
+        release.xbutton.x = 45
+        release.xbutton.y = 66
+        release.xbutton.time = 1_020
+        let ended = try #require(Self.onlyTouch(translator.translate(&release, now: 51)))
+        #expect(ended.id == Self.mouseID && ended.phase == .ended && ended.location == Point(x: 45, y: 66))
+    }
+
+    @Test("pointer motion with no button held is a hover")
+    func corePointerMotionWithoutButtonHovers() {
+        var translator = Self.translator(xi: false)
+        var motion = XEvent()
+        motion.xmotion.type = MotionNotify
+        motion.xmotion.window = Self.windowID
+        motion.xmotion.x = 12
+        motion.xmotion.y = 34
+        let events = translator.translate(&motion, now: 1)
+        guard events.count == 1, case .hover(let point) = events[0] else {
+            Issue.record("expected a hover, got \(events)")
+            return
+        }
+        #expect(point == Point(x: 12, y: 34))
+    }
+
+    @Test("button 3 opens the context menu at the pointer")
+    func buttonThreeIsAContextClick() {
+        var translator = Self.translator(xi: false)
+        var press = XEvent()
+        press.xbutton.type = ButtonPress
+        press.xbutton.window = Self.windowID
+        press.xbutton.button = 3
+        press.xbutton.x = 7
+        press.xbutton.y = 9
+        let events = translator.translate(&press, now: 1)
+        guard events.count == 1, case .contextClick(let point) = events[0] else {
+            Issue.record("expected a context click, got \(events)")
+            return
+        }
+        #expect(point == Point(x: 7, y: 9))
+    }
+
+    @Test("XI2 button 1 on a mouse is a touch too, keyed by the mouse's device")
+    func xiButtonOneIsATouch() throws {
+        var translator = Self.translator()
+        let began = try #require(
+            Self.onlyTouch(
+                Self.translateXI(
+                    &translator, evtype: XI_ButtonPress, sourceID: 9, detail: 1, x: 3.5, y: 4.5, time: 1, now: 1)))
+        #expect(began.id == Self.mouseID | 9 && began.phase == .began && began.location == Point(x: 3.5, y: 4.5))
+        let ended = try #require(
+            Self.onlyTouch(
+                Self.translateXI(
+                    &translator, evtype: XI_ButtonRelease, sourceID: 9, detail: 1, x: 5, y: 6, time: 2, now: 1)))
+        #expect(ended.id == began.id && ended.phase == .ended)
+    }
+
+    @Test("pointer events the server emulates from a touch are dropped: a finger never draws twice")
+    func pointerEmulatedFromTouchIsIgnored() {
+        var translator = Self.translator()
+        let events = Self.translateXI(
+            &translator, evtype: XI_ButtonPress, detail: 1, x: 1, y: 1, time: 1, flags: XIPointerEmulated, now: 1)
+        #expect(events.isEmpty)
+    }
+
+    @Test("a key press is the keysym's name with the Control and Shift modifiers held")
+    func keyPressNamesTheKeyAndModifiers() {
+        var translator = Self.translator(keysym: 0x7A)  // XK_z
+        var key = XEvent()
+        key.xkey.type = KeyPress
+        key.xkey.window = Self.windowID
+        key.xkey.state = UInt32(ControlMask | ShiftMask)
+        let events = translator.translate(&key, now: 1)
+        guard events.count == 1, case .key(let stroke) = events[0] else {
+            Issue.record("expected a key, got \(events)")
+            return
+        }
+        #expect(stroke == KeyStroke(name: "z", control: true, shift: true))
+    }
+
+    @Test("a key press without modifiers has neither")
+    func keyPressWithoutModifiers() {
+        var translator = Self.translator(keysym: 0xFF1B)  // XK_Escape
+        var key = XEvent()
+        key.xkey.type = KeyPress
+        key.xkey.window = Self.windowID
+        let events = translator.translate(&key, now: 1)
+        guard events.count == 1, case .key(let stroke) = events[0] else {
+            Issue.record("expected a key, got \(events)")
+            return
+        }
+        #expect(stroke == KeyStroke(name: "Escape", control: false, shift: false))
+    }
+
+    @Test("WM_DELETE_WINDOW from the window manager asks to close")
+    func deleteWindowMessageRequestsClose() {
+        var translator = Self.translator()
+        var message = XEvent()
+        message.xclient.type = ClientMessage
+        message.xclient.window = Self.windowID
+        message.xclient.format = 32
+        message.xclient.data.l.0 = Int(Self.deleteWindowAtom)
+        let events = translator.translate(&message, now: 1)
+        guard events.count == 1, case .closeRequested = events[0] else {
+            Issue.record("expected a close request, got \(events)")
+            return
+        }
+    }
+
+    @Test("an event the translator does not know is ignored")
+    func unknownEventIsIgnored() {
+        var translator = Self.translator()
+        var event = XEvent()
+        event.xproperty.type = PropertyNotify
+        event.xproperty.window = Self.windowID
+        #expect(translator.translate(&event, now: 1).isEmpty)
+    }
+
+    @Test("a generic event of another extension is ignored without fetching its data")
+    func otherExtensionIsIgnored() {
+        var fetched = false
+        var translator = EventTranslator(
+            windowID: Self.windowID, deleteWindowAtom: Self.deleteWindowAtom, xiOpcode: Self.xiOpcode,
+            pressureAxes: [:],
+            connection: EventTranslator.Connection(
+                fetchCookieData: { _ in
+                    fetched = true
+                    return false
+                }, freeCookieData: { _ in }, keysym: { _ in 0 }))
+        var event = XEvent()
+        event.xcookie.type = GenericEvent
+        event.xcookie.extension = Self.xiOpcode + 1
+        event.xcookie.evtype = XI_TouchBegin
+        #expect(translator.translate(&event, now: 1).isEmpty)
+        #expect(!fetched)
+    }
+}
