@@ -16,7 +16,8 @@ RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev p
 # header comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
 # (renders exported PDFs back to pixels).
 TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-dev xvfb xdotool \
-	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript fonts-ipafont-gothic fonts-dejavu-core
+	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript fonts-ipafont-gothic fonts-dejavu-core \
+	dpkg-dev lintian appstream binutils
 
 .PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources \
 	locales deb deps-deb
@@ -77,7 +78,8 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
-test: deps-test locales
+# The end-to-end tests unpack and run the package `make deb` builds.
+test: deps-test locales deb
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory validate-resources
@@ -156,7 +158,7 @@ deb: deps-deb locales
 		echo "Package: touchtracker"; \
 		echo "Version: $(VERSION)"; \
 		echo "Architecture: $(DEB_ARCH)"; \
-		echo "Maintainer: The TouchTracker developers <touchtracker@localhost>"; \
+		echo "Maintainer: The TouchTracker developers <touchtracker@example.org>"; \
 		echo "Installed-Size: $$(du -sk --exclude=DEBIAN $(DEB_ROOT) | cut -f1)"; \
 		echo "Depends: $$(cat $(DEB_STAGE)/depends)"; \
 		echo "Recommends: fonts-dejavu-core"; \

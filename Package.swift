@@ -130,7 +130,9 @@ let package = Package(
         .testTarget(name: "TouchTrackerStoreTests", dependencies: ["TouchTrackerStore", "TouchTracker", "TouchKit"]),
         .testTarget(
             name: "TouchTrackerRenderTests",
-            dependencies: ["TouchTrackerRender", "TouchTracker", "TouchKit", "SeededRandom"]),
+            dependencies: ["TouchTrackerRender", "TouchTracker", "TouchKit", "SeededRandom"],
+            // `@testable import TouchTrackerRender` sees its internal import of CPango, so it needs Pango's headers.
+            swiftSettings: [.unsafeFlags(pangoIncludeFlags())]),
         // Scenarios/ holds demo replay scripts and expected scene snapshots, read by DemoScenarioTests at run time.
         .testTarget(
             name: "TouchTrackerDemosTests",
@@ -144,7 +146,9 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "CX11", "XorgTestSupport", "SeededRandom",
-            ]
+            ],
+            // Measures text as the app lays it out (`@testable import TouchTrackerRender`, which imports CPango).
+            swiftSettings: [.unsafeFlags(pangoIncludeFlags())]
         ),
     ],
     swiftLanguageModes: [.v6]
