@@ -190,10 +190,7 @@ public final class DrawingController {
         case .openSelectionMenu:
             // The Delete menu is for a shape at rest: not while a finger drags it.
             guard dragAnchor == nil, let shape = drawingView.selectedShape else { return false }
-            switch shape {
-            case .line(let line): openSelectionMenu(at: (line.begin + line.end) / 2)
-            case .circle(let circle): openSelectionMenu(at: circle.center)
-            }
+            openSelectionMenu(at: shape.menuAnchor)
         case .toggle(let option):
             toggle(option)
         case .openColorMenu:

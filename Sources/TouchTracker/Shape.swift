@@ -100,6 +100,15 @@ public enum Shape: Hashable, Sendable {
         }
     }
 
+    /// Where the shape's menu opens when no tap chose the place (the Menu key): the middle of a line, the centre
+    /// of a circle.
+    public var menuAnchor: Point {
+        switch self {
+        case .line(let line): (line.begin + line.end) / 2
+        case .circle(let circle): circle.center
+        }
+    }
+
     /// Whether every coordinate may be stored in a document (finite and within `DocumentCodec.coordinateLimit`).
     public var isStorable: Bool {
         let limit = DocumentCodec.coordinateLimit
