@@ -100,7 +100,7 @@ let package = Package(
             name: "TouchTrackerBench",
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "XorgTestSupport",
-                "SeededRandom", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SeededRandom", "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

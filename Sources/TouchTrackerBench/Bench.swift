@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import SeededRandom
 import TouchKit
 import TouchTracker
@@ -299,11 +300,17 @@ enum Bench {
         print("\(rows.count - failed) passed, \(failed) failed")
     }
 
+    /// The rows as a JSON array, one row per line, members in name order (through the JSON module, as every JSON
+    /// the app writes).
     static func writeJSON(_ rows: [Row], to path: String) throws {
-        let objects: [[String: Any]] = rows.map {
-            ["name": $0.name, "figure": $0.figure, "target": $0.target, "passed": $0.passed, "values": $0.values]
-        }
-        let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
-        try data.write(to: URL(fileURLWithPath: path))
+        let array = JSONValue.array(
+            rows.map { row in
+                .object([
+                    ("figure", .string(row.figure)), ("name", .string(row.name)), ("passed", .bool(row.passed)),
+                    ("target", .string(row.target)),
+                    ("values", .object(row.values.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) })),
+                ])
+            })
+        try Data(array.encoded(layout: .linePerMember) + [UInt8(ascii: "\n")]).write(to: URL(fileURLWithPath: path))
     }
 }
