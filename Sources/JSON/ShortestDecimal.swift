@@ -13,14 +13,10 @@
 /// candidates the nearer wins (the even one on a tie).
 /// The interval is taken open at both ends, so a reader that breaks ties either way still gets v back.
 enum ShortestDecimal {
-    /// Appends the shortest round-tripping text of `value`, a finite number that is not a whole number (whole
-    /// numbers have their own faster path in the codec). Small magnitudes fall back to `description` (which may
-    /// use an exponent, which JSON allows).
+    /// Appends the shortest round-tripping text of `value`, a finite number (`JSONWriter.number` writes the rest
+    /// as null, and whole numbers by a faster path of its own). Magnitudes outside [2^-10, 2^20) fall back to
+    /// `description` (which may use an exponent, which JSON allows).
     static func append(_ value: Double, to out: inout [UInt8]) {
-        guard value.isFinite else {
-            out.append(contentsOf: "0".utf8)
-            return
-        }
         let magnitude = value.magnitude
         guard magnitude >= 0x1p-10, magnitude < 0x1p20 else {
             out.append(contentsOf: value.description.utf8)

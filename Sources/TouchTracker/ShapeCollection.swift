@@ -70,9 +70,6 @@ public struct ShapeCollection: Sendable {
 
     public subscript(id: ShapeID) -> Shape? { storage[id] }
 
-    /// Every shape bottom to top, with its ID.
-    public var identifiedShapes: [IdentifiedShape] { order.map { IdentifiedShape(id: $0, shape: storage[$0]!) } }
-
     /// The lines bottom to top, as the document stores them.
     public var lines: [Line] { order[..<lineCount].map { storage[$0]!.line! } }
 

@@ -21,11 +21,10 @@ final class TextLayout {
     private let layout: OpaquePointer
 
     /// Lays out `text` at `size` pixels (absolute, so a HiDPI scale is already in it). With `maxWidth`, text too
-    /// wide is cut with an ellipsis at its end (its start for right-to-left text), or, with `wraps`, broken into
-    /// lines at word boundaries. `language` (an RFC 3066 tag such as "ja") picks fonts as for that language; by
+    /// wide is cut with an ellipsis at its end (its start for right-to-left text). `language` (an RFC 3066 tag such as "ja") picks fonts as for that language; by
     /// default the window's (`TextLanguage`), which decides, say, which face shows Han text.
     init(
-        _ text: String, size: Double, bold: Bool = false, maxWidth: Double? = nil, wraps: Bool = false,
+        _ text: String, size: Double, bold: Bool = false, maxWidth: Double? = nil,
         language: String? = nil, for context: CairoContext
     ) {
         layout = pango_cairo_create_layout(context.pointer)
@@ -40,11 +39,7 @@ final class TextLayout {
         pango_font_description_free(font)
         if let maxWidth, maxWidth > 0 {
             pango_layout_set_width(layout, Int32(min(maxWidth * Double(PANGO_SCALE), Double(Int32.max))))
-            if wraps {
-                pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-            } else {
-                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-            }
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
         }
         pango_layout_set_text(layout, text, -1)
     }

@@ -49,13 +49,13 @@ public enum Localization {
     }
 
     /// `$TOUCHTRACKER_LOCALEDIR`, else `share/locale` beside the executable's folder (an installed package:
-    /// `/usr/bin` → `/usr/share/locale`), else `make`'s `.build/locale` (the executable is in
-    /// `.build/ARCH/debug` or `release`).
+    /// `/usr/bin` → `/usr/share/locale`), else `make`'s `.build/locale` (the executable, its symbolic links
+    /// resolved, is in `.build/ARCH/debug` or `release`).
     static func catalogFolder(environment: [String: String]) -> String? {
         if let folder = environment["TOUCHTRACKER_LOCALEDIR"], !folder.isEmpty { return folder }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let base = executable.deletingLastPathComponent().deletingLastPathComponent()
-        for candidate in ["share/locale", "locale", "../locale"] {
+        for candidate in ["share/locale", "../locale"] {
             let folder = base.appendingPathComponent(candidate).standardizedFileURL.path
             if FileManager.default.fileExists(atPath: folder) { return folder }
         }
