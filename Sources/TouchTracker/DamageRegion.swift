@@ -124,4 +124,14 @@ extension DamageRegion {
         }
         return region
     }
+
+    /// The pixels `shape`'s stroke can touch (`defaultWidth` standing in for a width it does not set): a band of
+    /// small boxes along a line (a long diagonal line does not damage its whole bounding box), a circle's stroke
+    /// bounds.
+    public static func stroke(of shape: Shape, defaultWidth: Double) -> DamageRegion {
+        switch shape {
+        case .line(let line): .band(along: [line], width: line.width ?? defaultWidth)
+        case .circle(let circle): DamageRegion(circle.strokeBounds(defaultWidth: defaultWidth))
+        }
+    }
 }

@@ -146,14 +146,7 @@ public final class DrawingView: View {
         if update.edited { onEdit?(document.snapshot) }
     }
 
-    /// The pixels a shape's stroke can touch: a band of small boxes along a line (a long diagonal line does not
-    /// damage its whole bounding box), a circle's stroke bounds.
-    private func strokeRegion(_ shape: Shape) -> DamageRegion {
-        switch shape {
-        case .line(let line): .band(along: [line], width: line.width ?? lineWidth)
-        case .circle(let circle): DamageRegion(circle.strokeBounds(defaultWidth: lineWidth))
-        }
-    }
+    private func strokeRegion(_ shape: Shape) -> DamageRegion { .stroke(of: shape, defaultWidth: lineWidth) }
 
     /// The damage to draw the next frame with: `damage` with the bands of the lines in progress that moved (their
     /// place at the last frame and their place now) added to the region. The caller then clears `damage`.

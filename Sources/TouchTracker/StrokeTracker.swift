@@ -54,8 +54,10 @@ public struct StrokeTracker: Sendable {
         }
     }
 
-    private func region(_ line: Line) -> DamageRegion { .band(along: [line], width: line.width ?? lineWidth) }
+    /// The pixels a line in progress can touch.
+    private func region(_ line: Line) -> DamageRegion { .stroke(of: .line(line), defaultWidth: lineWidth) }
 
+    /// The pixels a circle in progress can touch (a rectangle: no region to build on every move).
     private func bounds(_ circle: Circle) -> Rect { circle.strokeBounds(defaultWidth: lineWidth) }
 
     // MARK: Fingers
