@@ -52,45 +52,56 @@ extension String {
 }
 
 /// Every message the window shows, in one place: the catalogs in `Resources/po` translate exactly these templates
-/// (a test checks that each catalog has them all).
+/// and the menu titles (a test checks that each catalog has them all).
 extension Message {
+    /// The English templates, each written once: the messages below are made from them and `templates` lists them.
+    enum Template: String, CaseIterable {
+        case optionOn = "{1}: on"
+        case optionOff = "{1}: off"
+        case colourChosen = "Colour: {1}"
+        case exported = "Exported {1}"
+        case cannotExport = "Cannot export {1}"
+        case reloaded = "{1} changed on disk — reloaded"
+        case unreadableOnDisk = "{1} changed on disk but cannot be read — kept what is shown"
+        case notSaved = "Not saved: {1} — retrying"
+        case unsavedCopyKept = "Unsaved copy kept in {1}"
+        case inspectorHeading = "Gesture inspector (F1 hides)"
+        case inspectorTouches = "touches: {1}"
+    }
+
+    init(_ template: Template, _ arguments: Argument...) {
+        self.template = template.rawValue
+        self.arguments = arguments
+    }
+
     public static func optionSwitched(_ option: DrawingOption, on: Bool) -> Message {
-        Message(on ? "{1}: on" : "{1}: off", .message(Message(option.title)))
+        Message(on ? .optionOn : .optionOff, .message(Message(option.title)))
     }
 
     public static func colourChosen(_ item: MenuItem) -> Message {
-        Message("Colour: {1}", .message(Message(item.title)))
+        Message(.colourChosen, .message(Message(item.title)))
     }
 
-    public static func exported(_ file: String) -> Message { Message("Exported {1}", .literal(file)) }
+    public static func exported(_ file: String) -> Message { Message(.exported, .literal(file)) }
 
-    public static func cannotExport(_ file: String) -> Message { Message("Cannot export {1}", .literal(file)) }
+    public static func cannotExport(_ file: String) -> Message { Message(.cannotExport, .literal(file)) }
 
-    public static func reloaded(_ document: String) -> Message {
-        Message("{1} changed on disk — reloaded", .literal(document))
-    }
+    public static func reloaded(_ document: String) -> Message { Message(.reloaded, .literal(document)) }
 
     public static func unreadableOnDisk(_ document: String) -> Message {
-        Message("{1} changed on disk but cannot be read — kept what is shown", .literal(document))
+        Message(.unreadableOnDisk, .literal(document))
     }
 
-    public static func notSaved(reason: String) -> Message {
-        Message("Not saved: {1} — retrying", .literal(reason))
-    }
+    public static func notSaved(reason: String) -> Message { Message(.notSaved, .literal(reason)) }
 
-    public static func unsavedCopyKept(in path: String) -> Message {
-        Message("Unsaved copy kept in {1}", .literal(path))
-    }
+    public static func unsavedCopyKept(in path: String) -> Message { Message(.unsavedCopyKept, .literal(path)) }
 
-    public static let inspectorHeading = Message("Gesture inspector (F1 hides)")
+    public static let inspectorHeading = Message(.inspectorHeading)
 
-    public static func inspectorTouches(_ count: Int) -> Message { Message("touches: {1}", .literal("\(count)")) }
+    public static func inspectorTouches(_ count: Int) -> Message { Message(.inspectorTouches, .literal("\(count)")) }
 
     /// The templates of the messages above and every menu item's title.
     public static let templates: [String] =
-        (MenuItem.selectionMenu + MenuItem.settingsMenu + MenuItem.colorMenu).map(\.title) + [
-            "{1}: on", "{1}: off", "Colour: {1}", "Exported {1}", "Cannot export {1}",
-            "{1} changed on disk — reloaded", "{1} changed on disk but cannot be read — kept what is shown",
-            "Not saved: {1} — retrying", "Unsaved copy kept in {1}", "Gesture inspector (F1 hides)", "touches: {1}",
-        ]
+        (MenuItem.selectionMenu + MenuItem.settingsMenu + MenuItem.colorMenu).map(\.title)
+        + Template.allCases.map(\.rawValue)
 }

@@ -11,18 +11,25 @@ public enum DemoPainter {
     /// The title bar's height; it is drawn over the top of the scene.
     public static let titleBarHeight = 28.0
 
-    /// The demos' fixed labels, translated by the catalogs in `Resources/po` (a test checks they are all there).
-    public static let labels: [String] = [
-        "TouchTracker demo: {1}", "Farm", "Circle", "Swipe", DemoHost.switcherHint, farmHint, circleHint,
-        "Raw touches", "touchesBegan / touchesEnded: ≥ 30 px along, ≤ 5 px across",
-        "swipe here", "Recognizers",
-        "SwipeGestureRecognizer (requires the Z to fail) + Z", "swipe or draw a Z here",
-        "swipes: {1}   Zs: {2}",
-    ]
-    static let farmHint =
-        "Tap: new hen.  Tap an animal: hen → egg → chicken.  Hold: roast or fry.  Drag, pinch, turn.  "
-        + "Swipe in from the left edge: clear."
-    static let circleHint = "Tap: place the circle.  Drag: move it.  Pinch: size it."
+    /// The demos' fixed labels, each written once, translated by the catalogs in `Resources/po` (a test checks
+    /// they are all there).
+    enum Label: String, CaseIterable {
+        case title = "TouchTracker demo: {1}"
+        case farmHint =
+            "Tap: new hen.  Tap an animal: hen → egg → chicken.  Hold: roast or fry.  Drag, pinch, turn.  Swipe in from the left edge: clear."
+        case circleHint = "Tap: place the circle.  Drag: move it.  Pinch: size it."
+        case rawHeading = "Raw touches"
+        case rawRule = "touchesBegan / touchesEnded: ≥ 30 px along, ≤ 5 px across"
+        case rawPrompt = "swipe here"
+        case recognizersHeading = "Recognizers"
+        case recognizersRule = "SwipeGestureRecognizer (requires the Z to fail) + Z"
+        case recognizersPrompt = "swipe or draw a Z here"
+        case counts = "swipes: {1}   Zs: {2}"
+    }
+
+    /// Every text the demos translate: their labels, the scenes' names and the switcher's keys.
+    public static let labels: [String] =
+        Label.allCases.map(\.rawValue) + DemoSceneKind.allCases.map(\.title) + [DemoHost.switcherHint]
 
     /// Draws all of `scene` into `context`, which should cover the scene's size, its labels put in the user's
     /// language by `translate` (what the scenes themselves report, such as a swipe's direction, stays as it is).
@@ -54,7 +61,7 @@ public enum DemoPainter {
         context.setColor(Color(red: 0.13, green: 0.14, blue: 0.17, alpha: 0.88))
         context.fill(Rect(x: 0, y: 0, width: width, height: titleBarHeight))
         text(
-            context, Message("TouchTracker demo: {1}", .message(Message(title))).localized(translate), x: 10,
+            context, Message(Label.title.rawValue, .message(Message(title))).localized(translate), x: 10,
             baseline: 19, size: 15, bold: true, color: .white)
         text(
             context, translate(DemoHost.switcherHint), x: width - 10, baseline: 19, size: 12,
@@ -87,7 +94,7 @@ public enum DemoPainter {
         let now = farm.clock.now
         context.paint(solid: Color(red: 0.80, green: 0.91, blue: 0.66))
         text(
-            context, translate(farmHint), x: 10, baseline: size.height - 12, size: 12,
+            context, translate(Label.farmHint.rawValue), x: 10, baseline: size.height - 12, size: 12,
             color: Color(red: 0.2, green: 0.35, blue: 0.15))
         for animal in farm.animals { paintAnimal(animal, opacity: 1, at: now, in: cr) }
         for (animal, start) in farm.leaving {
@@ -320,7 +327,7 @@ public enum DemoPainter {
         let cr = context.pointer
         context.paint(solid: .white)
         text(
-            context, translate(circleHint), x: 10, baseline: scene.size.height - 12,
+            context, translate(Label.circleHint.rawValue), x: 10, baseline: scene.size.height - 12,
             size: 12, color: Color(red: 0.35, green: 0.35, blue: 0.4))
         cairo_new_path(cr)
         cairo_arc(cr, scene.center.x, scene.center.y, scene.radius, 0, 2 * .pi)
@@ -343,33 +350,36 @@ public enum DemoPainter {
         let note = Color(red: 0.4, green: 0.42, blue: 0.5)
         let top = titleBarHeight
         text(
-            context, translate("Raw touches"), x: raw.midX, baseline: top + 32, size: 17, bold: true, color: heading,
+            context, translate(Label.rawHeading.rawValue), x: raw.midX, baseline: top + 32, size: 17, bold: true,
+            color: heading,
             align: .center)
         text(
-            context, translate("touchesBegan / touchesEnded: ≥ 30 px along, ≤ 5 px across"), x: raw.midX,
+            context, translate(Label.rawRule.rawValue), x: raw.midX,
             baseline: top + 52,
             size: 12, color: note, align: .center)
         text(
-            context, scene.rawView.label.isEmpty ? translate("swipe here") : scene.rawView.label, x: raw.midX,
+            context, scene.rawView.label.isEmpty ? translate(Label.rawPrompt.rawValue) : scene.rawView.label,
+            x: raw.midX,
             baseline: raw.midY,
             size: 30, bold: !scene.rawView.label.isEmpty, color: scene.rawView.label.isEmpty ? note : heading,
             align: .center)
         text(
-            context, translate("Recognizers"), x: recognized.midX, baseline: top + 32, size: 17, bold: true,
+            context, translate(Label.recognizersHeading.rawValue), x: recognized.midX, baseline: top + 32, size: 17,
+            bold: true,
             color: heading,
             align: .center)
         text(
-            context, translate("SwipeGestureRecognizer (requires the Z to fail) + Z"), x: recognized.midX,
+            context, translate(Label.recognizersRule.rawValue), x: recognized.midX,
             baseline: top + 52,
             size: 12, color: note, align: .center)
         let big = scene.lastRecognized == "Z" ? "Z" : scene.swipeLabel
         text(
-            context, big.isEmpty ? translate("swipe or draw a Z here") : big, x: recognized.midX,
+            context, big.isEmpty ? translate(Label.recognizersPrompt.rawValue) : big, x: recognized.midX,
             baseline: recognized.midY,
             size: 30, bold: !big.isEmpty, color: big.isEmpty ? note : heading, align: .center)
         text(
             context,
-            Message("swipes: {1}   Zs: {2}", .literal("\(scene.swipeCount)"), .literal("\(scene.zCount)"))
+            Message(Label.counts.rawValue, .literal("\(scene.swipeCount)"), .literal("\(scene.zCount)"))
                 .localized(translate), x: recognized.midX,
             baseline: recognized.midY + 36, size: 14, color: note, align: .center)
     }
