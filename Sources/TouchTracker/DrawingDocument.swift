@@ -134,10 +134,8 @@ public struct DrawingDocument: Sendable {
         var update = finishMove()
         update.merge(select(nil))
         var document = consume loaded
-        var newShapes = ShapeCollection()
-        swap(&newShapes, &document.shapes)
         let previous = shapes
-        shapes = newShapes.continuingIDs(of: previous)
+        shapes = document.takeShapes().continuingIDs(of: previous)
         widestStoredWidth = Swift.max(widestStoredWidth, document.widestWidth)
         update.changes.append(.everything)
         update.merge(commit(.replace(previous, with: shapes)))
@@ -151,8 +149,7 @@ public struct DrawingDocument: Sendable {
     public mutating func adopt(_ loaded: consuming LoadedDocument) -> Update {
         var document = consume loaded
         // Taken out of the document (not copied), so merging the few shapes drawn meanwhile copies nothing.
-        var documentShapes = ShapeCollection()
-        swap(&documentShapes, &document.shapes)
+        var documentShapes = document.takeShapes()
         documentShapes.merge(shapes)
         shapes = documentShapes
         options = document.options

@@ -36,4 +36,12 @@ public struct LoadedDocument: Sendable {
         options = drawing.options
         widestWidth = DrawingDocument.widest(drawing)
     }
+
+    /// Takes the shapes out, leaving an empty collection: the taker holds the only reference to their storage, so
+    /// changing them copies nothing.
+    mutating func takeShapes() -> ShapeCollection {
+        var taken = ShapeCollection()
+        swap(&taken, &shapes)
+        return taken
+    }
 }
