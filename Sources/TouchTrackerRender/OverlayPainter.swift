@@ -24,11 +24,11 @@ enum OverlayPainter {
                         x: touch.location.x - reach, y: touch.location.y - reach - 24 * s,
                         width: 2 * reach + 120 * s, height: 2 * reach + 24 * s))
             }
-            bounds = bounds.union(panelFrame(inspector, translate: translate, in: context))
+            bounds = bounds.union(panelFrame(panelText(inspector, translate: translate, in: context), scale: s))
         }
         if let notice = overlay.notice {
-            bounds = bounds.union(
-                noticeFrame(notice.localized(translate), scale: overlay.scale, canvas: canvas, in: context))
+            let text = noticeText(notice.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
+            bounds = bounds.union(noticeFrame(text, scale: overlay.scale, canvas: canvas))
         }
         return bounds.isNull ? bounds : bounds.insetBy(dx: -2, dy: -2)
     }
@@ -42,25 +42,24 @@ enum OverlayPainter {
 
     // MARK: Inspector
 
-    /// The heading and the touch count in the user's language; the recognizers' names and states as UIKit names them.
-    private static func panelLines(_ inspector: InspectorSnapshot, translate: Translate) -> [String] {
-        [
-            Message.inspectorHeading.localized(translate),
-            Message.inspectorTouches(inspector.touches.count).localized(translate),
-        ] + inspector.recognizerLines
+    /// The panel's lines laid out: the heading and the touch count in the user's language, the recognizers' names
+    /// and states as UIKit names them.
+    private static func panelText(_ inspector: InspectorSnapshot, translate: Translate, in context: CairoContext)
+        -> [TextLayout]
+    {
+        let lines =
+            [
+                Message.inspectorHeading.localized(translate),
+                Message.inspectorTouches(inspector.touches.count).localized(translate),
+            ] + inspector.recognizerLines
+        return lines.map { TextLayout($0, size: panelFontSize * inspector.scale, for: context) }
     }
 
-    private static func panelFrame(_ inspector: InspectorSnapshot, translate: Translate, in context: CairoContext)
-        -> Rect
-    {
-        let s = inspector.scale
-        let width =
-            panelLines(inspector, translate: translate).map {
-                TextLayout($0, size: panelFontSize * s, for: context).size.width
-            }
-            .max() ?? 0
-        let lines = Double(panelLines(inspector, translate: translate).count)
-        return Rect(x: 8 * s, y: 8 * s, width: (width + 20 * s).rounded(.up), height: (lines * 20 + 12) * s)
+    /// The panel around its laid-out lines.
+    private static func panelFrame(_ text: [TextLayout], scale s: Double) -> Rect {
+        let width = text.map(\.size.width).max() ?? 0
+        return Rect(
+            x: 8 * s, y: 8 * s, width: (width + 20 * s).rounded(.up), height: (Double(text.count) * 20 + 12) * s)
     }
 
     private static func paintInspector(
@@ -82,12 +81,13 @@ enum OverlayPainter {
                 baselineAt: Point(x: center.x + (touchRadius + 4) * s, y: center.y - (touchRadius - 4) * s),
                 in: context)
         }
-        let panel = panelFrame(inspector, translate: translate, in: context)
+        let text = panelText(inspector, translate: translate, in: context)
+        let panel = panelFrame(text, scale: s)
         context.setColor(Color(red: 0.08, green: 0.08, blue: 0.1, alpha: 0.85))
         context.fill(panel)
-        for (index, line) in panelLines(inspector, translate: translate).enumerated() {
+        for (index, line) in text.enumerated() {
             context.setColor(index == 0 ? Color(red: 0.55, green: 0.75, blue: 1) : .white)
-            TextLayout(line, size: panelFontSize * s, for: context).draw(
+            line.draw(
                 baselineAt: Point(x: panel.minX + 10 * s, y: panel.minY + (Double(index) * 20 + 22) * s), in: context)
         }
         context.restore()
@@ -102,18 +102,18 @@ enum OverlayPainter {
         TextLayout(text, size: noticeFontSize * s, maxWidth: canvas.width - 80 * s, for: context)
     }
 
-    private static func noticeFrame(_ text: String, scale s: Double, canvas: Rect, in context: CairoContext) -> Rect {
-        let layout = noticeText(text, scale: s, canvas: canvas, in: context)
-        let width = (layout.size.width + 32 * s).rounded(.up)
-        let height = (max(36 * s, layout.size.height + 12 * s)).rounded(.up)
+    /// The bar around the laid-out notice, at the bottom centre.
+    private static func noticeFrame(_ text: TextLayout, scale s: Double, canvas: Rect) -> Rect {
+        let width = (text.size.width + 32 * s).rounded(.up)
+        let height = (max(36 * s, text.size.height + 12 * s)).rounded(.up)
         return Rect(
             x: ((canvas.width - width) / 2).rounded(), y: (canvas.maxY - height - 24 * s).rounded(), width: width,
             height: height)
     }
 
     private static func paintNotice(_ text: String, scale s: Double, canvas: Rect, in context: CairoContext) {
-        let frame = noticeFrame(text, scale: s, canvas: canvas, in: context)
         let layout = noticeText(text, scale: s, canvas: canvas, in: context)
+        let frame = noticeFrame(layout, scale: s, canvas: canvas)
         context.save()
         context.setColor(Color(red: 0.15, green: 0.15, blue: 0.18, alpha: 0.9))
         context.fill(frame)
