@@ -212,7 +212,7 @@ public final class DrawingView: View {
                     touch.identifier, to: canvasPoint(of: touch), time: touch.timestamp, force: touch.force,
                     options: options, sampling: false, damage: &damage)
             }
-            finished += tracker.ended([touch.identifier], options: options, damage: &damage)
+            if let shape = tracker.ended(touch.identifier, options: options, damage: &damage) { finished.append(shape) }
         }
         guard !finished.isEmpty else { return }
         // One edit, however many fingers lifted together.

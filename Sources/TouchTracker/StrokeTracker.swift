@@ -166,33 +166,28 @@ public struct StrokeTracker: Sendable {
         circlesInProgress.keys.first { $0.contains(id) }
     }
 
-    /// Fingers lifted (or were taken away by the system, their work kept): their strokes finish. Returns the
-    /// shapes finished, styled for the document (the chosen colour, widths only when a width option is on), in
-    /// touch order; a circle finishes when the first of its fingers lifts.
-    public mutating func ended(_ ids: [UInt64], options: DrawingOptions, damage: inout Damage) -> [Shape] {
-        var finished: [Shape] = []
+    /// A finger lifted (or was taken away by the system, its work kept): its stroke finishes. Returns the shape
+    /// finished, styled for the document (the chosen colour, widths only when a width option is on), if it drew a
+    /// visible one; a circle finishes when the first of its fingers lifts.
+    public mutating func ended(_ id: UInt64, options: DrawingOptions, damage: inout Damage) -> Shape? {
         let chosenColor = options.color == .black ? nil : options.color
-        for id in ids {
-            tracks[id] = nil
-            if spentTouches.remove(id) != nil { continue }
-            if let pair = pair(of: id), let circle = circlesInProgress.removeValue(forKey: pair) {
-                // The other finger draws nothing more.
-                spentTouches.insert(pair.partner(of: id))
-                guard circle.isVisible else { continue }
-                damage.add(bounds(circle.circle))
-                var shape = circle.circle
-                shape.color = chosenColor
-                finished.append(.circle(shape))
-                continue
-            }
-            guard let inProgress = linesInProgress.removeValue(forKey: id), inProgress.isVisible else { continue }
-            damage.add(region(inProgress.line))
-            var line = inProgress.line
-            if !options.colorByAngle { line.color = chosenColor }
-            if !options.widthBySpeed && !options.widthByPressure { line.width = nil }
-            finished.append(.line(line))
+        tracks[id] = nil
+        if spentTouches.remove(id) != nil { return nil }
+        if let pair = pair(of: id), let circle = circlesInProgress.removeValue(forKey: pair) {
+            // The other finger draws nothing more.
+            spentTouches.insert(pair.partner(of: id))
+            guard circle.isVisible else { return nil }
+            damage.add(bounds(circle.circle))
+            var shape = circle.circle
+            shape.color = chosenColor
+            return .circle(shape)
         }
-        return finished
+        guard let inProgress = linesInProgress.removeValue(forKey: id), inProgress.isVisible else { return nil }
+        damage.add(region(inProgress.line))
+        var line = inProgress.line
+        if !options.colorByAngle { line.color = chosenColor }
+        if !options.widthBySpeed && !options.widthByPressure { line.width = nil }
+        return .line(line)
     }
 
     /// Drops the line (or circle) a finger is drawing, if any (a gesture claimed the touch). The other finger of a
