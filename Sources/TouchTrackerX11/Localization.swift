@@ -19,12 +19,9 @@ public enum Localization {
     public static func setUp(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let chosen = setlocale(LC_MESSAGES, "").map { String(cString: $0) }
         if chosen == nil {
-            let requested = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
             setlocale(LC_MESSAGES, "C.UTF-8")
-            if let requested, environment["LANGUAGE"]?.isEmpty ?? true,
-                let language = requested.split(separator: ".").first, language != "C", language != "POSIX"
-            {
-                setenv("LANGUAGE", String(language), 1)
+            if environment["LANGUAGE"]?.isEmpty ?? true, let language = localeLanguage(environment: environment) {
+                setenv("LANGUAGE", language, 1)
             }
         } else if chosen == "C" || chosen == "POSIX", !(environment["LANGUAGE"]?.isEmpty ?? true) {
             // gettext ignores LANGUAGE under the "C" locale; C.UTF-8 is the same locale that does not.
@@ -35,17 +32,24 @@ public enum Localization {
         TextLanguage.set(language(environment: environment))
     }
 
-    /// The language the user asked for: `LANGUAGE`'s first, else that of `LC_ALL`, `LC_MESSAGES` or `LANG`
-    /// ("de_DE.UTF-8" → "de_DE"); nil for none or "C".
+    /// The language the user asked for: `LANGUAGE`'s first, else the locale's (`localeLanguage`).
     static func language(environment: [String: String]) -> String? {
-        let names =
-            [environment["LANGUAGE"]?.split(separator: ":").first.map(String.init)]
-            + ["LC_ALL", "LC_MESSAGES", "LANG"].map { environment[$0] }
-        for case let name? in names {
-            let language = name.split(whereSeparator: { $0 == "." || $0 == "@" }).first.map(String.init) ?? ""
-            if !language.isEmpty, language != "C", language != "POSIX" { return language }
-        }
-        return nil
+        if let first = environment["LANGUAGE"]?.split(separator: ":").first { return String(first) }
+        return localeLanguage(environment: environment)
+    }
+
+    /// The language of the messages' locale as the environment names it: the first of `LC_ALL`, `LC_MESSAGES` and
+    /// `LANG` that is set, without its codeset and modifier ("de_DE.UTF-8" → "de_DE"); nil for none, "C" or
+    /// "POSIX".
+    static func localeLanguage(environment: [String: String]) -> String? {
+        guard
+            let name = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap({ environment[$0] }).first(where: {
+                !$0.isEmpty
+            }),
+            let language = name.split(whereSeparator: { $0 == "." || $0 == "@" }).first,
+            language != "C", language != "POSIX"
+        else { return nil }
+        return String(language)
     }
 
     /// `$TOUCHTRACKER_LOCALEDIR`, else `share/locale` beside the executable's folder (an installed package:
