@@ -36,6 +36,11 @@ public final class DrawingController {
     public var localize: @Sendable (String) -> String = { $0 }
     /// Ctrl+S: the platform exports the drawing (the core knows no file formats). Nil: Ctrl+S does nothing.
     public var onExport: (() -> Void)?
+    /// Ctrl+C: the platform offers these shapes on its clipboard. Nil: Ctrl+C does nothing.
+    public var onCopy: ((ClipboardShapes) -> Void)?
+    /// Ctrl+V: the platform fetches its clipboard's shapes and hands them to `paste(_:at:)`. Nil: Ctrl+V does
+    /// nothing.
+    public var onPaste: (() -> Void)?
 
     /// Called after every completed edit with the new document (for saving), as a constant-time snapshot.
     public var onEdit: ((DrawingSnapshot) -> Void)? {
@@ -202,8 +207,49 @@ public final class DrawingController {
             onExport()
         case .toggleInspector:
             inspectorState.toggle()
+        case .copy:
+            guard let onCopy else { return false }
+            guard let content = clipboardShapes() else {
+                showNotice(.nothingToCopy)
+                return true
+            }
+            onCopy(content)
+            showNotice(content.isSelection ? .copiedSelection : .copiedDrawing)
+        case .paste:
+            guard let onPaste else { return false }
+            onPaste()
         }
         return true
+    }
+
+    // MARK: Clipboard
+
+    /// What Ctrl+C copies: the selected shape, or the whole drawing when nothing is selected (nil when empty).
+    /// Constant time: the whole drawing is a snapshot sharing the live storage.
+    public func clipboardShapes() -> ClipboardShapes? {
+        if let shape = drawingView.selectedShape {
+            let drawing: Drawing
+            switch shape {
+            case .line(let line): drawing = Drawing(lines: [line], options: drawingView.options)
+            case .circle(let circle): drawing = Drawing(circles: [circle], options: drawingView.options)
+            }
+            return ClipboardShapes(snapshot: DrawingSnapshot(drawing), isSelection: true)
+        }
+        guard !drawingView.shapes.isEmpty else { return nil }
+        return ClipboardShapes(snapshot: drawingView.snapshot, isSelection: false)
+    }
+
+    /// Ctrl+V's shapes arrived: they go into the drawing as one undoable edit, centred on `point` (the pointer),
+    /// on top of everything, and the notice says how many. An empty paste says there was nothing to paste.
+    public func paste(_ shapes: [Shape], at point: Point) {
+        guard !shapes.isEmpty else {
+            showNotice(.nothingToPaste)
+            return
+        }
+        endDrag()
+        closeMenu()
+        drawingView.add(ClipboardShapes.placed(shapes, centredOn: point, defaultWidth: drawingView.lineWidth))
+        showNotice(.pasted(count: shapes.count))
     }
 
     /// Activates `item` of the open menu, as a click on it would. Returns whether the open menu has it.

@@ -40,6 +40,15 @@ public struct DrawingDocument: Sendable {
             changes += other.changes
             edited = edited || other.edited
         }
+
+        /// More changed shapes than this in one update (a large paste, its undo or redo) are reported as
+        /// `.everything`: the renderer repaints its tiles in the background instead of marking thousands of stroke
+        /// regions one by one on the event loop.
+        static let manyChanges = 1024
+
+        mutating func collapseIfMany() {
+            if changes.count > Self.manyChanges { changes = [.everything] }
+        }
     }
 
     public init(_ drawing: Drawing = Drawing()) {
@@ -101,6 +110,7 @@ public struct DrawingDocument: Sendable {
             update.changes.append(.settled(id, shape))
         }
         update.merge(commit(.add(added)))
+        update.collapseIfMany()
         return (update, added.map(\.id))
     }
 
@@ -233,6 +243,7 @@ public struct DrawingDocument: Sendable {
             shapes.replace(id, with: target)
             update.changes.append(.settled(id, target))
         }
+        update.collapseIfMany()
         return update
     }
 

@@ -82,6 +82,11 @@ public final class DrawingView: View {
         return hadSelection
     }
 
+    /// Adds complete shapes on top (a paste): one undoable edit.
+    public func add(_ shapes: [Shape]) {
+        apply(document.add(shapes).0)
+    }
+
     /// Removes every shape, complete and in progress. Undoable (the complete ones come back).
     public func clearAll() {
         tracker.discardAll(damage: &damage)

@@ -15,6 +15,10 @@ public enum KeyAction: Hashable, Sendable {
     case openSettingsMenu
     case export
     case toggleInspector
+    /// Ctrl+C or Ctrl+Insert: the selected shape, or the whole drawing, to the clipboard.
+    case copy
+    /// Ctrl+V or Shift+Insert: the clipboard's shapes into the drawing, at the pointer.
+    case paste
 }
 
 /// The keyboard map: which `KeyCommand` means which `KeyAction`.
@@ -34,6 +38,8 @@ public enum KeyMap {
         case ("w", false, _): .toggle(.widthBySpeed)
         case ("p", false, _): .toggle(.widthByPressure)
         case ("c", false, _): .openColorMenu
+        case ("c", true, false), ("Insert", true, false), ("KP_Insert", true, false): .copy
+        case ("v", true, false), ("Insert", false, true), ("KP_Insert", false, true): .paste
         case ("F2", false, false): .openSettingsMenu
         case ("s", true, false): .export
         case ("F1", false, false): .toggleInspector

@@ -67,6 +67,13 @@ extension Message {
         case unsavedCopyKept = "Unsaved copy kept in {1}"
         case inspectorHeading = "Gesture inspector (F1 hides)"
         case inspectorTouches = "touches: {1}"
+        case copiedSelection = "Copied the selected shape"
+        case copiedDrawing = "Copied the drawing"
+        case nothingToCopy = "Nothing to copy: the drawing is empty"
+        case pastedOne = "Pasted 1 shape"
+        case pastedMany = "Pasted {1} shapes"
+        case nothingToPaste = "Nothing to paste: the clipboard holds no TouchTracker shapes"
+        case cannotPaste = "Cannot paste: the clipboard's drawing is not readable"
     }
 
     init(_ template: Template, _ arguments: Argument...) {
@@ -99,6 +106,16 @@ extension Message {
     public static let inspectorHeading = Message(.inspectorHeading)
 
     public static func inspectorTouches(_ count: Int) -> Message { Message(.inspectorTouches, .literal("\(count)")) }
+
+    public static let copiedSelection = Message(.copiedSelection)
+    public static let copiedDrawing = Message(.copiedDrawing)
+    public static let nothingToCopy = Message(.nothingToCopy)
+    public static let nothingToPaste = Message(.nothingToPaste)
+    public static let cannotPaste = Message(.cannotPaste)
+
+    public static func pasted(count: Int) -> Message {
+        count == 1 ? Message(.pastedOne) : Message(.pastedMany, .literal("\(count)"))
+    }
 
     /// The templates of the messages above and every menu item's title.
     public static let templates: [String] =

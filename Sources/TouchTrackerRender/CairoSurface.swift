@@ -54,6 +54,28 @@ public final class CairoSurface {
         guard status == CAIRO_STATUS_SUCCESS else { throw CairoError("writing PNG \(path)", status) }
     }
 
+    /// The surface as a PNG file's bytes, kept in memory (for the clipboard).
+    public func pngBytes() throws(CairoError) -> [UInt8] {
+        flush()
+        // Cairo hands the file over in pieces to a C callback, which finds the buffer through its context pointer.
+        final class Sink {
+            var bytes: [UInt8] = []
+        }
+        let sink = Sink()
+        let status = withExtendedLifetime(sink) {
+            cairo_surface_write_to_png_stream(
+                pointer,
+                { context, data, length in
+                    guard let context, let data else { return CAIRO_STATUS_WRITE_ERROR }
+                    let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+                    sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                    return CAIRO_STATUS_SUCCESS
+                }, Unmanaged.passUnretained(sink).toOpaque())
+        }
+        guard status == CAIRO_STATUS_SUCCESS else { throw CairoError("writing PNG data", status) }
+        return sink.bytes
+    }
+
     /// The colour of one pixel of an image surface as 8-bit red, green, blue.
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8)? {
         flush()

@@ -94,6 +94,27 @@ struct EventTranslator {
             return [.closeRequested]
         case KeyPress:
             return [.key(keyStroke(&event.xkey))]
+        case SelectionRequest:
+            let e = event.xselectionrequest
+            guard e.owner == windowID else { return [] }
+            return [
+                .clipboard(
+                    .request(
+                        ConversionRequest(
+                            requestor: e.requestor, selection: e.selection, target: e.target, property: e.property,
+                            time: e.time)))
+            ]
+        case SelectionClear:
+            let e = event.xselectionclear
+            guard e.window == windowID else { return [] }
+            return [.clipboard(.cleared(selection: e.selection))]
+        case SelectionNotify:
+            let e = event.xselection
+            guard e.requestor == windowID else { return [] }
+            return [.clipboard(.converted(selection: e.selection, target: e.target, property: e.property))]
+        case PropertyNotify:
+            let e = event.xproperty
+            return [.clipboard(.propertyChanged(window: e.window, property: e.atom, deleted: e.state == PropertyDelete))]
         case ButtonPress, ButtonRelease, MotionNotify:
             return translateCorePointer(&event, now: now)
         default:
@@ -280,6 +301,6 @@ struct EventTranslator {
         let control = key.state & UInt32(ControlMask) != 0
         let keysym = connection.keysym(&key)
         let name = XKeysymToString(keysym).map { String(cString: $0) } ?? ""
-        return KeyStroke(name: name, control: control, shift: shift)
+        return KeyStroke(name: name, control: control, shift: shift, serverTime: key.time)
     }
 }

@@ -55,6 +55,12 @@ public final class X11App {
 
     /// Ctrl+S's exports, drawn on another thread.
     private let export: BackgroundExport
+    /// Ctrl+C and Ctrl+V, and the hand-over of a copy to a clipboard manager at exit.
+    private let clipboard: X11Clipboard
+    /// The server time of the last key press (the clipboard's requests carry it).
+    private var lastKeyTime: UInt = 0
+    /// Where a paste under way puts its shapes (the pointer when Ctrl+V was pressed).
+    private var pastePoint = Point.zero
     /// Reads the document (on another thread); nil once it has been put into the canvas.
     private var loader: DocumentLoader?
     /// Called on the event loop once the document has been read and put under anything drawn meanwhile. Edits are
@@ -102,7 +108,10 @@ public final class X11App {
         loader = DocumentLoader(load: loadDocument, onLoaded: host.loop.wakeUp)
         export = BackgroundExport(wakeUp: host.loop.wakeUp)
         diskChanges = DiskChangeMailbox(wakeUp: host.loop.wakeUp)
+        clipboard = X11Clipboard(display: display, window: host.window.id, wakeUp: host.loop.wakeUp, log: log)
         host.setIcon(log: log)
+        controller.onCopy = { [unowned self] shapes in self.copy(shapes) }
+        controller.onPaste = { [unowned self] in self.paste() }
         if options.exportPath != nil {
             controller.onExport = { [unowned self] in self.exportPNG() }
         }
@@ -160,6 +169,58 @@ public final class X11App {
             lineWidth: controller.drawingView.lineWidth)
     }
 
+    /// Ctrl+C: the window takes the clipboard for `shapes` (their PNG and JSON are made when asked for).
+    private func copy(_ shapes: ClipboardShapes) {
+        let taken = clipboard.copy(shapes, lineWidth: controller.drawingView.lineWidth, time: lastKeyTime)
+        if !taken {
+            log("cannot copy: the X server gave the clipboard to another client")
+        } else if options.verbose {
+            log("copied \(shapes.isSelection ? "the selected shape" : "the drawing") to the clipboard")
+        }
+    }
+
+    /// Ctrl+V: the clipboard's shapes go where the pointer is (the window's middle when it is elsewhere).
+    private func paste() {
+        let middle = Point(x: Double(window.width) / 2, y: Double(window.height) / 2)
+        if let pointer = window.pointerLocation(), (0..<window.width).contains(pointer.x),
+            (0..<window.height).contains(pointer.y)
+        {
+            pastePoint = Point(x: Double(pointer.x), y: Double(pointer.y))
+        } else {
+            pastePoint = middle
+        }
+        if let outcome = clipboard.paste(time: lastKeyTime, now: MonotonicClock.now()) { deliver(outcome) }
+    }
+
+    /// Puts a paste's shapes into the drawing, or says why nothing was pasted.
+    private func deliver(_ outcome: ClipboardPaster.Outcome) {
+        switch outcome {
+        case .shapes(let shapes):
+            controller.paste(shapes, at: pastePoint)
+            if options.verbose { log("pasted \(shapes.count) shapes") }
+        case .nothing:
+            controller.showNotice(.nothingToPaste)
+        case .unreadable(let reason):
+            controller.showNotice(.cannotPaste)
+            log("cannot paste: the clipboard's drawing is not readable: \(reason)")
+        }
+    }
+
+    /// At exit, hands a copy the window still owns to the clipboard manager, if one runs, so it can still be
+    /// pasted. The window is taken off the screen first: the person closed it.
+    private func handOverClipboard() {
+        window.unmap()
+        let handedOver = clipboard.handOverToManager { isDone, deadline in
+            host.loop.serve(
+                until: isDone, deadline: deadline,
+                handle: { event in
+                    guard case .clipboard(let clipboardEvent) = event else { return }
+                    _ = clipboard.handle(clipboardEvent, now: MonotonicClock.now())
+                }, service: { _ = clipboard.service(now: MonotonicClock.now()) })
+        }
+        if handedOver, options.verbose { log("the clipboard manager took the clipboard over") }
+    }
+
     /// Shows the notice of each export that finished.
     private func reportExports() {
         for outcome in export.takeOutcomes() {
@@ -188,6 +249,7 @@ public final class X11App {
         if signalled, options.verbose { log("signal received; exiting") }
         finish()
         connectionLostCleanup = nil
+        handOverClipboard()
         return 0
     }
 
@@ -213,7 +275,10 @@ public final class X11App {
         case .closeRequested:
             running = false
         case .key(let key):
+            lastKeyTime = key.serverTime
             controller.handleKey(KeyCommand(key: key.name, control: key.control, shift: key.shift))
+        case .clipboard(let event):
+            if let outcome = clipboard.handle(event, now: MonotonicClock.now()) { deliver(outcome) }
         }
     }
 
@@ -252,6 +317,7 @@ public final class X11App {
         if let loader, let document = loader.take() { adoptDocument(document) }
         reportExports()
         adoptDiskChanges()
+        if let outcome = clipboard.service(now: MonotonicClock.now()) { deliver(outcome) }
         let standing = standingNotice?()
         if standing != controller.standingNotice {
             controller.standingNotice = standing

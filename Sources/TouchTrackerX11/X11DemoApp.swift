@@ -80,7 +80,7 @@ public final class X11DemoApp {
                 })
         case .closeRequested:
             running = false
-        case .hover, .contextClick, .deviceRemoved, .mapped:
+        case .hover, .contextClick, .deviceRemoved, .mapped, .clipboard:
             break
         }
     }

@@ -43,6 +43,30 @@ final class X11EventLoop {
         return false
     }
 
+    /// After the loop ended (the clipboard's hand-over to a clipboard manager at exit): passes events to `handle`
+    /// and calls `service` after each batch, until `isDone`, `deadline()` passes, or another signal arrives.
+    func serve(
+        until isDone: () -> Bool, deadline: () -> Double, handle: (PlatformEvent) -> Void, service: () -> Void
+    ) {
+        while !isDone(), MonotonicClock.now() < deadline() {
+            let now = MonotonicClock.now()
+            while display.pendingEventCount > 0 {
+                var event = display.nextEvent()
+                for platformEvent in translator.translate(&event, now: now) { handle(platformEvent) }
+            }
+            wake.drain()
+            service()
+            if isDone() || signals.drain() { return }
+            if display.pendingEventCount > 0 { continue }
+            var fds = [
+                pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
+            ]
+            _ = poll(&fds, nfds_t(fds.count), 50)
+        }
+    }
+
     private func waitForInput(clock: Clock, animating: Bool) {
         // Xlib may already hold events it read while flushing; polling then would sleep on them.
         if display.pendingEventCount > 0 { return }

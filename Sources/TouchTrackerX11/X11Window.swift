@@ -17,7 +17,7 @@ final class X11Window {
         attributes.background_pixmap = 0
         attributes.bit_gravity = NorthWestGravity
         attributes.event_mask =
-            ExposureMask | StructureNotifyMask | KeyPressMask | KeyReleaseMask | FocusChangeMask
+            ExposureMask | StructureNotifyMask | KeyPressMask | KeyReleaseMask | FocusChangeMask | PropertyChangeMask
         let mask = UInt(CWBackPixmap | CWBitGravity | CWEventMask)
         let screen = display.screen
         let window = XCreateWindow(
@@ -74,6 +74,27 @@ final class X11Window {
     func map() {
         XMapWindow(display.pointer, id)
         display.flush()
+    }
+
+    /// Takes the window off the screen (at exit, while the clipboard is handed over).
+    func unmap() {
+        XUnmapWindow(display.pointer, id)
+        display.flush()
+    }
+
+    /// Where the pointer is in the window's coordinates, or nil when it is on another screen.
+    func pointerLocation() -> (x: Int, y: Int)? {
+        var root: Window = 0
+        var child: Window = 0
+        var rootX: Int32 = 0
+        var rootY: Int32 = 0
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var mask: UInt32 = 0
+        guard XQueryPointer(display.pointer, id, &root, &child, &rootX, &rootY, &x, &y, &mask) != 0 else {
+            return nil
+        }
+        return (Int(x), Int(y))
     }
 
     /// Records a new size from ConfigureNotify; returns whether it changed.

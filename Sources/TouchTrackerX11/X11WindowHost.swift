@@ -25,7 +25,7 @@ final class X11WindowHost {
             XSelectInput(
                 display.pointer, window.id,
                 ExposureMask | StructureNotifyMask | KeyPressMask | FocusChangeMask | ButtonPressMask
-                    | ButtonReleaseMask | PointerMotionMask)
+                    | ButtonReleaseMask | PointerMotionMask | PropertyChangeMask)
         }
     }
 

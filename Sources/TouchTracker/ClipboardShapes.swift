@@ -1,0 +1,59 @@
+import TouchKit
+
+/// What Ctrl+C puts on the clipboard and Ctrl+V takes from it, free of any platform: the shapes as a TouchTracker
+/// document (DESIGN.md §2.17). The platform offers them as the document's JSON, as text and as a PNG.
+public struct ClipboardShapes: Sendable {
+    /// The shapes copied, in a snapshot taken in constant time (the whole drawing shares the live storage).
+    public let snapshot: DrawingSnapshot
+    /// Whether they are the selected shape alone (else the whole drawing).
+    public let isSelection: Bool
+
+    public init(snapshot: DrawingSnapshot, isSelection: Bool) {
+        self.snapshot = snapshot
+        self.isSelection = isSelection
+    }
+
+    /// The MIME type of the document's JSON on the clipboard.
+    public static let documentType = "application/x-touchtracker+json"
+
+    /// The document's JSON, as saved files hold it (linear in the shapes: call it off the event loop).
+    public func documentBytes() -> [UInt8] {
+        DocumentCodec.encode(snapshot.drawing)
+    }
+
+    /// The shapes of a clipboard document (`documentType`, or text holding such a document), bottom to top.
+    /// Throws when the bytes are not a readable TouchTracker document.
+    public static func shapes(fromDocument bytes: [UInt8]) throws(DocumentError) -> [Shape] {
+        try DocumentCodec.decode(bytes).shapes
+    }
+
+    /// `shapes` moved so the middle of their strokes' bounds lands on `point`: a paste puts what it brings where
+    /// the pointer is, as drawing programs do. Coordinates stay within what a document may store.
+    public static func placed(_ shapes: [Shape], centredOn point: Point, defaultWidth: Double) -> [Shape] {
+        guard let bounds = strokeBounds(of: shapes, defaultWidth: defaultWidth) else { return shapes }
+        let limit = DocumentCodec.coordinateLimit
+        var offset = Point(x: point.x - bounds.midX, y: point.y - bounds.midY)
+        // Held so no point leaves the range a document may store (a paste far off a huge drawing).
+        offset.x = min(max(offset.x, -limit - bounds.minX), limit - bounds.maxX)
+        offset.y = min(max(offset.y, -limit - bounds.minY), limit - bounds.maxY)
+        guard offset.x.isFinite, offset.y.isFinite else { return shapes }
+        return shapes.map { $0.translated(by: offset) }
+    }
+
+    /// The union of the shapes' stroke bounds, or nil when there are none.
+    public static func strokeBounds(of shapes: [Shape], defaultWidth: Double) -> Rect? {
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
+        for shape in shapes {
+            let bounds = shape.strokeBounds(defaultWidth: defaultWidth)
+            minX = min(minX, bounds.minX)
+            minY = min(minY, bounds.minY)
+            maxX = max(maxX, bounds.maxX)
+            maxY = max(maxY, bounds.maxY)
+        }
+        guard minX <= maxX, minY <= maxY else { return nil }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import TouchTracker
+import TouchTrackerRender
+
+/// What the window offers on the clipboard after a Ctrl+C: the copied shapes, and their two encodings — the
+/// document's JSON (also served as text) and the PNG — each made on a thread of its own the first time someone
+/// asks for it, then kept. The PNG strokes every shape (seconds at 100,000 lines) and the JSON takes ~80 ms
+/// there: neither may run on the event loop, which is woken when one is ready.
+final class ClipboardOffer: Sendable {
+    enum Encoding: Sendable, CaseIterable {
+        /// `application/x-touchtracker+json`, and the text targets.
+        case document
+        /// `image/png`.
+        case png
+    }
+
+    enum Bytes: Sendable {
+        case ready([UInt8])
+        /// The encoding failed (Cairo could not make the image): requests for it are refused.
+        case failed(String)
+    }
+
+    let shapes: ClipboardShapes
+    private let lineWidth: Double
+    private let wakeUp: @Sendable () -> Void
+    private let state = Mutex<[Encoding: Bytes?]>([:])
+
+    init(_ shapes: ClipboardShapes, lineWidth: Double, wakeUp: @escaping @Sendable () -> Void) {
+        self.shapes = shapes
+        self.lineWidth = lineWidth
+        self.wakeUp = wakeUp
+    }
+
+    /// The encoding's bytes if made; else starts making them (once) and returns nil — the loop is woken when they
+    /// are ready.
+    func bytes(_ encoding: Encoding) -> Bytes? {
+        let (bytes, start) = state.withLock { state -> (Bytes?, Bool) in
+            if let entry = state[encoding] { return (entry, false) }
+            state[encoding] = .some(nil)
+            return (nil, true)
+        }
+        if start { encode(encoding) }
+        return bytes
+    }
+
+    /// Whether `encoding` has been made (or has failed), without starting it.
+    func isReady(_ encoding: Encoding) -> Bool {
+        state.withLock { ($0[encoding] ?? nil) != nil }
+    }
+
+    private func encode(_ encoding: Encoding) {
+        let shapes = shapes
+        let lineWidth = lineWidth
+        let thread = Thread { [self] in
+            BackgroundPriority.lowerForThisThread()
+            let bytes: Bytes
+            switch encoding {
+            case .document:
+                bytes = .ready(shapes.documentBytes())
+            case .png:
+                do {
+                    bytes = .ready(try ClipboardImage.png(of: shapes.snapshot.drawing, lineWidth: lineWidth))
+                } catch {
+                    bytes = .failed("\(error)")
+                }
+            }
+            state.withLock { $0[encoding] = .some(bytes) }
+            wakeUp()
+        }
+        thread.name = "clipboard \(encoding)"
+        thread.start()
+    }
+}

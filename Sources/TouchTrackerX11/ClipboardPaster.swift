@@ -1,0 +1,163 @@
+import CX11
+import Foundation
+import Synchronization
+import TouchTracker
+
+/// Ctrl+V from another client's clipboard: asks the owner for its TARGETS, then for the best one it has — the
+/// document's JSON, or else text (which may hold such a document) — reads it whole or in an INCR transfer, and
+/// decodes it on a worker thread. The event loop never waits: each step is an event, and `service()` hands over
+/// the outcome once decoded.
+final class ClipboardPaster {
+    enum Outcome: Sendable {
+        case shapes([Shape])
+        /// The clipboard is empty, holds no TouchTracker shapes, or its owner did not answer.
+        case nothing
+        /// A TouchTracker document that cannot be read (the reason, for the log).
+        case unreadable(String)
+    }
+
+    private enum Stage {
+        case idle
+        case askingTargets
+        case askingData(Atom)
+        /// An INCR transfer of `target`: the pieces so far.
+        case receiving(Atom, [UInt8])
+        case decoding
+    }
+
+    private let display: X11Display
+    private let window: CX11.Window
+    private let atoms: ClipboardAtoms
+    private let wakeUp: @Sendable () -> Void
+    private let log: (String) -> Void
+    private var stage = Stage.idle
+    private var time: Time = 0
+    private var lastProgress = 0.0
+    /// Where the decoding thread leaves its outcome.
+    private let decoded = DecodedOutcome()
+    /// An owner that stops answering for this long (seconds) is given up on.
+    static let timeout = 5.0
+
+    init(
+        display: X11Display, window: CX11.Window, atoms: ClipboardAtoms, wakeUp: @escaping @Sendable () -> Void,
+        log: @escaping (String) -> Void
+    ) {
+        self.display = display
+        self.window = window
+        self.atoms = atoms
+        self.wakeUp = wakeUp
+        self.log = log
+    }
+
+    var isBusy: Bool {
+        if case .idle = stage { return false }
+        return true
+    }
+
+    /// Starts a paste at server time `time` (a Ctrl+V while one is under way is ignored).
+    func start(time: Time, now: Double) {
+        guard !isBusy else { return }
+        self.time = time
+        ask(for: atoms.targets, now: now)
+        stage = .askingTargets
+    }
+
+    /// A `SelectionNotify` for the window: the owner's answer.
+    func converted(target: Atom, property: Atom, now: Double) -> Outcome? {
+        switch stage {
+        case .askingTargets where target == atoms.targets:
+            guard property != 0, let value = display.readProperty(property, of: window, delete: true),
+                value.format == 32
+            else { return finish(.nothing) }
+            let offered = Set(value.longs.map { Atom($0) })
+            guard let chosen = ([atoms.document] + atoms.textTargets).first(where: offered.contains) else {
+                return finish(.nothing)
+            }
+            stage = .askingData(chosen)
+            ask(for: chosen, now: now)
+            return nil
+        case .askingData(let chosen) where target == chosen:
+            guard property != 0, let value = display.readProperty(property, of: window, delete: true) else {
+                return finish(.nothing)
+            }
+            if value.type == atoms.incr {
+                // Deleting the INCR property (done by the read) asks for the first piece.
+                stage = .receiving(chosen, [])
+                lastProgress = now
+                return nil
+            }
+            decode(value.bytes, target: chosen)
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// A property of the window changed: in an INCR transfer, a new piece (an empty one ends it).
+    func propertyChanged(window changed: CX11.Window, property: Atom, deleted: Bool, now: Double) {
+        guard changed == window, property == atoms.transfer, !deleted, case .receiving(let target, var bytes) = stage
+        else { return }
+        guard let piece = display.readProperty(property, of: window, delete: true) else { return }
+        display.flush()
+        lastProgress = now
+        if piece.bytes.isEmpty {
+            decode(bytes, target: target)
+        } else {
+            stage = .idle  // Releases the buffer, so appending does not copy it.
+            bytes += piece.bytes
+            stage = .receiving(target, bytes)
+        }
+    }
+
+    /// The decoded outcome once ready, or `.nothing` when the owner stopped answering.
+    func service(now: Double) -> Outcome? {
+        switch stage {
+        case .idle:
+            return nil
+        case .decoding:
+            guard let outcome = decoded.value.withLock({ $0.take() }) else { return nil }
+            stage = .idle
+            return outcome
+        case .askingTargets, .askingData, .receiving:
+            guard now - lastProgress > Self.timeout else { return nil }
+            log("clipboard: the owner did not answer within \(Int(Self.timeout)) s; nothing pasted")
+            return finish(.nothing)
+        }
+    }
+
+    private func ask(for target: Atom, now: Double) {
+        lastProgress = now
+        XDeleteProperty(display.pointer, window, atoms.transfer)
+        XConvertSelection(display.pointer, atoms.clipboard, target, atoms.transfer, window, time)
+        display.flush()
+    }
+
+    private func finish(_ outcome: Outcome) -> Outcome {
+        stage = .idle
+        return outcome
+    }
+
+    /// Reads the shapes on a worker (a 100,000-line document takes ~50 ms to read).
+    private func decode(_ bytes: [UInt8], target: Atom) {
+        stage = .decoding
+        let isDocument = target == atoms.document
+        let thread = Thread { [decoded, wakeUp] in
+            let outcome: Outcome
+            do {
+                outcome = .shapes(try ClipboardShapes.shapes(fromDocument: bytes))
+            } catch {
+                // Text that is not a drawing is nothing to paste; a drawing that cannot be read is an error.
+                outcome = isDocument ? .unreadable("\(error)") : .nothing
+            }
+            decoded.value.withLock { $0 = outcome }
+            wakeUp()
+        }
+        thread.name = "clipboard paste"
+        thread.start()
+    }
+}
+
+/// The outcome a decoding thread hands to the event loop.
+private final class DecodedOutcome: Sendable {
+    let value = Mutex<ClipboardPaster.Outcome?>(nil)
+}

@@ -1,0 +1,93 @@
+import CX11
+import TouchKit
+import TouchTracker
+
+/// The window's clipboard (DESIGN.md §2.17): Ctrl+C makes it the CLIPBOARD selection's owner (`ClipboardOwner`),
+/// Ctrl+V fetches another client's shapes (`ClipboardPaster`) — or takes its own offer directly — and at exit the
+/// offer is handed to a clipboard manager, where one runs, so a copy outlives the window.
+final class X11Clipboard {
+    private let display: X11Display
+    private let window: CX11.Window
+    private let atoms: ClipboardAtoms
+    private let owner: ClipboardOwner
+    private let paster: ClipboardPaster
+    private let log: (String) -> Void
+    /// At exit: whether the clipboard manager has answered SAVE_TARGETS.
+    private var handOverAnswered = false
+
+    init(display: X11Display, window: CX11.Window, wakeUp: @escaping @Sendable () -> Void, log: @escaping (String) -> Void) {
+        self.display = display
+        self.window = window
+        self.log = log
+        atoms = ClipboardAtoms(display: display)
+        owner = ClipboardOwner(display: display, window: window, atoms: atoms, wakeUp: wakeUp, log: log)
+        paster = ClipboardPaster(display: display, window: window, atoms: atoms, wakeUp: wakeUp, log: log)
+    }
+
+    /// Offers `shapes` on the clipboard from server time `time`. Returns false when the server did not make the
+    /// window the owner.
+    func copy(_ shapes: ClipboardShapes, lineWidth: Double, time: UInt) -> Bool {
+        owner.take(shapes, lineWidth: lineWidth, time: Time(time))
+    }
+
+    /// Starts a paste at server time `time`. When the window owns the clipboard its own shapes are the outcome at
+    /// once; otherwise the outcome comes later from `handle` or `service`.
+    func paste(time: UInt, now: Double) -> ClipboardPaster.Outcome? {
+        if let offer = owner.offer, XGetSelectionOwner(display.pointer, atoms.clipboard) == window {
+            return .shapes(offer.shapes.snapshot.drawing.shapes)
+        }
+        paster.start(time: Time(time), now: now)
+        return nil
+    }
+
+    /// Handles one selection event; returns a paste's outcome when this event completed one.
+    func handle(_ event: ClipboardEvent, now: Double) -> ClipboardPaster.Outcome? {
+        switch event {
+        case .request(let request):
+            owner.handle(request, now: now)
+        case .cleared(let selection):
+            if selection == atoms.clipboard { owner.lost() }
+        case .converted(let selection, let target, let property):
+            if selection == atoms.clipboardManager, target == atoms.saveTargets {
+                handOverAnswered = true
+                if property == 0 { log("clipboard: the clipboard manager refused to take the clipboard over") }
+                return nil
+            }
+            guard selection == atoms.clipboard else { return nil }
+            return paster.converted(target: target, property: property, now: now)
+        case .propertyChanged(let changedWindow, let property, let deleted):
+            if deleted { owner.propertyDeleted(window: changedWindow, property: property, now: now) }
+            paster.propertyChanged(window: changedWindow, property: property, deleted: deleted, now: now)
+        }
+        return nil
+    }
+
+    /// Answers requests whose data is ready; returns a paste's outcome once decoded.
+    func service(now: Double) -> ClipboardPaster.Outcome? {
+        owner.service(now: now)
+        return paster.service(now: now)
+    }
+
+    /// At exit, while the window owns the clipboard and a clipboard manager runs: asks the manager to take the
+    /// clipboard's contents over (SAVE_TARGETS), serving its requests with `serve` — the caller's loop over X
+    /// events — until it answers, or it has made no progress for `patience` seconds. Returns whether it took them.
+    func handOverToManager(
+        patience: Double = 5, serve: (_ isDone: () -> Bool, _ deadline: () -> Double) -> Void
+    ) -> Bool {
+        guard owner.offer != nil, XGetSelectionOwner(display.pointer, atoms.clipboard) == window,
+            XGetSelectionOwner(display.pointer, atoms.clipboardManager) != 0
+        else { return false }
+        handOverAnswered = false
+        XConvertSelection(display.pointer, atoms.clipboardManager, atoms.saveTargets, atoms.transfer, window, Time(CurrentTime))
+        display.flush()
+        var lastProgress = MonotonicClock.now()
+        serve(
+            { handOverAnswered && !owner.isServing },
+            {
+                // Every request served, chunk sent or encoding under way counts as progress.
+                if owner.isServing { lastProgress = MonotonicClock.now() }
+                return lastProgress + patience
+            })
+        return handOverAnswered
+    }
+}
