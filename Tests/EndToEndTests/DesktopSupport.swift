@@ -53,10 +53,11 @@ final class DesktopRun: Sendable {
     }
 
     /// Presses and releases X keycodes in order, then releases in reverse (a chord such as Control_L + s). The
-    /// pointer is moved into the window first: with no window manager, keys go to the window under the pointer.
-    func pressKeys(_ keycodes: [Int32]) throws {
+    /// pointer is moved into the window first (to `pointerAt`, window coordinates): with no window manager, keys go
+    /// to the window under the pointer.
+    func pressKeys(_ keycodes: [Int32], pointerAt place: (x: Double, y: Double) = (5, 5)) throws {
         let pointer = try server.pointer
-        try pointer.moveTo(x: root((5, 5)).x, y: root((5, 5)).y)
+        try pointer.moveTo(x: root(place).x, y: root(place).y)
         try pointer.sync()
         let keyboard = try server.keyboard
         for code in keycodes { try keyboard.keyDown(keycode: code) }
@@ -80,6 +81,9 @@ enum KeyCode {
     static let f2: Int32 = 68
     static let controlL: Int32 = 37
     static let s: Int32 = 39
+    static let c: Int32 = 54
+    static let v: Int32 = 55
+    static let z: Int32 = 52
 }
 
 extension Screenshot {
