@@ -168,7 +168,8 @@ final class ClipboardOwner {
         var pairs: [UInt] = []
         var converted = false
         for conversion in pending.conversions {
-            converted = convert(conversion, for: request.requestor, offer: offer, inMultiple: pending.isMultiple, now: now)
+            converted = convert(
+                conversion, for: request.requestor, offer: offer, inMultiple: pending.isMultiple, now: now)
             pairs += [UInt(conversion.target), converted ? UInt(conversion.property) : 0]
         }
         if pending.isMultiple {

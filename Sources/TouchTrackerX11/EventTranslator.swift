@@ -114,7 +114,9 @@ struct EventTranslator {
             return [.clipboard(.converted(selection: e.selection, target: e.target, property: e.property))]
         case PropertyNotify:
             let e = event.xproperty
-            return [.clipboard(.propertyChanged(window: e.window, property: e.atom, deleted: e.state == PropertyDelete))]
+            return [
+                .clipboard(.propertyChanged(window: e.window, property: e.atom, deleted: e.state == PropertyDelete))
+            ]
         case ButtonPress, ButtonRelease, MotionNotify:
             return translateCorePointer(&event, now: now)
         default:

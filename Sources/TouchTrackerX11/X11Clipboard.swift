@@ -15,7 +15,10 @@ final class X11Clipboard {
     /// At exit: whether the clipboard manager has answered SAVE_TARGETS.
     private var handOverAnswered = false
 
-    init(display: X11Display, window: CX11.Window, wakeUp: @escaping @Sendable () -> Void, log: @escaping (String) -> Void) {
+    init(
+        display: X11Display, window: CX11.Window, wakeUp: @escaping @Sendable () -> Void,
+        log: @escaping (String) -> Void
+    ) {
         self.display = display
         self.window = window
         self.log = log
@@ -78,7 +81,8 @@ final class X11Clipboard {
             XGetSelectionOwner(display.pointer, atoms.clipboardManager) != 0
         else { return false }
         handOverAnswered = false
-        XConvertSelection(display.pointer, atoms.clipboardManager, atoms.saveTargets, atoms.transfer, window, Time(CurrentTime))
+        XConvertSelection(
+            display.pointer, atoms.clipboardManager, atoms.saveTargets, atoms.transfer, window, Time(CurrentTime))
         display.flush()
         var lastProgress = MonotonicClock.now()
         serve(

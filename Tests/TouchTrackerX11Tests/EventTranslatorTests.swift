@@ -249,9 +249,48 @@ import TouchKit
     func unknownEventIsIgnored() {
         var translator = Self.translator()
         var event = XEvent()
-        event.xproperty.type = PropertyNotify
-        event.xproperty.window = Self.windowID
+        event.xfocus.type = FocusIn
+        event.xfocus.window = Self.windowID
         #expect(translator.translate(&event, now: 1).isEmpty)
+    }
+
+    @Test("a SelectionRequest to the window's own selection becomes a clipboard request; one to another owner does not")
+    func selectionRequestForTheWindow() {
+        var translator = Self.translator()
+        var event = XEvent()
+        event.xselectionrequest.type = SelectionRequest
+        event.xselectionrequest.owner = Self.windowID
+        event.xselectionrequest.requestor = 77
+        event.xselectionrequest.selection = 5
+        event.xselectionrequest.target = 6
+        event.xselectionrequest.property = 7
+        event.xselectionrequest.time = 1234
+        let events = translator.translate(&event, now: 1)
+        guard events.count == 1, case .clipboard(let clipboardEvent) = events[0] else {
+            Issue.record("expected a clipboard event, got \(events)")
+            return
+        }
+        #expect(
+            clipboardEvent
+                == .request(ConversionRequest(requestor: 77, selection: 5, target: 6, property: 7, time: 1234)))
+        event.xselectionrequest.owner = 99
+        #expect(translator.translate(&event, now: 1).isEmpty)
+    }
+
+    @Test("a PropertyNotify of any window is passed on (INCR transfers watch the requestor's properties)")
+    func propertyNotifyOfAnyWindow() {
+        var translator = Self.translator()
+        var event = XEvent()
+        event.xproperty.type = PropertyNotify
+        event.xproperty.window = 77
+        event.xproperty.atom = 9
+        event.xproperty.state = PropertyDelete
+        let events = translator.translate(&event, now: 1)
+        guard events.count == 1, case .clipboard(let clipboardEvent) = events[0] else {
+            Issue.record("expected a clipboard event, got \(events)")
+            return
+        }
+        #expect(clipboardEvent == .propertyChanged(window: 77, property: 9, deleted: true))
     }
 
     @Test("a generic event of another extension is ignored without fetching its data")
