@@ -27,7 +27,8 @@ struct TouchTrackerCommand: ParsableCommand {
             F2 opens the settings menu.
             Keys: Delete deletes the selected line; Up/Down/Return choose in the menu, Escape closes it; Menu or \
             Shift+F10 opens it; Ctrl+Z undoes; Ctrl+Shift+Z or Ctrl+Y redoes; Ctrl+S exports a PNG next to the \
-            document (drawing.json -> drawing.png); F1 shows or hides the gesture inspector (live touches and each \
+            document (drawing.json -> drawing.png); Ctrl+C copies the selected shape (or the whole drawing) to the \
+            clipboard as a PNG and as TouchTracker JSON; Ctrl+V pastes TouchTracker shapes at the pointer; F1 shows or hides the gesture inspector (live touches and each \
             recognizer's state).
             Files: the default document is $XDG_DATA_HOME/touchtracker/drawing.json \
             (~/.local/share/touchtracker/drawing.json); the window's size and place are kept next to it in \
