@@ -241,6 +241,8 @@ public final class DrawingController {
 
     /// Ctrl+V's shapes arrived: they go into the drawing as one undoable edit, centred on `point` (the pointer),
     /// on top of everything, and the notice says how many. An empty paste says there was nothing to paste.
+    /// Linear in the shapes: a platform prepares a paste of more than `largePaste` shapes on another thread
+    /// (`placedForPaste`, `PreparedPaste`, `paste(_:)`).
     public func paste(_ shapes: [Shape], at point: Point) {
         guard !shapes.isEmpty else {
             showNotice(.nothingToPaste)
@@ -248,8 +250,26 @@ public final class DrawingController {
         }
         endDrag()
         closeMenu()
-        drawingView.add(ClipboardShapes.placed(shapes, centredOn: point, defaultWidth: drawingView.lineWidth))
+        drawingView.add(placedForPaste(shapes, at: point))
         showNotice(.pasted(count: shapes.count))
+    }
+
+    /// More shapes than this are pasted through a `PreparedPaste` made off the event loop (about 1 ms of work).
+    public static let largePaste = 1024
+
+    /// `shapes` moved so they are centred on `point`, as a paste puts them.
+    public func placedForPaste(_ shapes: [Shape], at point: Point) -> [Shape] {
+        ClipboardShapes.placed(shapes, centredOn: point, defaultWidth: drawingView.lineWidth)
+    }
+
+    /// Puts a paste prepared off the event loop on top of the drawing (one undoable edit, constant time) and says
+    /// so. False, changing nothing, when the drawing changed (or a drag is under way) since it was prepared:
+    /// prepare it again on the drawing as it is now.
+    public func paste(_ prepared: PreparedPaste) -> Bool {
+        guard drawingView.paste(prepared) else { return false }
+        closeMenu()
+        showNotice(.pasted(count: prepared.shapes.count))
+        return true
     }
 
     /// Activates `item` of the open menu, as a click on it would. Returns whether the open menu has it.

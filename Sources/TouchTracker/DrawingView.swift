@@ -87,6 +87,14 @@ public final class DrawingView: View {
         apply(document.add(shapes).0)
     }
 
+    /// Puts a paste prepared on another thread on top: one undoable edit. False, changing nothing, when the
+    /// drawing changed since it was prepared.
+    public func paste(_ prepared: PreparedPaste) -> Bool {
+        guard let update = document.paste(prepared) else { return false }
+        apply(update)
+        return true
+    }
+
     /// Removes every shape, complete and in progress. Undoable (the complete ones come back).
     public func clearAll() {
         tracker.discardAll(damage: &damage)

@@ -9,6 +9,9 @@ public enum Edit: Sendable {
     /// Every complete shape replaced by a document's (another program changed it on disk), both sides kept whole,
     /// so undo and redo are constant time.
     case replace(ShapeCollection, with: ShapeCollection)
+    /// A large paste, prepared on another thread (`PreparedPaste`): the shapes before and after, both kept whole,
+    /// so undo and redo are constant time.
+    case paste(ShapeCollection, with: ShapeCollection)
     case move(id: ShapeID, from: Shape, to: Shape)
 
     /// A short verb for traces and the inspector.
@@ -18,6 +21,7 @@ public enum Edit: Sendable {
         case .delete: "delete"
         case .clear: "clear"
         case .replace: "reload"
+        case .paste: "paste"
         case .move: "move"
         }
     }

@@ -1,3 +1,4 @@
+import Synchronization
 import TouchKit
 
 /// The complete shapes in stacking order, each with a stable ID, kept filed in one spatial index.
@@ -12,6 +13,16 @@ public struct ShapeCollection: Sendable {
     /// The number the next shape of each kind gets.
     private var nextLine: UInt64 = 1
     private var nextCircle: UInt64 = 1
+    /// Changes whenever the collection does, to a number no other collection has had: two collections with the
+    /// same revision hold the same shapes (one is an unchanged copy of the other). A paste prepared on another
+    /// thread checks with it that the drawing did not change meanwhile.
+    public private(set) var revision = ShapeCollection.newRevision()
+
+    private static let revisions = Atomic<UInt64>(0)
+
+    private static func newRevision() -> UInt64 {
+        revisions.add(1, ordering: .relaxed).newValue
+    }
 
     public init(lines: [Line] = [], circles: [Circle] = []) {
         order.reserveCapacity(lines.count + circles.count)
@@ -98,6 +109,7 @@ public struct ShapeCollection: Sendable {
     /// Puts back a shape that was removed, at its old place in the stack.
     public mutating func restore(_ id: ShapeID, _ shape: Shape) {
         guard storage[id] == nil, id.kind == shape.kind else { return }
+        revision = Self.newRevision()
         noteTaken(id)
         storage[id] = shape
         order.insertSorted(id)
@@ -109,6 +121,7 @@ public struct ShapeCollection: Sendable {
         guard let shape = storage.removeValue(forKey: id), let position = order.sortedPosition(of: id) else {
             return nil
         }
+        revision = Self.newRevision()
         order.remove(at: position)
         index.remove(id, shape)
         return shape
@@ -117,6 +130,7 @@ public struct ShapeCollection: Sendable {
     /// Replaces the geometry of a shape (with one of the same kind), keeping its place in the stack.
     public mutating func replace(_ id: ShapeID, with shape: Shape) {
         guard let old = storage[id], old.kind == shape.kind else { return }
+        revision = Self.newRevision()
         index.remove(id, old)
         storage[id] = shape
         index.insert(id, shape)
@@ -135,6 +149,7 @@ public struct ShapeCollection: Sendable {
     /// back in place of the empty one that took its place).
     public func continuingIDs(of other: ShapeCollection) -> ShapeCollection {
         var result = self
+        result.revision = Self.newRevision()
         result.nextLine = Swift.max(nextLine, other.nextLine)
         result.nextCircle = Swift.max(nextCircle, other.nextCircle)
         return result

@@ -10,6 +10,8 @@ import TouchTracker
 final class ClipboardPaster {
     enum Outcome: Sendable {
         case shapes([Shape])
+        /// The window's own copy (it owns the clipboard): the shapes are read from the snapshot off the loop.
+        case ownCopy(DrawingSnapshot)
         /// The clipboard is empty, holds no TouchTracker shapes, or its owner did not answer.
         case nothing
         /// A TouchTracker document that cannot be read (the reason, for the log).

@@ -61,6 +61,10 @@ public final class X11App {
     private var lastKeyTime: UInt = 0
     /// Where a paste under way puts its shapes (the pointer when Ctrl+V was pressed).
     private var pastePoint = Point.zero
+    /// Large pastes, prepared off the event loop.
+    private let backgroundPaste: BackgroundPaste
+    /// Times a large paste found the drawing changed under it and was prepared again.
+    private var pasteAttempts = 0
     /// Reads the document (on another thread); nil once it has been put into the canvas.
     private var loader: DocumentLoader?
     /// Called on the event loop once the document has been read and put under anything drawn meanwhile. Edits are
@@ -109,6 +113,7 @@ public final class X11App {
         export = BackgroundExport(wakeUp: host.loop.wakeUp)
         diskChanges = DiskChangeMailbox(wakeUp: host.loop.wakeUp)
         clipboard = X11Clipboard(display: display, window: host.window.id, wakeUp: host.loop.wakeUp, log: log)
+        backgroundPaste = BackgroundPaste(wakeUp: host.loop.wakeUp)
         host.setIcon(log: log)
         controller.onCopy = { [unowned self] shapes in self.copy(shapes) }
         controller.onPaste = { [unowned self] in self.paste() }
@@ -195,14 +200,53 @@ public final class X11App {
     /// Puts a paste's shapes into the drawing, or says why nothing was pasted.
     private func deliver(_ outcome: ClipboardPaster.Outcome) {
         switch outcome {
+        case .shapes(let shapes) where shapes.count > DrawingController.largePaste:
+            startBackgroundPaste { shapes }
         case .shapes(let shapes):
             controller.paste(shapes, at: pastePoint)
             if options.verbose { log("pasted \(shapes.count) shapes") }
+        case .ownCopy(let snapshot) where snapshot.shapes.count > DrawingController.largePaste:
+            startBackgroundPaste { snapshot.drawing.shapes }
+        case .ownCopy(let snapshot):
+            deliver(.shapes(snapshot.drawing.shapes))
         case .nothing:
             controller.showNotice(.nothingToPaste)
         case .unreadable(let reason):
             controller.showNotice(.cannotPaste)
             log("cannot paste: the clipboard's drawing is not readable: \(reason)")
+        }
+    }
+
+    /// Prepares a large paste off the loop: `shapes` are read, placed on the paste point and put on top of the
+    /// drawing's shapes as they are now.
+    private func startBackgroundPaste(_ shapes: @escaping @Sendable () -> [Shape]) {
+        pasteAttempts = 0
+        let point = pastePoint
+        let lineWidth = controller.drawingView.lineWidth
+        backgroundPaste.start(onto: controller.drawingView.shapes) {
+            ClipboardShapes.placed(shapes(), centredOn: point, defaultWidth: lineWidth)
+        }
+    }
+
+    /// Swaps in a large paste prepared off the loop, or prepares it again when the drawing changed meanwhile. After
+    /// three tries (someone keeps editing, a drag goes on) it is added on the loop.
+    private func adoptPreparedPaste() {
+        guard let prepared = backgroundPaste.take() else { return }
+        let start = MonotonicClock.now()
+        if controller.paste(prepared) {
+            if options.verbose {
+                log(
+                    String(
+                        format: "pasted %d shapes (prepared off the event loop; %.1f ms on it)", prepared.shapes.count,
+                        (MonotonicClock.now() - start) * 1000))
+            }
+        } else if pasteAttempts < 3 {
+            pasteAttempts += 1
+            backgroundPaste.start(onto: controller.drawingView.shapes) { prepared.shapes }
+        } else {
+            // Already centred on the paste point: placing them there again moves them by nothing.
+            controller.paste(prepared.shapes, at: pastePoint)
+            if options.verbose { log("pasted \(prepared.shapes.count) shapes on the event loop") }
         }
     }
 
@@ -318,6 +362,7 @@ public final class X11App {
         reportExports()
         adoptDiskChanges()
         if let outcome = clipboard.service(now: MonotonicClock.now()) { deliver(outcome) }
+        adoptPreparedPaste()
         let standing = standingNotice?()
         if standing != controller.standingNotice {
             controller.standingNotice = standing

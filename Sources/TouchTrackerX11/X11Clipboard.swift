@@ -37,7 +37,7 @@ final class X11Clipboard {
     /// once; otherwise the outcome comes later from `handle` or `service`.
     func paste(time: UInt, now: Double) -> ClipboardPaster.Outcome? {
         if let offer = owner.offer, XGetSelectionOwner(display.pointer, atoms.clipboard) == window {
-            return .shapes(offer.shapes.snapshot.drawing.shapes)
+            return .ownCopy(offer.shapes.snapshot)
         }
         paster.start(time: Time(time), now: now)
         return nil

@@ -116,4 +116,28 @@ import TouchTracker
         #expect(c.drawingView.shapes.count == 2)
         #expect(c.overlay.notice == .nothingToPaste)
     }
+
+    @Test("a paste prepared off the event loop goes on top as one edit, and one undo takes it back")
+    func preparedPasteIsOneEdit() {
+        let c = controller(twoLines)
+        let placed = c.placedForPaste(twoLines.shapes, at: Point(x: 400, y: 300))
+        let prepared = PreparedPaste(placed, onto: c.drawingView.shapes)
+        #expect(c.paste(prepared))
+        #expect(c.drawingView.drawing.lines.count == 4)
+        #expect(c.drawingView.drawing.lines.suffix(2) == placed.compactMap(\.line))
+        #expect(c.drawingView.damage.cacheNeedsRebuild)
+        c.handleKey(KeyCommand(key: "z", control: true))
+        #expect(c.drawingView.drawing.lines == twoLines.lines)
+        c.handleKey(KeyCommand(key: "y", control: true))
+        #expect(c.drawingView.drawing.lines.count == 4)
+    }
+
+    @Test("a prepared paste is refused, changing nothing, when the drawing changed after it was prepared")
+    func stalePreparedPasteIsRefused() {
+        let c = controller(twoLines)
+        let prepared = PreparedPaste(twoLines.shapes, onto: c.drawingView.shapes)
+        c.drawingView.add([.line(Line(begin: Point(x: 1, y: 1), end: Point(x: 30, y: 30)))])
+        #expect(!c.paste(prepared))
+        #expect(c.drawingView.drawing.lines.count == 3)
+    }
 }
