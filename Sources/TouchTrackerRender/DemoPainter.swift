@@ -27,12 +27,15 @@ public enum DemoPainter {
         case counts = "swipes: {1}   Zs: {2}"
     }
 
+    /// What the swipe demo's scenes report (kept in English in their snapshots), shown translated.
+    static let swipeNames = ["Horizontal", "Vertical", "Right", "Left", "Up", "Down"]
+
     /// Every text the demos translate: their labels, the scenes' names and the switcher's keys.
     public static let labels: [String] =
-        Label.allCases.map(\.rawValue) + DemoSceneKind.allCases.map(\.title) + [DemoHost.switcherHint]
+        Label.allCases.map(\.rawValue) + DemoSceneKind.allCases.map(\.title) + [DemoHost.switcherHint] + swipeNames
 
     /// Draws all of `scene` into `context`, which should cover the scene's size, its labels put in the user's
-    /// language by `translate` (what the scenes themselves report, such as a swipe's direction, stays as it is).
+    /// language by `translate` (what the scenes report, such as a swipe's direction, is translated as it is shown).
     public static func paint(_ scene: any DemoScene, translate: Translate = untranslated, in context: CairoContext) {
         let size = scene.size
         context.save()
@@ -358,7 +361,7 @@ public enum DemoPainter {
             baseline: top + 52,
             size: 12, color: note, align: .center)
         text(
-            context, scene.rawView.label.isEmpty ? translate(Label.rawPrompt.rawValue) : scene.rawView.label,
+            context, translate(scene.rawView.label.isEmpty ? Label.rawPrompt.rawValue : scene.rawView.label),
             x: raw.midX,
             baseline: raw.midY,
             size: 30, bold: !scene.rawView.label.isEmpty, color: scene.rawView.label.isEmpty ? note : heading,
@@ -374,7 +377,7 @@ public enum DemoPainter {
             size: 12, color: note, align: .center)
         let big = scene.lastRecognized == "Z" ? "Z" : scene.swipeLabel
         text(
-            context, big.isEmpty ? translate(Label.recognizersPrompt.rawValue) : big, x: recognized.midX,
+            context, translate(big.isEmpty ? Label.recognizersPrompt.rawValue : big), x: recognized.midX,
             baseline: recognized.midY,
             size: 30, bold: !big.isEmpty, color: big.isEmpty ? note : heading, align: .center)
         text(
