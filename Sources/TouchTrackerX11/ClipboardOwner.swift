@@ -55,16 +55,11 @@ final class ClipboardOwner {
         var lastProgress: Double
     }
 
-    init(
-        display: X11Display, window: CX11.Window, atoms: ClipboardAtoms, wakeUp: @escaping @Sendable () -> Void,
-        log: @escaping (String) -> Void
-    ) {
-        self.display = display
-        self.window = window
-        self.atoms = atoms
-        self.wakeUp = wakeUp
-        self.log = log
-        chunkSize = min(256 * 1024, max(4096, XMaxRequestSize(display.pointer) * 4 - 1024))
+    init(_ connection: ClipboardConnection) {
+        (display, window, atoms, wakeUp, log) = (
+            connection.display, connection.window, connection.atoms, connection.wakeUp, connection.log
+        )
+        chunkSize = min(256 * 1024, max(4096, XMaxRequestSize(connection.display.pointer) * 4 - 1024))
     }
 
     /// Whether requests or INCR transfers are still being served (the hand-over to a clipboard manager waits).

@@ -39,16 +39,14 @@ final class ClipboardPaster {
     private let decoded = DecodedOutcome()
     /// An owner that stops answering for this long (seconds) is given up on.
     static let timeout = 5.0
+    /// The most a paste reads (a 100,000-line document is 12 MB): an owner sending more is not sending a drawing
+    /// anyone drew, and memory is not spent on it.
+    static let maximumBytes = 256 << 20
 
-    init(
-        display: X11Display, window: CX11.Window, atoms: ClipboardAtoms, wakeUp: @escaping @Sendable () -> Void,
-        log: @escaping (String) -> Void
-    ) {
-        self.display = display
-        self.window = window
-        self.atoms = atoms
-        self.wakeUp = wakeUp
-        self.log = log
+    init(_ connection: ClipboardConnection) {
+        (display, window, atoms, wakeUp, log) = (
+            connection.display, connection.window, connection.atoms, connection.wakeUp, connection.log
+        )
     }
 
     var isBusy: Bool {
@@ -104,6 +102,10 @@ final class ClipboardPaster {
         lastProgress = now
         if piece.bytes.isEmpty {
             decode(bytes, target: target)
+        } else if bytes.count + piece.bytes.count > Self.maximumBytes {
+            log("clipboard: the owner sends more than \(Self.maximumBytes >> 20) MB; nothing pasted")
+            stage = .decoding
+            decoded.value.withLock { $0 = .unreadable("larger than \(Self.maximumBytes >> 20) MB") }
         } else {
             stage = .idle  // Releases the buffer, so appending does not copy it.
             bytes += piece.bytes

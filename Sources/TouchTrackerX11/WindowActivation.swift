@@ -33,15 +33,7 @@ public enum WindowActivation {
 
     /// Whether an EWMH window manager says it is running (it keeps `_NET_SUPPORTING_WM_CHECK` on the root window).
     private static func hasWindowManager(_ display: X11Display) -> Bool {
-        var type: Atom = 0
-        var format: Int32 = 0
-        var count: UInt = 0
-        var remaining: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        let status = XGetWindowProperty(
-            display.pointer, display.rootWindow, display.atom("_NET_SUPPORTING_WM_CHECK"), 0, 1, 0, XA_WINDOW,
-            &type, &format, &count, &remaining, &data)
-        if let data { XFree(data) }
-        return status == Success && type == XA_WINDOW && count == 1
+        let check = display.readProperty(display.atom("_NET_SUPPORTING_WM_CHECK"), of: display.rootWindow)
+        return check?.type == XA_WINDOW && check?.longs.count == 1
     }
 }

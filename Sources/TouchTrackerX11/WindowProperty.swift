@@ -35,29 +35,28 @@ extension X11Display {
 
     /// Replaces a property with bytes (format 8).
     func writeProperty(_ property: Atom, of window: CX11.Window, type: Atom, bytes: ArraySlice<UInt8>) {
-        guard !bytes.isEmpty else {
-            // Xlib reads nothing from the pointer when the count is 0, but it must not be nil.
-            var zero: UInt8 = 0
-            XChangeProperty(pointer, window, property, type, 8, PropModeReplace, &zero, 0)
-            return
-        }
-        bytes.withUnsafeBufferPointer { buffer in
-            _ = XChangeProperty(
-                pointer, window, property, type, 8, PropModeReplace, buffer.baseAddress!, Int32(buffer.count))
+        bytes.withUnsafeBytes {
+            writeProperty(property, of: window, type: type, format: 8, items: $0, count: bytes.count)
         }
     }
 
-    /// Replaces a property with 32-bit values (atoms, a timestamp, INCR's size).
+    /// Replaces a property with 32-bit values (atoms, a timestamp, INCR's size), handed to Xlib as C longs.
     func writeProperty(_ property: Atom, of window: CX11.Window, type: Atom, longs: [UInt]) {
-        guard !longs.isEmpty else {
-            var zero: UInt8 = 0
-            XChangeProperty(pointer, window, property, type, 32, PropModeReplace, &zero, 0)
-            return
+        longs.withUnsafeBytes {
+            writeProperty(property, of: window, type: type, format: 32, items: $0, count: longs.count)
         }
-        longs.withUnsafeBytes { raw in
+    }
+
+    private func writeProperty(
+        _ property: Atom, of window: CX11.Window, type: Atom, format: Int32, items: UnsafeRawBufferPointer, count: Int
+    ) {
+        // Xlib reads nothing from the pointer when the count is 0, but it must not be nil.
+        var zero: UInt = 0
+        withUnsafeBytes(of: &zero) { empty in
+            let base = (count > 0 ? items.baseAddress : nil) ?? empty.baseAddress!
             _ = XChangeProperty(
-                pointer, window, property, type, 32, PropModeReplace,
-                raw.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(longs.count))
+                pointer, window, property, type, format, PropModeReplace, base.assumingMemoryBound(to: UInt8.self),
+                Int32(count))
         }
     }
 

@@ -23,8 +23,9 @@ final class X11Clipboard {
         self.window = window
         self.log = log
         atoms = ClipboardAtoms(display: display)
-        owner = ClipboardOwner(display: display, window: window, atoms: atoms, wakeUp: wakeUp, log: log)
-        paster = ClipboardPaster(display: display, window: window, atoms: atoms, wakeUp: wakeUp, log: log)
+        let connection = ClipboardConnection(display: display, window: window, atoms: atoms, wakeUp: wakeUp, log: log)
+        owner = ClipboardOwner(connection)
+        paster = ClipboardPaster(connection)
     }
 
     /// Offers `shapes` on the clipboard from server time `time`. Returns false when the server did not make the
