@@ -152,8 +152,10 @@ public final class DrawingView: View {
                 damage.add(strokeRegion(from))
                 damage.add(strokeRegion(to))
             case .everything:
+                // Only the cache: the window keeps showing the tiles it has until each is repainted and swapped in
+                // (which damages that tile's place), so recomposing the whole window now would show the same
+                // pixels — and cost a full-window frame that a finger drawing meanwhile would wait for.
                 damage.cacheNeedsRebuild = true
-                damage.add(bounds)
             }
         }
         if update.edited { onEdit?(document.snapshot) }

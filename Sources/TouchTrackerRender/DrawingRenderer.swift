@@ -107,11 +107,13 @@ public final class DrawingRenderer {
     private func takeTileChanges(from view: DrawingView, keepingDamage: Bool = false) -> Damage {
         var damage = view.damageForFrame
         if damage.cacheNeedsRebuild || !tilesStarted {
+            // The first frame shows the whole window; later rebuilds show each tile as it is swapped in (a cache
+            // with nothing to show is made plain at once by `schedule`, which returns where).
+            if !tilesStarted { damage.add(Rect(x: 0, y: 0, width: Double(width), height: Double(height))) }
             tilesStarted = true
             tiles.beginChange()
             tiles.invalidateAll()
             pendingShapes.removeAll()
-            damage.add(Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
         } else if !damage.staleCacheRegions.isEmpty {
             tiles.beginChange()
             for rect in damage.staleCacheRegions.rects { tiles.invalidate(rect) }

@@ -130,7 +130,8 @@ struct HostileInputTests {
             let app = try AppProcess(
                 display: server.display, document: URL(fileURLWithPath: path), geometry: (400, 300, 0, 0))
             defer { app.stop() }
-            let problem = try await app.waitForStderrLine(containing: "cannot read document")
+            // Some hostile documents are large: a debug build on a machine running every suite at once takes a while.
+            let problem = try await app.waitForStderrLine(containing: "cannot read document", timeout: .seconds(60))
             try await app.waitForStderrLine(containing: "touchtracker: ready")
             #expect(problem.contains(path + ": ") && problem.contains(document.problem), "\(document): \(problem)")
             #expect(app.stderrLines.filter { $0.contains(path) }.count == 1, "\(document): \(app.transcript)")

@@ -102,7 +102,11 @@ struct OneOwnerTests {
         try await waitUntil("the drawing before the reload saved again", timeout: .seconds(5)) {
             SavedDocument.read(session.document)?.lines.count == 1
         }
-        #expect(try session.screenshot().at(300, 100).isBlackish)
+        // On screen once the painters have repainted its tiles (the save, on its own thread, may come first).
+        try await waitUntil("the line before the reload on screen again", timeout: .seconds(5), poll: .milliseconds(50))
+        {
+            try session.screenshot().at(300, 100).isBlackish
+        }
         #expect(!session.app.stderr.contains("cannot"), "\(session.app.transcript)")
     }
 
