@@ -19,8 +19,10 @@ struct ClipboardAtoms {
     let saveTargets: Atom
     /// The type of an answer that carries no data (SAVE_TARGETS converted on the owner).
     let null: Atom
-    /// The property of the window that conversions the app asks for arrive in.
+    /// The property of the window a clipboard manager's answer to SAVE_TARGETS goes to.
     let transfer: Atom
+    /// The properties pastes use in turn (`ClipboardPaster`).
+    let transferProperties: [Atom]
 
     init(display: X11Display) {
         clipboard = display.atom("CLIPBOARD")
@@ -39,6 +41,7 @@ struct ClipboardAtoms {
         saveTargets = display.atom("SAVE_TARGETS")
         null = display.atom("NULL")
         transfer = display.atom("TOUCHTRACKER_CLIPBOARD")
+        transferProperties = (1...4).map { display.atom("TOUCHTRACKER_PASTE_\($0)") }
     }
 
     /// The text targets: the document's JSON is plain ASCII, so it is valid as each of them.

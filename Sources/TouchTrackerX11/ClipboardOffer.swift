@@ -44,6 +44,11 @@ final class ClipboardOffer: Sendable {
         return bytes
     }
 
+    /// Whether `encoding` has been asked for (it is being made, or is made).
+    func isStarted(_ encoding: Encoding) -> Bool {
+        state.withLock { $0[encoding] != nil }
+    }
+
     /// Whether `encoding` has been made (or has failed), without starting it.
     func isReady(_ encoding: Encoding) -> Bool {
         state.withLock { ($0[encoding] ?? nil) != nil }

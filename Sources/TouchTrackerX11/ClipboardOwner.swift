@@ -62,8 +62,15 @@ final class ClipboardOwner {
         chunkSize = min(256 * 1024, max(4096, XMaxRequestSize(connection.display.pointer) * 4 - 1024))
     }
 
-    /// Whether requests or INCR transfers are still being served (the hand-over to a clipboard manager waits).
-    var isServing: Bool { !waiting.isEmpty || !transfers.isEmpty }
+    /// When the owner last did something for a requestor (answered, sent a chunk) or an encoding finished: the
+    /// hand-over to a clipboard manager waits while this moves.
+    private(set) var lastActivity = 0.0
+
+    /// When a waiting request or a stalled INCR transfer is next due to be given up (monotonic seconds).
+    var nextDeadline: Double? {
+        let oldest = (waiting.map(\.since) + transfers.values.map(\.lastProgress)).min()
+        return oldest.map { $0 + Self.staleAfter }
+    }
 
     /// Takes the clipboard for `shapes` at server time `time`. Returns false when the server gave it to someone
     /// else (a later owner). The JSON is encoded at once (a paste elsewhere, or a clipboard manager, usually asks
@@ -81,8 +88,10 @@ final class ClipboardOwner {
     }
 
     /// Another client owns the clipboard now: the offer is dropped and waiting requests are refused. INCR
-    /// transfers already under way finish (they hold their bytes).
+    /// transfers already under way finish (they hold their bytes). A late SelectionClear, from before a newer
+    /// Ctrl+C made the window the owner again, is ignored.
     func lost() {
+        guard XGetSelectionOwner(display.pointer, atoms.clipboard) != window else { return }
         offer = nil
         for pending in waiting { refuse(pending.request) }
         waiting.removeAll()
@@ -98,8 +107,10 @@ final class ClipboardOwner {
             request: request, property: property,
             conversions: [Conversion(target: request.target, property: property)], isMultiple: false, since: now)
         if request.target == atoms.multiple {
-            // The requestor's property lists (target, property) pairs to convert.
-            guard let pairs = display.readProperty(property, of: request.requestor), pairs.format == 32 else {
+            // The requestor's property lists (target, property) pairs to convert; it must name one (ICCCM).
+            guard request.property != 0, let pairs = display.readProperty(property, of: request.requestor),
+                pairs.format == 32
+            else {
                 refuse(request)
                 return
             }
@@ -126,6 +137,7 @@ final class ClipboardOwner {
             transfer.lastProgress = now
             transfers[key] = transfer
         }
+        lastActivity = now
         display.flush()
     }
 
@@ -174,6 +186,7 @@ final class ClipboardOwner {
         display.sendSelectionNotify(
             requestor: request.requestor, selection: request.selection, target: request.target,
             property: converted ? pending.property : 0, time: request.time)
+        lastActivity = now
         display.flush()
         return true
     }

@@ -54,9 +54,23 @@ final class ClipboardPaster {
         return true
     }
 
+    /// When an owner that stopped answering is given up on (monotonic seconds), while one is awaited.
+    var nextDeadline: Double? {
+        switch stage {
+        case .askingTargets, .askingData, .receiving: lastProgress + Self.timeout
+        case .idle, .decoding: nil
+        }
+    }
+
+    /// The property conversions arrive in: a fresh one for each paste (from a few, used in turn), so an owner
+    /// still sending an abandoned INCR transfer never writes into the next paste's.
+    private var property: Atom { atoms.transferProperties[pasteNumber % atoms.transferProperties.count] }
+    private var pasteNumber = 0
+
     /// Starts a paste at server time `time` (a Ctrl+V while one is under way is ignored).
     func start(time: Time, now: Double) {
         guard !isBusy else { return }
+        pasteNumber += 1
         self.time = time
         ask(for: atoms.targets, now: now)
         stage = .askingTargets
@@ -95,7 +109,7 @@ final class ClipboardPaster {
 
     /// A property of the window changed: in an INCR transfer, a new piece (an empty one ends it).
     func propertyChanged(window changed: CX11.Window, property: Atom, deleted: Bool, now: Double) {
-        guard changed == window, property == atoms.transfer, !deleted, case .receiving(let target, var bytes) = stage
+        guard changed == window, property == self.property, !deleted, case .receiving(let target, var bytes) = stage
         else { return }
         guard let piece = display.readProperty(property, of: window, delete: true) else { return }
         display.flush()
@@ -104,6 +118,7 @@ final class ClipboardPaster {
             decode(bytes, target: target)
         } else if bytes.count + piece.bytes.count > Self.maximumBytes {
             log("clipboard: the owner sends more than \(Self.maximumBytes >> 20) MB; nothing pasted")
+            XDeleteProperty(display.pointer, window, property)
             stage = .decoding
             decoded.value.withLock { $0 = .unreadable("larger than \(Self.maximumBytes >> 20) MB") }
         } else {
@@ -125,14 +140,15 @@ final class ClipboardPaster {
         case .askingTargets, .askingData, .receiving:
             guard now - lastProgress > Self.timeout else { return nil }
             log("clipboard: the owner did not answer within \(Int(Self.timeout)) s; nothing pasted")
+            XDeleteProperty(display.pointer, window, property)
             return finish(.nothing)
         }
     }
 
     private func ask(for target: Atom, now: Double) {
         lastProgress = now
-        XDeleteProperty(display.pointer, window, atoms.transfer)
-        XConvertSelection(display.pointer, atoms.clipboard, target, atoms.transfer, window, time)
+        XDeleteProperty(display.pointer, window, property)
+        XConvertSelection(display.pointer, atoms.clipboard, target, property, window, time)
         display.flush()
     }
 

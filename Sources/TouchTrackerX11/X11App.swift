@@ -65,6 +65,8 @@ public final class X11App {
     private let backgroundPaste: BackgroundPaste
     /// Times a large paste found the drawing changed under it and was prepared again.
     private var pasteAttempts = 0
+    /// Whether a large paste is being prepared off the loop.
+    private var pasteInPreparation = false
     /// Reads the document (on another thread); nil once it has been put into the canvas.
     private var loader: DocumentLoader?
     /// Called on the event loop once the document has been read and put under anything drawn meanwhile. Edits are
@@ -220,6 +222,10 @@ public final class X11App {
     /// Prepares a large paste off the loop: `shapes` are read, placed on the paste point and put on top of the
     /// drawing's shapes as they are now.
     private func startBackgroundPaste(_ shapes: @escaping @Sendable () -> [Shape]) {
+        // One at a time: a Ctrl+V while a large paste is being prepared is ignored, as a second press would be
+        // while the clipboard is still being read.
+        guard !pasteInPreparation else { return }
+        pasteInPreparation = true
         pasteAttempts = 0
         let point = pastePoint
         let lineWidth = controller.drawingView.lineWidth
@@ -234,6 +240,7 @@ public final class X11App {
         guard let prepared = backgroundPaste.take() else { return }
         let start = MonotonicClock.now()
         if controller.paste(prepared) {
+            pasteInPreparation = false
             if options.verbose {
                 log(
                     String(
@@ -244,6 +251,7 @@ public final class X11App {
             pasteAttempts += 1
             backgroundPaste.start(onto: controller.drawingView.shapes) { prepared.shapes }
         } else {
+            pasteInPreparation = false
             // Already centred on the paste point: placing them there again moves them by nothing.
             controller.paste(prepared.shapes, at: pastePoint)
             if options.verbose { log("pasted \(prepared.shapes.count) shapes on the event loop") }
@@ -254,7 +262,7 @@ public final class X11App {
     /// pasted. The window is taken off the screen first: the person closed it.
     private func handOverClipboard() {
         window.unmap()
-        let handedOver = clipboard.handOverToManager { isDone, deadline in
+        let handedOver = clipboard.handOverToManager(time: lastKeyTime) { isDone, deadline in
             host.loop.serve(
                 until: isDone, deadline: deadline,
                 handle: { event in
@@ -289,7 +297,8 @@ public final class X11App {
     public func run() -> Int32 {
         window.map()
         let signalled = host.loop.run(
-            clock: controller.window.clock, isRunning: { running }, handle: handle, drawFrame: drawFrame)
+            clock: controller.window.clock, isRunning: { running }, handle: handle, drawFrame: drawFrame,
+            nextDeadline: { clipboard.nextDeadline })
         if signalled, options.verbose { log("signal received; exiting") }
         finish()
         connectionLostCleanup = nil

@@ -12,8 +12,8 @@ final class X11Clipboard {
     private let owner: ClipboardOwner
     private let paster: ClipboardPaster
     private let log: (String) -> Void
-    /// At exit: whether the clipboard manager has answered SAVE_TARGETS.
-    private var handOverAnswered = false
+    /// At exit: the clipboard manager's answer to SAVE_TARGETS (true: it took the clipboard), nil before it.
+    private var handOverAnswer: Bool?
 
     init(
         display: X11Display, window: CX11.Window, wakeUp: @escaping @Sendable () -> Void,
@@ -53,7 +53,7 @@ final class X11Clipboard {
             if selection == atoms.clipboard { owner.lost() }
         case .converted(let selection, let target, let property):
             if selection == atoms.clipboardManager, target == atoms.saveTargets {
-                handOverAnswered = true
+                handOverAnswer = property != 0
                 if property == 0 { log("clipboard: the clipboard manager refused to take the clipboard over") }
                 return nil
             }
@@ -72,27 +72,39 @@ final class X11Clipboard {
         return paster.service(now: now)
     }
 
-    /// At exit, while the window owns the clipboard and a clipboard manager runs: asks the manager to take the
-    /// clipboard's contents over (SAVE_TARGETS), serving its requests with `serve` — the caller's loop over X
-    /// events — until it answers, or it has made no progress for `patience` seconds. Returns whether it took them.
+    /// When the clipboard next has to give up on someone (an owner that stopped answering a paste, a requestor
+    /// that stopped taking an INCR transfer): the event loop wakes by then even without input.
+    var nextDeadline: Double? {
+        [owner.nextDeadline, paster.nextDeadline].compactMap { $0 }.min()
+    }
+
+    /// At exit, while the window owns the clipboard and a clipboard manager runs: asks the manager, at server time
+    /// `time`, to take the clipboard's contents over (SAVE_TARGETS, every target it lists), serving its requests
+    /// with `serve` — the caller's loop over X events — until it answers, or nothing has happened for `patience`
+    /// seconds (an encoding under way counts). Returns whether the manager took them.
     func handOverToManager(
-        patience: Double = 5, serve: (_ isDone: () -> Bool, _ deadline: () -> Double) -> Void
+        time: UInt, patience: Double = 5, serve: (_ isDone: () -> Bool, _ deadline: () -> Double) -> Void
     ) -> Bool {
         guard owner.offer != nil, XGetSelectionOwner(display.pointer, atoms.clipboard) == window,
             XGetSelectionOwner(display.pointer, atoms.clipboardManager) != 0
         else { return false }
-        handOverAnswered = false
+        handOverAnswer = nil
+        // No list in the property: the manager saves every target TARGETS lists (the PNG too).
+        XDeleteProperty(display.pointer, window, atoms.transfer)
         XConvertSelection(
-            display.pointer, atoms.clipboardManager, atoms.saveTargets, atoms.transfer, window, Time(CurrentTime))
+            display.pointer, atoms.clipboardManager, atoms.saveTargets, atoms.transfer, window, Time(time))
         display.flush()
-        var lastProgress = MonotonicClock.now()
+        let start = MonotonicClock.now()
         serve(
-            { handOverAnswered && !owner.isServing },
+            { handOverAnswer != nil },
             {
-                // Every request served, chunk sent or encoding under way counts as progress.
-                if owner.isServing { lastProgress = MonotonicClock.now() }
-                return lastProgress + patience
+                let encoding =
+                    owner.offer.map { offer in
+                        ClipboardOffer.Encoding.allCases.contains { offer.isStarted($0) && !offer.isReady($0) }
+                    } ?? false
+                let lastProgress = max(start, owner.lastActivity)
+                return (encoding ? MonotonicClock.now() : lastProgress) + patience
             })
-        return handOverAnswered
+        return handOverAnswer == true
     }
 }

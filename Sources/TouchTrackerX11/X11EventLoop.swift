@@ -25,7 +25,7 @@ final class X11EventLoop {
     /// Runs until `isRunning` turns false or SIGTERM/SIGINT arrives. Returns true when a signal ended it.
     func run(
         clock: Clock, isRunning: () -> Bool, handle: (PlatformEvent) -> Void, drawFrame: () -> Void,
-        isAnimating: () -> Bool = { false }
+        isAnimating: () -> Bool = { false }, nextDeadline: () -> Double? = { nil }
     ) -> Bool {
         while isRunning() {
             let now = MonotonicClock.now()
@@ -38,7 +38,7 @@ final class X11EventLoop {
             drawFrame()
             if signals.drain() { return true }
             guard isRunning() else { break }
-            waitForInput(clock: clock, animating: isAnimating())
+            waitForInput(clock: clock, animating: isAnimating(), otherDeadline: nextDeadline())
         }
         return false
     }
@@ -67,11 +67,13 @@ final class X11EventLoop {
         }
     }
 
-    private func waitForInput(clock: Clock, animating: Bool) {
+    /// Sleeps until input, a wake-up, the clock's next timer, `otherDeadline` (the clipboard's time-outs, on the
+    /// monotonic clock) or the next animation frame.
+    private func waitForInput(clock: Clock, animating: Bool, otherDeadline: Double?) {
         // Xlib may already hold events it read while flushing; polling then would sleep on them.
         if display.pendingEventCount > 0 { return }
         var wait: Double? = animating ? animationFrameInterval : nil
-        if let deadline = clock.nextDeadline {
+        for deadline in [clock.nextDeadline, otherDeadline].compactMap({ $0 }) {
             wait = min(wait ?? .infinity, deadline - MonotonicClock.now())
         }
         var timeout: Int32 = -1

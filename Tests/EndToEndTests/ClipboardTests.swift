@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import SeededRandom
 import Testing
@@ -215,5 +216,37 @@ struct ClipboardTests {
         let (status, bytes) = try xclipOutput(server, target: "application/x-touchtracker+json", in: folder)
         #expect(status == 0)
         #expect(try DocumentCodec.decode(bytes).lines == Self.twoLines.lines)
+    }
+
+    @Test(
+        "a clipboard owner that never answers is given up after 5 s, even with no other input, and a Ctrl+V works again"
+    )
+    func silentOwnerIsGivenUp() async throws {
+        let server = try await XorgServer.start()
+        defer { server.stop() }
+        let folder = try makeTemporaryFolder("clipboard-silent")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (run, document) = try await launch(on: server, drawing: Drawing(), in: folder)
+        defer { run.stop() }
+        // A client that takes the clipboard and then reads none of its requests.
+        let silent = try #require(XOpenDisplay(server.display))
+        defer { XCloseDisplay(silent) }
+        let owner = XCreateSimpleWindow(silent, XDefaultRootWindow(silent), 0, 0, 1, 1, 0, 0, 0)
+        XSetSelectionOwner(silent, XInternAtom(silent, "CLIPBOARD", 0), owner, Time(CurrentTime))
+        XSync(silent, 0)
+
+        try run.pressKeys([KeyCode.controlL, KeyCode.v], pointerAt: (320, 240))
+        _ = try await run.app.waitForStderrLine(containing: "did not answer", timeout: .seconds(15))
+
+        // The next paste is not refused as "under way": xclip now owns the clipboard and answers.
+        let text = folder.appendingPathComponent("drawing.txt")
+        try Data(DocumentCodec.encode(Self.twoLines)).write(to: text)
+        let xclip = try ChildProcess(
+            executable: "/usr/bin/xclip", arguments: ["-i", "-quiet", "-selection", "clipboard", text.path],
+            environment: ["DISPLAY": server.display, "PATH": "/usr/bin:/bin"])
+        defer { _ = xclip.stop() }
+        try await Task.sleep(for: .milliseconds(300))
+        try run.pressKeys([KeyCode.controlL, KeyCode.v], pointerAt: (320, 240))
+        #expect(try await SavedDocument.wait(for: document, lineCount: 2).lines.count == 2)
     }
 }
