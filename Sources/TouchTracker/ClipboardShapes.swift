@@ -42,18 +42,7 @@ public struct ClipboardShapes: Sendable {
 
     /// The union of the shapes' stroke bounds, or nil when there are none.
     public static func strokeBounds(of shapes: [Shape], defaultWidth: Double) -> Rect? {
-        var minX = Double.infinity
-        var minY = Double.infinity
-        var maxX = -Double.infinity
-        var maxY = -Double.infinity
-        for shape in shapes {
-            let bounds = shape.strokeBounds(defaultWidth: defaultWidth)
-            minX = min(minX, bounds.minX)
-            minY = min(minY, bounds.minY)
-            maxX = max(maxX, bounds.maxX)
-            maxY = max(maxY, bounds.maxY)
-        }
-        guard minX <= maxX, minY <= maxY else { return nil }
-        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        let bounds = shapes.reduce(Rect.null) { $0.union($1.strokeBounds(defaultWidth: defaultWidth)) }
+        return bounds.isNull ? nil : bounds
     }
 }

@@ -66,8 +66,12 @@ public struct DrawingDocument: Sendable {
     }
 
     static func widest(_ drawing: Drawing) -> Double {
-        let lines = drawing.lines.reduce(0) { Swift.max($0, $1.width ?? 0) }
-        return drawing.circles.reduce(lines) { Swift.max($0, $1.width ?? 0) }
+        Swift.max(widest(drawing.lines.lazy.map(Shape.line)), widest(drawing.circles.lazy.map(Shape.circle)))
+    }
+
+    /// The widest stroke any of `shapes` sets (0 when none sets one).
+    static func widest(_ shapes: some Sequence<Shape>) -> Double {
+        shapes.reduce(0) { Swift.max($0, $1.width ?? 0) }
     }
 
     /// The document as it stands, in constant time; it shares storage with this one until either changes.
@@ -104,8 +108,8 @@ public struct DrawingDocument: Sendable {
         guard !newShapes.isEmpty else { return (Update(), []) }
         var update = Update()
         var added: [IdentifiedShape] = []
+        widestStoredWidth = Swift.max(widestStoredWidth, Self.widest(newShapes))
         for shape in newShapes {
-            widestStoredWidth = Swift.max(widestStoredWidth, shape.width ?? 0)
             let id = shapes.append(shape)
             added.append(IdentifiedShape(id: id, shape: shape))
             update.changes.append(.settled(id, shape))
@@ -292,12 +296,8 @@ public struct PreparedPaste: Sendable {
         self.shapes = shapes
         self.base = base
         var result = base
-        var widest = 0.0
-        for shape in shapes {
-            result.append(shape)
-            widest = Swift.max(widest, shape.width ?? 0)
-        }
+        for shape in shapes { result.append(shape) }
         self.result = result
-        widestWidth = widest
+        widestWidth = DrawingDocument.widest(shapes)
     }
 }

@@ -8,7 +8,7 @@ import TouchTrackerRender
 /// asks for it, then kept. The PNG strokes every shape (seconds at 100,000 lines) and the JSON takes ~80 ms
 /// there: neither may run on the event loop, which is woken when one is ready.
 final class ClipboardOffer: Sendable {
-    enum Encoding: Sendable, CaseIterable {
+    enum Encoding: Sendable {
         /// `application/x-touchtracker+json`, and the text targets.
         case document
         /// `image/png`.
@@ -44,14 +44,9 @@ final class ClipboardOffer: Sendable {
         return bytes
     }
 
-    /// Whether `encoding` has been asked for (it is being made, or is made).
-    func isStarted(_ encoding: Encoding) -> Bool {
-        state.withLock { $0[encoding] != nil }
-    }
-
-    /// Whether `encoding` has been made (or has failed), without starting it.
-    func isReady(_ encoding: Encoding) -> Bool {
-        state.withLock { ($0[encoding] ?? nil) != nil }
+    /// Whether some encoding has been asked for and is still being made.
+    var isEncoding: Bool {
+        state.withLock { state in state.values.contains { $0 == nil } }
     }
 
     private func encode(_ encoding: Encoding) {

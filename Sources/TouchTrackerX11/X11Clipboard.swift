@@ -98,12 +98,8 @@ final class X11Clipboard {
         serve(
             { handOverAnswer != nil },
             {
-                let encoding =
-                    owner.offer.map { offer in
-                        ClipboardOffer.Encoding.allCases.contains { offer.isStarted($0) && !offer.isReady($0) }
-                    } ?? false
                 let lastProgress = max(start, owner.lastActivity)
-                return (encoding ? MonotonicClock.now() : lastProgress) + patience
+                return (owner.offer?.isEncoding == true ? MonotonicClock.now() : lastProgress) + patience
             })
         return handOverAnswer == true
     }

@@ -28,11 +28,7 @@ final class X11EventLoop {
         isAnimating: () -> Bool = { false }, nextDeadline: () -> Double? = { nil }
     ) -> Bool {
         while isRunning() {
-            let now = MonotonicClock.now()
-            while isRunning(), display.pendingEventCount > 0 {
-                var event = display.nextEvent()
-                for platformEvent in translator.translate(&event, now: now) { handle(platformEvent) }
-            }
+            handleQueuedEvents(while: isRunning, handle: handle)
             clock.advance(to: MonotonicClock.now())
             wake.drain()
             drawFrame()
@@ -49,22 +45,32 @@ final class X11EventLoop {
         until isDone: () -> Bool, deadline: () -> Double, handle: (PlatformEvent) -> Void, service: () -> Void
     ) {
         while !isDone(), MonotonicClock.now() < deadline() {
-            let now = MonotonicClock.now()
-            while display.pendingEventCount > 0 {
-                var event = display.nextEvent()
-                for platformEvent in translator.translate(&event, now: now) { handle(platformEvent) }
-            }
+            handleQueuedEvents(while: { true }, handle: handle)
             wake.drain()
             service()
             if isDone() || signals.drain() { return }
             if display.pendingEventCount > 0 { continue }
-            var fds = [
-                pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
-            ]
-            _ = poll(&fds, nfds_t(fds.count), 50)
+            pollInput(timeoutMilliseconds: 50)
         }
+    }
+
+    /// Translates and handles every event Xlib holds or the socket has, while `isRunning` allows.
+    private func handleQueuedEvents(while isRunning: () -> Bool, handle: (PlatformEvent) -> Void) {
+        let now = MonotonicClock.now()
+        while isRunning(), display.pendingEventCount > 0 {
+            var event = display.nextEvent()
+            for platformEvent in translator.translate(&event, now: now) { handle(platformEvent) }
+        }
+    }
+
+    /// Sleeps in `poll` until the X connection, a signal or a wake-up has something, or the time-out (-1: none).
+    private func pollInput(timeoutMilliseconds: Int32) {
+        var fds = [
+            pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
+        ]
+        _ = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
     }
 
     /// Sleeps until input, a wake-up, the clock's next timer, `otherDeadline` (the clipboard's time-outs, on the
@@ -78,11 +84,6 @@ final class X11EventLoop {
         }
         var timeout: Int32 = -1
         if let wait { timeout = Int32(max(0, min((wait * 1000).rounded(.up), 60_000))) }
-        var fds = [
-            pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
-        ]
-        _ = poll(&fds, nfds_t(fds.count), timeout)
+        pollInput(timeoutMilliseconds: timeout)
     }
 }
