@@ -37,7 +37,9 @@ enum Bench {
             case "documents": rows += try documentRows()
             case "memory": rows.append(await AppMemory.row())
             case "latency": rows.append(await EndToEndLatency.row())
-            case "length": rows += await Responsiveness.lengthRows()
+            case "length":
+                rows.append(try lineLengthFrameRow())
+                rows += await Responsiveness.lengthRows()
             default: rows += await Responsiveness.rows()
             }
         }
