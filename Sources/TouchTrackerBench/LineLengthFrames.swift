@@ -40,7 +40,8 @@ extension Bench {
         let shortMedian = Measure.median(shortSamples)
         return Row(
             name: "the app's move + frame (no X server) of a line across a 1920x1080 canvas against a 40 px line",
-            figure: "\(ms(longMedian)) against \(ms(shortMedian)) (\(String(format: "%.2f", longMedian / shortMedian))×)",
+            figure:
+                "\(ms(longMedian)) against \(ms(shortMedian)) (\(String(format: "%.2f", longMedian / shortMedian))×)",
             target: "for comparison", passed: true,
             values: ["longSeconds": longMedian, "shortSeconds": shortMedian])
     }
