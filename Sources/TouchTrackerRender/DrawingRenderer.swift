@@ -55,6 +55,10 @@ public final class DrawingRenderer {
     /// Tiles painted and swapped in so far, for tests and measurements.
     public var tilesPainted: Int { tiles.tilesPainted }
 
+    /// Shapes drawn live on top of the tiles because the tiles under them do not show them yet, for tests and
+    /// measurements: none once the painters have caught up.
+    public var shapesDrawnLive: Int { pendingShapes.count }
+
     /// Matches the window size. Tiles still inside the window are kept; only new ones are painted. The whole
     /// window is recomposed (from tiles) on the next frame.
     public func resize(width: Int, height: Int) throws(CairoError) {
@@ -131,17 +135,15 @@ public final class DrawingRenderer {
         TileScene(version: tiles.version, view: view, background: backgroundColor, completeColor: completeColor)
     }
 
-    /// Forgets shapes the tiles now show (or that are gone).
+    /// Forgets shapes the tiles now show (or that are gone). A shape is shown once the tiles under its stroke's
+    /// band show its version: those are the tiles its insertion made stale. (Its bounding box would not do: for a
+    /// diagonal line that is tiles nobody repaints, and the line would stay live, stroked again every frame.)
     private func prunePendingShapes(of view: DrawingView) {
         guard !pendingShapes.isEmpty else { return }
         pendingShapes = pendingShapes.filter { shape, version in
-            guard let bounds = bounds(of: shape, in: view) else { return false }
-            return !tiles.shows(bounds, atLeast: version)
+            guard let shape = view.shapes[shape] else { return false }
+            return !tiles.shows(DamageRegion.stroke(of: shape, defaultWidth: view.lineWidth), atLeast: version)
         }
-    }
-
-    private func bounds(of shape: ShapeID, in view: DrawingView) -> Rect? {
-        view.shapes[shape]?.strokeBounds(defaultWidth: view.lineWidth)
     }
 
     /// Redraws `region` of the canvas: tiles, then everything live on top, under a clip of the region's

@@ -94,9 +94,13 @@ final class TileCache {
         grid.keys(coveringWidth: width, height: height).allSatisfy { tiles[$0]?.isCurrent ?? false }
     }
 
-    /// Whether every tile under `rect` shows `version` or newer.
-    func shows(_ rect: Rect, atLeast version: Int) -> Bool {
-        grid.keys(in: rect, width: width, height: height).allSatisfy { (tiles[$0]?.shownVersion ?? -1) >= version }
+    /// Whether every tile under `region` shows `version` or newer.
+    func shows(_ region: DamageRegion, atLeast version: Int) -> Bool {
+        region.rects.allSatisfy { rect in
+            grid.keys(in: rect, width: width, height: height).allSatisfy {
+                (tiles[$0]?.shownVersion ?? -1) >= version
+            }
+        }
     }
 
     /// Queues every stale tile that no painter has yet, from the scene `makeScene` builds (only called when some

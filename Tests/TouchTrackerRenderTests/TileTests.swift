@@ -95,6 +95,23 @@ import TouchTrackerRender
         }
     }
 
+    @Test("a finished diagonal line stops being drawn live once the tiles along it show it")
+    func finishedDiagonalLineLeavesTheLiveLayer() throws {
+        let drawing = Self.randomDrawing(lines: 2_000, width: 1000, height: 700, seed: 10)
+        let controller = DrawingController(size: Size(width: 1000, height: 700), drawing: drawing)
+        let renderer = try DrawingRenderer(width: 1000, height: 700, painterThreads: 1)
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
+        // Corner to corner: its bounding box holds every tile, its band only the tiles along the diagonal.
+        controller.send(TouchInput(id: 1, phase: .began, location: Point(x: 10, y: 10), timestamp: 0))
+        controller.send(TouchInput(id: 1, phase: .moved, location: Point(x: 500, y: 350), timestamp: 0.05))
+        controller.send(TouchInput(id: 1, phase: .ended, location: Point(x: 990, y: 690), timestamp: 0.1))
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(renderer.shapesDrawnLive == 0)
+    }
+
     @Test("a resize keeps the tiles still inside the window and paints only the ones it adds")
     func resizePaintsOnlyNewTiles() throws {
         let drawing = Self.randomDrawing(lines: 500, width: 1000, height: 700, seed: 8)
