@@ -62,6 +62,26 @@ import TouchTracker
         }
     }
 
+    @Test("four long lines in progress at once damage four bands, not the whole window")
+    func manyLongLinesStayBands() {
+        let lines = [
+            Line(begin: Point(x: 20, y: 20), end: Point(x: 1900, y: 1060)),
+            Line(begin: Point(x: 1900, y: 20), end: Point(x: 20, y: 1060)),
+            Line(begin: Point(x: 20, y: 540), end: Point(x: 1900, y: 500)),
+            Line(begin: Point(x: 960, y: 20), end: Point(x: 1000, y: 1060)),
+        ]
+        var region = DamageRegion()
+        for line in lines { region.add(DamageRegion.band(along: [line], width: 10)) }
+        #expect(region.rects.count <= DamageRegion.limit)
+        let area = region.rects.reduce(0) { $0 + $1.width * $1.height }
+        #expect(area < 0.25 * 1920 * 1080)
+        for line in lines {
+            for t in stride(from: 0.0, through: 1.0, by: 0.01) {
+                #expect(region.contains(line.begin + (line.end - line.begin) * t))
+            }
+        }
+    }
+
     @Test("a region keeps no rectangle inside another, and never holds more than its limit yet covers all it got")
     func regionStaysShort() {
         var region = DamageRegion()
