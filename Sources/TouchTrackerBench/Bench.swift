@@ -274,6 +274,14 @@ enum Bench {
         // The save's own work, apart from the disk: how much of the figure is fsync is the machine's, not ours.
         var encodedSize = 0
         let encodes = Measure.samples(runs: 5) { _ in encodedSize = DocumentCodec.encode(drawing).count }
+        // As the save encodes: batches side by side, one per processor.
+        let sideBySide = Measure.samples(runs: 5) { _ in
+            var size = 0
+            DocumentCodec.encode(
+                drawing, batchesAtOnce: ParallelEncoding.batchesAtOnce, encodeBatches: ParallelEncoding.run
+            ) { (chunk: [UInt8]) in size += chunk.count }
+            precondition(size == encodedSize)
+        }
         var loaded = Drawing()
         let loads = Measure.samples(runs: 5) { _ in loaded = try! store.load() }
         precondition(loaded.lines.count == drawing.lines.count)
@@ -284,8 +292,12 @@ enum Bench {
             Row(
                 name: "save 100000 lines",
                 figure:
-                    "\(ms(save)) (encoding \(ms(encode)), the rest writing \(encodedSize / 1_000_000) MB and fsync)",
-                target: "< 150 ms", passed: save < 0.150, values: ["seconds": save, "encodeSeconds": encode]),
+                    "\(ms(save)) (encoding \(ms(Measure.median(sideBySide))) on \(ParallelEncoding.batchesAtOnce) "
+                    + "threads, \(ms(encode)) on one; the rest writing \(encodedSize / 1_000_000) MB and fsync)",
+                target: "< 150 ms", passed: save < 0.150,
+                values: [
+                    "seconds": save, "encodeSeconds": Measure.median(sideBySide), "singleThreadEncodeSeconds": encode,
+                ]),
             Row(
                 name: "load 100000 lines", figure: ms(load), target: "< 150 ms", passed: load < 0.150,
                 values: ["seconds": load]),

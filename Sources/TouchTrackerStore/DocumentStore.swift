@@ -125,10 +125,13 @@ public struct DocumentStore: Sendable {
     public func save(
         _ drawing: Drawing, beforeRename: (FileIdentity) throws(DocumentFileError) -> Void = { _ in }
     ) throws(DocumentFileError) {
-        // Streamed: the text of a large drawing goes to the file a chunk at a time instead of being built whole.
+        // Streamed: the text of a large drawing goes to the file a few batches at a time instead of being built
+        // whole, and the batches in flight are encoded side by side.
         try AtomicFile.write(to: path, beforeRename: beforeRename) {
             (file: borrowing AtomicFile.Output) throws(DocumentFileError) in
-            try DocumentCodec.encode(drawing) { (chunk: [UInt8]) throws(DocumentFileError) in try file.write(chunk) }
+            try DocumentCodec.encode(
+                drawing, batchesAtOnce: ParallelEncoding.batchesAtOnce, encodeBatches: ParallelEncoding.run
+            ) { (chunk: [UInt8]) throws(DocumentFileError) in try file.write(chunk) }
         }
     }
 

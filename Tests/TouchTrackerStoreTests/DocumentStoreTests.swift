@@ -26,6 +26,19 @@ import TouchTrackerStore
         #expect(try store.load() == drawing)
     }
 
+    @Test("a large drawing, its text encoded side by side, is saved as exactly the text of the drawing")
+    func largeSaveIsTheDrawingsText() throws {
+        let lines = (0..<10_000).map { index in
+            Line(begin: Point(x: Double(index) / 7, y: 3), end: Point(x: 5, y: Double(index) / 3))
+        }
+        let large = Drawing(lines: lines)
+        let store = DocumentStore(path: folder + "/large.json")
+        try store.save(large)
+        let written = try Data(contentsOf: URL(fileURLWithPath: folder + "/large.json"))
+        #expect(Array(written) == DocumentCodec.encode(large))
+        #expect(try store.load() == large)
+    }
+
     @Test("saving creates a private folder and a private file")
     func permissions() throws {
         let store = DocumentStore(path: folder + "/private/drawing.json")

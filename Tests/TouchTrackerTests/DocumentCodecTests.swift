@@ -36,6 +36,39 @@ import TouchTracker
         }
     }
 
+    /// Lines at fractional places, some coloured or wider, and circles: every field the codec writes.
+    static func varied(lines count: Int, circles: Int) -> Drawing {
+        var random = SplitMix64(seed: UInt64(count))
+        func coordinate() -> Double { Double(random.next() % 2_000_000) / 997 }
+        let lines = (0..<count).map { index in
+            Line(
+                begin: Point(x: coordinate(), y: coordinate()), end: Point(x: coordinate(), y: coordinate()),
+                color: index % 3 == 0 ? .blue : nil, width: index % 4 == 0 ? 17.5 : nil)
+        }
+        let shapes = (0..<circles).map { _ in
+            Circle(frame: Rect(x: coordinate(), y: coordinate(), width: 40, height: 30), color: .red)
+        }
+        return Drawing(lines: lines, circles: shapes)
+    }
+
+    @Test(
+        "a drawing encoded in batches, whatever order the batches run in, is the same text as encoded in one go",
+        arguments: [(0, 0), (1, 0), (2_047, 0), (2_048, 1), (2_049, 3), (7_000, 2_050)])
+    func batchedEncodingIsTheSameText(lines: Int, circles: Int) {
+        let drawing = Self.varied(lines: lines, circles: circles)
+        var batched: [UInt8] = []
+        DocumentCodec.encode(
+            drawing, batchesAtOnce: 3,
+            encodeBatches: { jobs in
+                // Run last to first, as threads may finish, and hand the texts back in the jobs' order.
+                var texts = [[UInt8]](repeating: [], count: jobs.count)
+                for index in jobs.indices.reversed() { texts[index] = jobs[index]() }
+                return texts
+            }
+        ) { (chunk: [UInt8]) in batched += chunk }
+        #expect(batched == DocumentCodec.encode(drawing))
+    }
+
     @Test("unknown fields are ignored")
     func unknownFieldsIgnored() throws {
         let drawing = try decode(
