@@ -39,6 +39,18 @@ import TouchTrackerStore
         #expect(try store.load() == large)
     }
 
+    @Test("a save's encoding jobs run side by side come back in their order, slow ones included")
+    func parallelEncodingKeepsOrder() {
+        let jobs: [@Sendable () -> [UInt8]] = (0..<9).map { index in
+            {
+                // Every third job takes a while, so the helpers and the saving thread finish out of order.
+                if index % 3 == 1 { usleep(20_000) }
+                return [UInt8(index)]
+            }
+        }
+        #expect(ParallelEncoding.run(jobs) == (0..<9).map { [UInt8($0)] })
+    }
+
     @Test("saving creates a private folder and a private file")
     func permissions() throws {
         let store = DocumentStore(path: folder + "/private/drawing.json")
