@@ -143,23 +143,16 @@ public enum DocumentCodec {
         let lines = drawing.lines
         try emitBatches(
             count: lines.count, atOnce: batchesAtOnce, encodeBatches: encodeBatches, emit: emit,
-            job: { range in
-                encodeItems(range, first: range.lowerBound == 0) { out, index in
-                    appendShape(.line(lines[index]), to: &out)
-                }
-            })
+            shape: { .line(lines[$0]) })
         out = JSONWriter()
+        // Circles only when there are some, as in the one-thread encoding.
         if !drawing.circles.isEmpty {
             let circles = drawing.circles
             out.raw(", \"circles\": [")
             try emit(out.bytes)
             try emitBatches(
                 count: circles.count, atOnce: batchesAtOnce, encodeBatches: encodeBatches, emit: emit,
-                job: { range in
-                    encodeItems(range, first: range.lowerBound == 0) { out, index in
-                        appendShape(.circle(circles[index]), to: &out)
-                    }
-                })
+                shape: { .circle(circles[$0]) })
             out = JSONWriter()
         }
         appendOptions(drawing.options, to: &out)
@@ -168,18 +161,18 @@ public enum DocumentCodec {
         try emit(out.bytes)
     }
 
-    /// One list's items and its closing bracket: `job` encodes the items in a range, `batchSize` items a job, up
-    /// to `atOnce` jobs at a time.
+    /// One list's items (item `i` is `shape(i)`) and its closing bracket, `batchSize` items a job, up to `atOnce`
+    /// jobs at a time.
     private static func emitBatches<Failure: Error>(
         count: Int, atOnce: Int, encodeBatches: ([@Sendable () -> [UInt8]]) -> [[UInt8]],
-        emit: ([UInt8]) throws(Failure) -> Void, job: @escaping @Sendable (Range<Int>) -> [UInt8]
+        emit: ([UInt8]) throws(Failure) -> Void, shape: @escaping @Sendable (Int) -> Shape
     ) throws(Failure) {
         var next = 0
         while next < count {
             var jobs: [@Sendable () -> [UInt8]] = []
             while next < count, jobs.count < Swift.max(1, atOnce) {
                 let range = next..<Swift.min(count, next + batchSize)
-                jobs.append { job(range) }
+                jobs.append { encodeItems(range, shape: shape) }
                 next = range.upperBound
             }
             for text in encodeBatches(jobs) { try emit(text) }
@@ -187,15 +180,13 @@ public enum DocumentCodec {
         try emit(Array((count == 0 ? "]" : "\n]").utf8))
     }
 
-    /// The list items in `range`, each on its own line after a comma (none before the list's first).
-    private static func encodeItems(
-        _ range: Range<Int>, first: Bool, append: (inout JSONWriter, Int) -> Void
-    ) -> [UInt8] {
+    /// The list items in `range`, each on its own line after a comma (none before the list's first, item 0).
+    private static func encodeItems(_ range: Range<Int>, shape: (Int) -> Shape) -> [UInt8] {
         var out = JSONWriter()
         out.bytes.reserveCapacity(range.count * 120)
         for index in range {
-            out.raw(index == range.lowerBound && first ? "\n  " : ",\n  ")
-            append(&out, index)
+            out.raw(index == 0 ? "\n  " : ",\n  ")
+            appendShape(shape(index), to: &out)
         }
         return out.bytes
     }
