@@ -37,6 +37,14 @@ import TouchTrackerRender
         return values
     }
 
+    /// One finger down at the first point, through the second, up at the third, 50 ms apart.
+    static func stroke(_ controller: DrawingController, _ points: [Point]) {
+        for (index, point) in points.enumerated() {
+            let phase: TouchInput.Phase = index == 0 ? .began : index == points.count - 1 ? .ended : .moved
+            controller.send(TouchInput(id: 1, phase: phase, location: point, timestamp: Double(index) * 0.05))
+        }
+    }
+
     @Test("tiles painted by two background threads show exactly what tiles painted on the spot show")
     func threadedTilesMatchInlineTiles() throws {
         let drawing = Self.randomDrawing(lines: 2_000, width: 700, height: 500, seed: 5)
@@ -84,9 +92,7 @@ import TouchTrackerRender
         let renderer = try DrawingRenderer(width: 700, height: 500, painterThreads: 1)
         _ = renderer.frame(for: controller.drawingView)
         #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
-        controller.send(TouchInput(id: 1, phase: .began, location: Point(x: 100, y: 450), timestamp: 0))
-        controller.send(TouchInput(id: 1, phase: .moved, location: Point(x: 400, y: 450), timestamp: 0.05))
-        controller.send(TouchInput(id: 1, phase: .ended, location: Point(x: 600, y: 450), timestamp: 0.1))
+        Self.stroke(controller, [Point(x: 100, y: 450), Point(x: 400, y: 450), Point(x: 600, y: 450)])
         _ = renderer.frame(for: controller.drawingView)
         // Black (the line's colour), not red (in progress) and not whatever the old tile had there.
         for x in stride(from: 110, through: 590, by: 40) {
@@ -103,9 +109,7 @@ import TouchTrackerRender
         _ = renderer.frame(for: controller.drawingView)
         #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
         // Corner to corner: its bounding box holds every tile, its band only the tiles along the diagonal.
-        controller.send(TouchInput(id: 1, phase: .began, location: Point(x: 10, y: 10), timestamp: 0))
-        controller.send(TouchInput(id: 1, phase: .moved, location: Point(x: 500, y: 350), timestamp: 0.05))
-        controller.send(TouchInput(id: 1, phase: .ended, location: Point(x: 990, y: 690), timestamp: 0.1))
+        Self.stroke(controller, [Point(x: 10, y: 10), Point(x: 500, y: 350), Point(x: 990, y: 690)])
         _ = renderer.frame(for: controller.drawingView)
         #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
         _ = renderer.frame(for: controller.drawingView)
