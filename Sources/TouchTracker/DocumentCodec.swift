@@ -122,9 +122,9 @@ public enum DocumentCodec {
         try emit(out.bytes)
     }
 
-    /// Shapes in a batch of `encode(_:extraMembers:batchesAtOnce:encodeBatches:emit:)`: ~250 KB of text at 2,048
-    /// lines, so a few batches in flight cost far less memory than the whole text (12 MB at 100,000 lines).
-    public static let batchSize = 2_048
+    /// Shapes in a batch of `encode(_:extraMembers:batchesAtOnce:encodeBatches:emit:)`: ~60 KB of text at 512
+    /// lines, so the batches in flight cost little memory next to the whole text (12 MB at 100,000 lines).
+    public static let batchSize = 512
 
     /// The same text as `encode(_:chunkSize:extraMembers:emit:)`, byte for byte, with the shapes encoded in batches
     /// of `batchSize` that `encodeBatches` may run at the same time: it gets up to `batchesAtOnce` independent jobs,

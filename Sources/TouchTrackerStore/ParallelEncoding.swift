@@ -11,7 +11,7 @@ import TouchTracker
 /// workers (at the loop's priority) would. Nor do they ever hold up the save: a job a helper has not finished
 /// soon after the saving thread has done its own is done again by the saving thread (the text is the same).
 public enum ParallelEncoding {
-    /// How many batches are encoded at once: one per processor, at most four (each holds ~250 KB of text).
+    /// How many batches are encoded at once: one per processor, at most four (each holds ~60 KB of text).
     public static let batchesAtOnce = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
 
     private static let helpers = EncodingHelpers(threads: batchesAtOnce - 1)
@@ -26,7 +26,14 @@ public enum ParallelEncoding {
 /// The helper threads of `ParallelEncoding`: each waits for a job, and runs it unless the saving thread already
 /// took it.
 private final class EncodingHelpers: Sendable {
-    private let queue = Mutex<[@Sendable () -> Void]>([])
+    /// A job offered to the helpers, with the run it belongs to.
+    private struct Offer: Sendable {
+        let run: ObjectIdentifier
+        let job: @Sendable () -> Void
+    }
+
+    /// Jobs offered and not yet taken.
+    private let queue = Mutex<[Offer]>([])
     /// One signal per queued job.
     private let work = DispatchSemaphore(value: 0)
 
@@ -36,7 +43,7 @@ private final class EncodingHelpers: Sendable {
                 BackgroundPriority.idleForThisThread()
                 while true {
                     work.wait()
-                    if let job = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { job() }
+                    if let next = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { next.job() }
                 }
             }
         }
@@ -50,13 +57,12 @@ private final class EncodingHelpers: Sendable {
         let finished = DispatchSemaphore(value: 0)
         for index in jobs.indices.dropFirst() {
             let job = jobs[index]
-            queue.withLock {
-                $0.append {
-                    guard results.claim(index) else { return }
-                    results.set(index, job())
-                    finished.signal()
-                }
+            let offer = Offer(run: ObjectIdentifier(results)) {
+                guard results.claim(index) else { return }
+                results.set(index, job())
+                finished.signal()
             }
+            queue.withLock { $0.append(offer) }
             work.signal()
         }
         let start = DispatchTime.now()
@@ -65,6 +71,9 @@ private final class EncodingHelpers: Sendable {
         let deadline = DispatchTime.now() + .nanoseconds(Int(max(ownTime, 2_000_000)))
         while results.unfinished > 0, finished.wait(timeout: deadline) == .success {}
         for index in jobs.indices where !results.isFinished(index) { results.set(index, jobs[index]()) }
+        // Jobs no helper took stay out of the queue: each holds the drawing it encodes, and a snapshot kept alive
+        // makes the next edit copy the drawing's arrays instead of changing them in place.
+        queue.withLock { $0.removeAll { $0.run == ObjectIdentifier(results) } }
         return results.texts
     }
 
