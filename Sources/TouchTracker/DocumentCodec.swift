@@ -87,53 +87,30 @@ public enum DocumentCodec {
             lines: lines, circles: try circles(root["circles"]), options: try options(root["options"]))
     }
 
-    /// The document's text; `extraMembers` may add members after the document's own (see the chunked `encode`).
+    /// The document's text; `extraMembers` may add members after the document's own (see the streamed `encode`).
     public static func encode(_ drawing: Drawing, extraMembers: (inout JSONWriter) -> Void = { _ in }) -> [UInt8] {
-        var out: [UInt8] = []
-        // One chunk, taken as it is (no copy).
-        encode(drawing, chunkSize: .max, extraMembers: extraMembers) { chunk in
-            if out.isEmpty { out = chunk } else { out.append(contentsOf: chunk) }
-        }
-        return out
+        var text: [UInt8] = []
+        text.reserveCapacity(1024 + (drawing.lines.count + drawing.circles.count) * 120)
+        encode(drawing, extraMembers: extraMembers) { (piece: [UInt8]) in text += piece }
+        return text
     }
 
-    /// Encodes `drawing` a piece at a time: `emit` gets the text in order, in chunks of about `chunkSize` bytes, so
-    /// a large drawing can go to a file without its whole text ever being in memory (12 MB at 100,000 lines).
-    /// `extraMembers` may add members after the document's own, before its closing brace (the state snapshot
-    /// adds the transient state so).
-    public static func encode<Failure: Error>(
-        _ drawing: Drawing, chunkSize: Int = 1 << 18, extraMembers: (inout JSONWriter) -> Void = { _ in },
-        emit: ([UInt8]) throws(Failure) -> Void
-    ) throws(Failure) {
-        var out = JSONWriter()
-        out.bytes.reserveCapacity(Swift.min(chunkSize, 64 + drawing.lines.count * 120) + 1024)
-        out.raw("{\"version\": ")
-        out.integer(Drawing.formatVersion)
-        out.raw(", \"lines\": [")
-        try appendList(drawing.lines.lazy.map(Shape.line), to: &out, chunkSize: chunkSize, emit: emit)
-        // Circles only when there are some, so a plain document reads as it always has.
-        if !drawing.circles.isEmpty {
-            out.raw(", \"circles\": [")
-            try appendList(drawing.circles.lazy.map(Shape.circle), to: &out, chunkSize: chunkSize, emit: emit)
-        }
-        appendOptions(drawing.options, to: &out)
-        extraMembers(&out)
-        out.raw("}\n")
-        try emit(out.bytes)
-    }
-
-    /// Shapes in a batch of `encode(_:extraMembers:batchesAtOnce:encodeBatches:emit:)`: ~60 KB of text at 512
-    /// lines, so the batches in flight cost little memory next to the whole text (12 MB at 100,000 lines).
+    /// Shapes in a batch of the streamed `encode`: ~60 KB of text at 512 lines, so the batches in flight cost
+    /// little memory next to the whole text (12 MB at 100,000 lines).
     public static let batchSize = 512
 
-    /// The same text as `encode(_:chunkSize:extraMembers:emit:)`, byte for byte, with the shapes encoded in batches
-    /// of `batchSize` that `encodeBatches` may run at the same time: it gets up to `batchesAtOnce` independent jobs,
-    /// each returning the text of its shapes, and returns their texts in the order given. (The model starts no
-    /// threads; the store runs the jobs one per processor, and on two cores a large save's encoding takes about
-    /// half as long.) `emit` gets the text in order, a batch or less at a time.
+    /// Encodes `drawing` a piece at a time, so a large drawing can go to a file without its whole text ever being
+    /// in memory. The shapes are encoded in batches of `batchSize` that `encodeBatches` may run at the same time: it
+    /// gets up to `batchesAtOnce` independent jobs, each returning the text of its shapes, and returns their texts
+    /// in the order given (by default one after the other, here). The model starts no threads; the store runs the
+    /// jobs one per processor, and on two cores a large save's encoding takes about half as long. `emit` gets the
+    /// text in order, a batch or less at a time; the text is the same however the batches ran. `extraMembers` may
+    /// add members after the document's own, before its closing brace (the state snapshot adds the transient
+    /// state so).
     public static func encode<Failure: Error>(
-        _ drawing: Drawing, extraMembers: (inout JSONWriter) -> Void = { _ in }, batchesAtOnce: Int,
-        encodeBatches: ([@Sendable () -> [UInt8]]) -> [[UInt8]], emit: ([UInt8]) throws(Failure) -> Void
+        _ drawing: Drawing, extraMembers: (inout JSONWriter) -> Void = { _ in }, batchesAtOnce: Int = 1,
+        encodeBatches: ([@Sendable () -> [UInt8]]) -> [[UInt8]] = { jobs in jobs.map { $0() } },
+        emit: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         var out = JSONWriter()
         out.raw("{\"version\": ")
@@ -145,7 +122,7 @@ public enum DocumentCodec {
             count: lines.count, atOnce: batchesAtOnce, encodeBatches: encodeBatches, emit: emit,
             shape: { .line(lines[$0]) })
         out = JSONWriter()
-        // Circles only when there are some, as in the one-thread encoding.
+        // Circles only when there are some, so a plain document reads as it always has.
         if !drawing.circles.isEmpty {
             let circles = drawing.circles
             out.raw(", \"circles\": [")
@@ -189,23 +166,6 @@ public enum DocumentCodec {
             appendShape(shape(index), to: &out)
         }
         return out.bytes
-    }
-
-    /// One list of the document (`"lines": [` or `"circles": [` already written), a shape per line of text,
-    /// handing `emit` what is written whenever it reaches `chunkSize` bytes.
-    private static func appendList<Failure: Error>(
-        _ shapes: some Collection<Shape>, to out: inout JSONWriter, chunkSize: Int,
-        emit: ([UInt8]) throws(Failure) -> Void
-    ) throws(Failure) {
-        for (index, shape) in shapes.enumerated() {
-            out.raw(index > 0 ? ",\n  " : "\n  ")
-            appendShape(shape, to: &out)
-            if out.bytes.count >= chunkSize {
-                try emit(out.bytes)
-                out.bytes.removeAll(keepingCapacity: true)
-            }
-        }
-        out.raw(shapes.isEmpty ? "]" : "\n]")
     }
 
     /// One shape as the document holds it: `{"begin": …, "end": …}` for a line, `{"origin": …, "size": …}` for
