@@ -37,18 +37,12 @@ public struct DamageRegion: Sendable, Equatable {
     /// present the whole window at every move.)
     private static func merged(_ rects: [Rect], toAtMost count: Int) -> [Rect] {
         var growth = 1.5
-        var result = DamageRegion(listing: rects).coalesced(growth: growth)
+        var result = coalesce(rects, growth: growth)
         while result.count > count {
             growth *= 2
-            result = DamageRegion(listing: result).coalesced(growth: growth)
+            result = coalesce(result, growth: growth)
         }
         return result
-    }
-
-    /// A region of exactly `rects`, in their order, without looking for ones inside others.
-    private init(listing rects: [Rect]) {
-        self.rects = rects
-        bounds = rects.reduce(Rect.null) { $0.union($1) }
     }
 
     public mutating func add(_ other: DamageRegion) {
@@ -77,7 +71,9 @@ public struct DamageRegion: Sendable, Equatable {
     /// The region as fewer, larger rectangles, for copying to the screen where each rectangle is one request:
     /// neighbours in the list (a band's boxes follow each other along the line) are merged while their bounding
     /// box stays within `growth` times the area of the rectangles it replaces.
-    public func coalesced(growth: Double = 1.5) -> [Rect] {
+    public func coalesced(growth: Double = 1.5) -> [Rect] { Self.coalesce(rects, growth: growth) }
+
+    private static func coalesce(_ rects: [Rect], growth: Double) -> [Rect] {
         var result: [Rect] = []
         var current = Rect.null
         var currentArea = 0.0
