@@ -50,6 +50,23 @@ struct ClipboardTests {
         return (result.status, bytes)
     }
 
+    /// xclip owning the clipboard with `drawing`'s document as text (UTF8_STRING), in the foreground until
+    /// stopped, given a moment to take it.
+    private func xclipOffering(_ drawing: Drawing, on server: XorgServer, in folder: URL) async throws -> ChildProcess {
+        let text = folder.appendingPathComponent("drawing.txt")
+        try Data(DocumentCodec.encode(drawing)).write(to: text)
+        let xclip = try ChildProcess(
+            executable: "/usr/bin/xclip", arguments: ["-i", "-quiet", "-selection", "clipboard", text.path],
+            environment: ["DISPLAY": server.display, "PATH": "/usr/bin:/bin"])
+        do {
+            try await Task.sleep(for: .milliseconds(300))
+        } catch {
+            _ = xclip.stop()
+            throw error
+        }
+        return xclip
+    }
+
     private func copy(_ run: DesktopRun) async throws {
         try run.pressKeys([KeyCode.controlL, KeyCode.c])
         _ = try await run.app.waitForStderrLine(containing: "to the clipboard")
@@ -152,14 +169,8 @@ struct ClipboardTests {
         try await withServer(folder: "clipboard-text") { server, folder in
             let (run, document) = try await launch(on: server, drawing: Drawing(), in: folder)
             defer { run.stop() }
-            let text = folder.appendingPathComponent("drawing.txt")
-            try Data(DocumentCodec.encode(Self.twoLines)).write(to: text)
-            // xclip owns the clipboard as text (UTF8_STRING), in the foreground, until stopped.
-            let xclip = try ChildProcess(
-                executable: "/usr/bin/xclip", arguments: ["-i", "-quiet", "-selection", "clipboard", text.path],
-                environment: ["DISPLAY": server.display, "PATH": "/usr/bin:/bin"])
+            let xclip = try await xclipOffering(Self.twoLines, on: server, in: folder)
             defer { _ = xclip.stop() }
-            try await Task.sleep(for: .milliseconds(300))
 
             try run.pressKeys([KeyCode.controlL, KeyCode.v], pointerAt: (320, 240))
             let pasted = try await SavedDocument.wait(for: document, lineCount: 2)
@@ -232,13 +243,8 @@ struct ClipboardTests {
             _ = try await run.app.waitForStderrLine(containing: "did not answer", timeout: .seconds(15))
 
             // The next paste is not refused as "under way": xclip now owns the clipboard and answers.
-            let text = folder.appendingPathComponent("drawing.txt")
-            try Data(DocumentCodec.encode(Self.twoLines)).write(to: text)
-            let xclip = try ChildProcess(
-                executable: "/usr/bin/xclip", arguments: ["-i", "-quiet", "-selection", "clipboard", text.path],
-                environment: ["DISPLAY": server.display, "PATH": "/usr/bin:/bin"])
+            let xclip = try await xclipOffering(Self.twoLines, on: server, in: folder)
             defer { _ = xclip.stop() }
-            try await Task.sleep(for: .milliseconds(300))
             try run.pressKeys([KeyCode.controlL, KeyCode.v], pointerAt: (320, 240))
             #expect(try await SavedDocument.wait(for: document, lineCount: 2).lines.count == 2)
         }
