@@ -37,6 +37,18 @@ import TouchTrackerRender
         return values
     }
 
+    /// A controller over a random drawing and a renderer with one painter thread whose tiles are all painted.
+    static func paintedScene(lines: Int, width: Int, height: Int, seed: UInt64) throws -> (
+        DrawingController, DrawingRenderer
+    ) {
+        let drawing = randomDrawing(lines: lines, width: Double(width), height: Double(height), seed: seed)
+        let controller = DrawingController(size: Size(width: Double(width), height: Double(height)), drawing: drawing)
+        let renderer = try DrawingRenderer(width: width, height: height, painterThreads: 1)
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
+        return (controller, renderer)
+    }
+
     /// One finger down at the first point, through the second, up at the third, 50 ms apart.
     static func stroke(_ controller: DrawingController, _ points: [Point]) {
         for (index, point) in points.enumerated() {
@@ -87,11 +99,7 @@ import TouchTrackerRender
 
     @Test("a line just drawn shows in the first frame after its finger lifts, before its tiles are repainted")
     func newLineShowsAtOnce() throws {
-        let drawing = Self.randomDrawing(lines: 20_000, width: 700, height: 500, seed: 7)
-        let controller = DrawingController(size: Size(width: 700, height: 500), drawing: drawing)
-        let renderer = try DrawingRenderer(width: 700, height: 500, painterThreads: 1)
-        _ = renderer.frame(for: controller.drawingView)
-        #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
+        let (controller, renderer) = try Self.paintedScene(lines: 20_000, width: 700, height: 500, seed: 7)
         Self.stroke(controller, [Point(x: 100, y: 450), Point(x: 400, y: 450), Point(x: 600, y: 450)])
         _ = renderer.frame(for: controller.drawingView)
         // Black (the line's colour), not red (in progress) and not whatever the old tile had there.
@@ -103,11 +111,7 @@ import TouchTrackerRender
 
     @Test("a finished diagonal line stops being drawn live once the tiles along it show it")
     func finishedDiagonalLineLeavesTheLiveLayer() throws {
-        let drawing = Self.randomDrawing(lines: 2_000, width: 1000, height: 700, seed: 10)
-        let controller = DrawingController(size: Size(width: 1000, height: 700), drawing: drawing)
-        let renderer = try DrawingRenderer(width: 1000, height: 700, painterThreads: 1)
-        _ = renderer.frame(for: controller.drawingView)
-        #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
+        let (controller, renderer) = try Self.paintedScene(lines: 2_000, width: 1000, height: 700, seed: 10)
         // Corner to corner: its bounding box holds every tile, its band only the tiles along the diagonal.
         Self.stroke(controller, [Point(x: 10, y: 10), Point(x: 500, y: 350), Point(x: 990, y: 690)])
         _ = renderer.frame(for: controller.drawingView)
