@@ -147,13 +147,14 @@ public final class DrawingRenderer {
     }
 
     /// Redraws `region` of the canvas: tiles, then everything live on top, under a clip of the region's
-    /// rectangles. A line in progress whose whole stroke lies in the region (`redrawn`: it moved) is stroked under
-    /// the region's bounding rectangle instead: the pixels are the same, and Cairo strokes under one rectangle at a
-    /// fraction of the cost of a clip of a hundred boxes (a long line's band).
+    /// rectangles. Lines in progress are drawn by `LineRaster` straight into the canvas's pixels, within the
+    /// region's boxes; one whose whole stroke lies in the region (`redrawn`: it moved) within the region's bounds
+    /// instead, the same pixels without cutting the line at each box.
     private func compose(
         _ view: DrawingView, menu: PopupMenu?, overlay: Overlay, in region: DamageRegion, redrawn: Set<UInt64>
     ) {
-        tiles.compose(into: canvas, region: region, background: backgroundColor)
+        let pixels = PixelRegion(region, within: canvas)
+        tiles.compose(into: canvas, region: pixels, background: backgroundColor)
         canvasContext.save()
         canvasContext.clip(to: region)
         drawPendingShapes(of: view, in: region)
@@ -161,25 +162,7 @@ public final class DrawingRenderer {
             canvasContext.setColor(selectedColor)
             canvasContext.stroke(selected, width: selected.width ?? view.lineWidth)
         }
-        // In progress: red, or the line's own colour when colour by angle gives it one.
-        var wholeStrokes: [Line] = []
-        for (touch, line) in view.tracker.identifiedLinesInProgress
-        where region.intersects(line.strokeBounds(defaultWidth: view.lineWidth)) {
-            if redrawn.contains(touch) {
-                wholeStrokes.append(line)
-            } else {
-                canvasContext.strokeStyled(line, defaultColor: inProgressColor, defaultWidth: view.lineWidth)
-            }
-        }
-        if !wholeStrokes.isEmpty {
-            canvasContext.save()
-            canvasContext.resetClip()
-            canvasContext.clip(to: region.bounds)
-            for line in wholeStrokes {
-                canvasContext.strokeStyled(line, defaultColor: inProgressColor, defaultWidth: view.lineWidth)
-            }
-            canvasContext.restore()
-        }
+        drawLinesInProgress(of: view, in: region, pixels: pixels, redrawn: redrawn)
         canvasContext.setColor(inProgressColor)
         for circle in view.visibleCirclesInProgress
         where region.intersects(circle.strokeBounds(defaultWidth: view.lineWidth)) {
@@ -195,6 +178,30 @@ public final class DrawingRenderer {
         }
         canvasContext.restore()
         canvas.flush()
+    }
+
+    /// Lines in progress, in red or the line's own colour and width, in the order the fingers went down.
+    private func drawLinesInProgress(
+        of view: DrawingView, in region: DamageRegion, pixels: PixelRegion, redrawn: Set<UInt64>
+    ) {
+        let lines = view.tracker.identifiedLinesInProgress.filter {
+            region.intersects($0.line.strokeBounds(defaultWidth: view.lineWidth))
+        }
+        guard !lines.isEmpty else { return }
+        canvas.flush()
+        let bounds = pixels.bounds
+        for (touch, line) in lines {
+            let raster = LineRaster(line, width: line.width ?? view.lineWidth)
+            let color = line.color.map(Color.init) ?? inProgressColor
+            if redrawn.contains(touch) {
+                raster.draw(in: color, into: canvas, within: bounds)
+            } else {
+                for box in pixels.boxes where raster.rows.overlaps(box.y0..<box.y1) {
+                    raster.draw(in: color, into: canvas, within: box)
+                }
+            }
+        }
+        canvas.markDirty()
     }
 
     /// Shapes just drawn or put back, in their own colours, until their tiles are repainted: bottom to top, as

@@ -169,14 +169,14 @@ final class TileCache {
         }
     }
 
-    /// Copies the tiles under each rectangle of `region` into `canvas` (the window's pixels), plain background
+    /// Copies the tiles under each box of `region` into `canvas` (the window's pixels), plain background
     /// where a tile has no pixels. A straight copy of rows: through Cairo, under a clip of a long line's hundred
     /// boxes, it cost ten times as much.
-    func compose(into canvas: CairoSurface, region: DamageRegion, background: Color) {
+    func compose(into canvas: CairoSurface, region: PixelRegion, background: Color) {
         canvas.flush()
-        for area in region.rects {
-            let box = PixelBox(area, within: canvas)
-            guard !box.isEmpty else { continue }
+        for box in region.boxes {
+            let area = Rect(
+                x: Double(box.x0), y: Double(box.y0), width: Double(box.x1 - box.x0), height: Double(box.y1 - box.y0))
             for key in grid.keys(in: area, width: width, height: height) {
                 let tileRect = grid.rect(of: key)
                 let part = box.intersection(PixelBox(tileRect, within: canvas))

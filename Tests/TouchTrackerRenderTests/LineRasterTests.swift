@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TouchKit
+import TouchTracker
+
+@testable import TouchTrackerRender
+
+/// Lines in progress are drawn by `LineRaster`, not Cairo: they must look like Cairo's strokes, stay inside the
+/// band a frame redraws for them, and blend each pixel once however the damage region's rectangles overlap.
+@Suite struct LineRasterTests {
+    /// A white 400x300 canvas with `draw` done on it.
+    private func canvas(_ draw: (CairoSurface) throws -> Void) throws -> CairoSurface {
+        let canvas = try CairoSurface(width: 400, height: 300)
+        let context = try CairoContext(surface: canvas)
+        context.paint(solid: .white)
+        canvas.flush()
+        try draw(canvas)
+        canvas.flush()
+        return canvas
+    }
+
+    private func rasterized(_ line: Line, width: Double, color: Color = .black) throws -> CairoSurface {
+        try canvas {
+            LineRaster(line, width: width).draw(in: color, into: $0, within: PixelBox(x0: 0, y0: 0, x1: 400, y1: 300))
+            $0.markDirty()
+        }
+    }
+
+    private func stroked(_ line: Line, width: Double) throws -> CairoSurface {
+        try canvas {
+            let context = try CairoContext(surface: $0)
+            context.setColor(.black)
+            context.stroke(line, width: width)
+        }
+    }
+
+    @Test(
+        "every pixel the raster paints lies inside the line's band, at any angle and pen width",
+        arguments: [10.0, 3.0, 31.0, 0.6])
+    func bandHoldsEveryRasterizedPixel(width: Double) throws {
+        for line in StrokeBandPixelTests.lines {
+            let canvas = try rasterized(line, width: width)
+            let band = DamageRegion.band(along: [line], width: width)
+            var outside: [String] = []
+            for y in 0..<300 {
+                for x in 0..<400 where canvas.pixel(x: x, y: y)! != (255, 255, 255) {
+                    if !band.intersects(Rect(x: Double(x), y: Double(y), width: 1, height: 1)) {
+                        outside.append("(\(x), \(y))")
+                    }
+                }
+            }
+            #expect(outside.isEmpty, "\(line): \(outside.prefix(5))")
+        }
+    }
+
+    @Test("the raster's pixels are Cairo's stroke's to within a fifth of full scale", arguments: [10.0, 3.0, 31.0])
+    func looksLikeCairo(width: Double) throws {
+        for line in StrokeBandPixelTests.lines {
+            let ours = try rasterized(line, width: width)
+            let cairo = try stroked(line, width: width)
+            var worst = 0
+            for y in 0..<300 {
+                for x in 0..<400 {
+                    worst = max(worst, abs(Int(ours.pixel(x: x, y: y)!.red) - Int(cairo.pixel(x: x, y: y)!.red)))
+                }
+            }
+            #expect(worst <= 51, "\(line): differs from Cairo by \(worst) of 255")
+        }
+    }
+
+    @Test("pixels the line covers entirely take its colour exactly")
+    func coveredPixelsAreTheColour() throws {
+        let canvas = try rasterized(
+            Line(begin: Point(x: 20, y: 30), end: Point(x: 380, y: 250)), width: 10, color: .red)
+        // On the centre line, well inside the stroke.
+        for t in stride(from: 0.05, through: 0.95, by: 0.05) {
+            let x = Int(20 + 360 * t)
+            let y = Int(30 + 220 * t)
+            #expect(canvas.pixel(x: x, y: y)! == (255, 0, 0), "(\(x), \(y))")
+        }
+    }
+
+    @Test("a line drawn within a region's overlapping rectangles is blended once, as if drawn once")
+    func overlappingRectanglesBlendOnce() throws {
+        let line = Line(begin: Point(x: 20, y: 30), end: Point(x: 380, y: 250))
+        var region = DamageRegion()
+        region.add(Rect(x: 0, y: 0, width: 250, height: 300))
+        region.add(Rect(x: 150, y: 0, width: 250, height: 300))
+        let once = try rasterized(line, width: 10)
+        let inBoxes = try canvas { canvas in
+            let raster = LineRaster(line, width: 10)
+            for box in PixelRegion(region, within: canvas).boxes { raster.draw(in: .black, into: canvas, within: box) }
+            canvas.markDirty()
+        }
+        var differing = 0
+        for y in 0..<300 {
+            for x in 0..<400 where once.pixel(x: x, y: y)! != inBoxes.pixel(x: x, y: y)! { differing += 1 }
+        }
+        #expect(differing == 0)
+    }
+}
