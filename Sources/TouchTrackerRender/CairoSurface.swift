@@ -24,6 +24,29 @@ public final class CairoSurface {
             operation: "cairo_image_surface_create(\(width)x\(height))")
     }
 
+    /// An RGB24 image surface over `memory` that someone else owns (`width` x `height` pixels, `stride` bytes a
+    /// row): the window's shared image, so frames are drawn where the X server reads them. The surface keeps
+    /// `owner`, the memory's owner, alive until Cairo destroys the surface.
+    public convenience init(
+        wrapping memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, keepingAlive owner: AnyObject
+    ) throws(CairoError) {
+        guard width > 0, height > 0, stride >= width * 4 else {
+            throw CairoError("cairo_image_surface_create_for_data(\(width)x\(height))", CAIRO_STATUS_INVALID_SIZE)
+        }
+        let surface = cairo_image_surface_create_for_data(
+            memory.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(stride))!
+        try self.init(taking: surface, operation: "cairo_image_surface_create_for_data(\(width)x\(height))")
+        let retained = Unmanaged.passRetained(owner).toOpaque()
+        let status = cairo_surface_set_user_data(pointer, &memoryOwnerKey, retained) {
+            Unmanaged<AnyObject>.fromOpaque($0!).release()
+        }
+        if status != CAIRO_STATUS_SUCCESS {
+            // Out of memory for the user data: Cairo will not call back, so the retain is given back here.
+            Unmanaged<AnyObject>.fromOpaque(retained).release()
+            throw CairoError("cairo_surface_set_user_data", status)
+        }
+    }
+
     /// Reads a PNG file into an image surface.
     public convenience init(readingPNG path: String) throws(CairoError) {
         try self.init(taking: cairo_image_surface_create_from_png(path), operation: "reading PNG \(path)")
@@ -160,3 +183,7 @@ extension CairoSurface {
         cairo_surface_mark_dirty(pointer)
     }
 }
+
+/// The key under which a surface over borrowed memory keeps the memory's owner. Cairo only compares the key's
+/// address and never reads or writes it, so no thread ever touches its contents.
+nonisolated(unsafe) private var memoryOwnerKey = cairo_user_data_key_t()

@@ -14,6 +14,7 @@ import TouchTracker
 public final class DrawingRenderer {
     public private(set) var canvas: CairoSurface
     private var canvasContext: CairoContext
+    private let makeCanvas: (_ width: Int, _ height: Int) throws(CairoError) -> CairoSurface
     private let tiles: TileCache
     /// Whether the tiles were ever asked for (the first frame asks for all of them).
     private var tilesStarted = false
@@ -34,10 +35,17 @@ public final class DrawingRenderer {
     /// in the background and `onTileFinished` is called (on a painter's thread) each time one is ready, so the
     /// platform can wake its event loop for the next frame. With 0, tiles are painted inside `frame`, so every
     /// frame is complete (replay, export, tests).
+    ///
+    /// `makeCanvas` makes the canvas for a window size (at first and on every resize): the platform's, where frames
+    /// can be drawn straight into memory the display reads.
     public init(
-        width: Int, height: Int, painterThreads: Int = 0, onTileFinished: @escaping @Sendable () -> Void = {}
+        width: Int, height: Int, painterThreads: Int = 0, onTileFinished: @escaping @Sendable () -> Void = {},
+        makeCanvas: @escaping (_ width: Int, _ height: Int) throws(CairoError) -> CairoSurface = {
+            try CairoSurface(width: $0, height: $1)
+        }
     ) throws(CairoError) {
-        canvas = try CairoSurface(width: width, height: height)
+        self.makeCanvas = makeCanvas
+        canvas = try makeCanvas(width, height)
         canvasContext = try CairoContext(surface: canvas)
         tiles = TileCache(
             width: width, height: height, painterThreads: painterThreads, onTileFinished: onTileFinished)
@@ -63,7 +71,7 @@ public final class DrawingRenderer {
     /// window is recomposed (from tiles) on the next frame.
     public func resize(width: Int, height: Int) throws(CairoError) {
         guard width != canvas.width || height != canvas.height else { return }
-        canvas = try CairoSurface(width: width, height: height)
+        canvas = try makeCanvas(width, height)
         canvasContext = try CairoContext(surface: canvas)
         tiles.resize(width: width, height: height)
         lastOverlay = Overlay()

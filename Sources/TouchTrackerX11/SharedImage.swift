@@ -1,5 +1,7 @@
+import CCairo
 import CX11
 import Glibc
+import TouchTrackerRender
 
 /// A window-sized image in a System V shared memory segment that the X server reads directly (MIT-SHM): a frame's
 /// damaged rectangles are copied into it and shown with `XShmPutImage`, a request of a few bytes, instead of
@@ -83,8 +85,23 @@ final class SharedImage {
         lastPutSequence != 0 && XLastKnownRequestProcessed(display.pointer) < lastPutSequence
     }
 
+    /// A canvas of `width` x `height` (at most the image's size) whose pixels are this image's memory: frames drawn
+    /// into it need no copy before `show`. The canvas keeps the image (and its segment) alive.
+    func canvas(width: Int, height: Int) throws(CairoError) -> CairoSurface {
+        precondition(width <= self.width && height <= self.height, "a canvas larger than its shared image")
+        return try CairoSurface(
+            wrapping: UnsafeMutableRawPointer(segment.pointee.shmaddr!), width: width, height: height,
+            stride: Int(image.pointee.bytes_per_line), keepingAlive: self)
+    }
+
+    /// Whether `canvas` draws into this image's memory.
+    func holds(_ canvas: CairoSurface) -> Bool {
+        cairo_image_surface_get_data(canvas.pointer).map { UnsafeMutableRawPointer($0) }
+            == UnsafeMutableRawPointer(segment.pointee.shmaddr)
+    }
+
     /// Copies `rects` of `canvas` (32-bit pixels, `stride` bytes a row, as large as the image) into the shared
-    /// memory and asks the server to put them in `window`. Only while not busy.
+    /// memory and shows them. Only while not busy.
     func put(
         _ rects: [(x: Int, y: Int, width: Int, height: Int)], from canvas: UnsafeRawPointer, stride: Int,
         window: Window, gc: GC
@@ -97,6 +114,11 @@ final class SharedImage {
                     from: canvas + row * stride + rect.x * 4, byteCount: rect.width * 4)
             }
         }
+        show(rects, window: window, gc: gc)
+    }
+
+    /// Asks the server to put `rects` of the image in `window`; the image is busy until it has read them.
+    func show(_ rects: [(x: Int, y: Int, width: Int, height: Int)], window: Window, gc: GC) {
         for (index, rect) in rects.enumerated() {
             let last = index == rects.count - 1
             if last { lastPutSequence = UInt(XNextRequest(display.pointer)) }
@@ -104,5 +126,12 @@ final class SharedImage {
                 display.pointer, window, gc, image, Int32(rect.x), Int32(rect.y), Int32(rect.x), Int32(rect.y),
                 UInt32(rect.width), UInt32(rect.height), last ? 1 : 0)
         }
+    }
+
+    /// Returns once the server has read the memory for every put so far: one round trip, and only while it is
+    /// busy (it has usually finished by the time the next event has arrived).
+    func waitUntilRead() {
+        guard isBusy else { return }
+        display.sync()
     }
 }

@@ -4,14 +4,18 @@ import TouchKit
 import TouchTracker
 import TouchTrackerRender
 
-/// Copies finished frames from the off-screen canvas to the window, one damaged rectangle at a time, so no
-/// half-drawn frame is ever visible.
+/// Shows finished frames of the off-screen canvas in the window, one damaged rectangle at a time, so no half-drawn
+/// frame is ever visible.
 ///
 /// Where the window's visual stores a pixel as Cairo's RGB24 does (TrueColor, 8 bits a channel in 32-bit words:
-/// every desktop today), the rectangle goes to the server with one `XPutImage` straight from the canvas's memory.
-/// Cairo's Xlib surface makes the same copy, but through a 16 MiB MIT-SHM pool that it walks across chunk by chunk,
-/// so the app's resident memory crept up by megabytes over minutes of drawing (the soak test found it). Any other
-/// visual keeps the Cairo Xlib path, which converts pixel formats.
+/// every desktop today) and the server shares memory (MIT-SHM), the canvas it makes (`makeCanvas`) lies in the
+/// shared image: a frame is drawn where the server reads it and shown with `XShmPutImage`, a request of a few
+/// bytes per rectangle, with no copy of the pixels (for a line across a 1920x1080 window that copy was ~0.2 ms of
+/// every move's frame). Before drawing, `prepareToDraw` waits until the server has read the last frame. Without
+/// shared memory, each rectangle goes with one `XPutImage` straight from the canvas's memory. (Cairo's Xlib surface
+/// would make the same copy, but through a 16 MiB MIT-SHM pool that it walks across chunk by chunk, so the app's
+/// resident memory crept up by megabytes over minutes of drawing: the soak test found it.) Any other visual keeps
+/// the Cairo Xlib path, which converts pixel formats.
 final class WindowPresenter {
     private enum Path {
         /// XPutImage from the canvas's pixels, through this graphics context.
@@ -59,8 +63,27 @@ final class WindowPresenter {
             return "frames: through a Cairo Xlib surface (the visual is not 24-bit TrueColor)"
         }
         return sharedMemoryWorks
-            ? "frames: XShmPutImage from shared memory (MIT-SHM; XPutImage while the server still reads the last one)"
+            ? "frames: XShmPutImage from shared memory (MIT-SHM; the window's canvas is drawn there, waiting for the "
+                + "server to have read the last frame; a canvas elsewhere is copied in, or sent with XPutImage while "
+                + "the server still reads the last one)"
             : "frames: XPutImage from the canvas's memory (the server shares no memory with this process)"
+    }
+
+    /// A canvas for frames of a `width` x `height` window. Where the server shares memory, its pixels are the shared
+    /// image's, so `present` sends the server only where to look: no copy of the pixels a frame changed. Elsewhere
+    /// a canvas in the process's memory.
+    func makeCanvas(width: Int, height: Int) throws(CairoError) -> CairoSurface {
+        if case .putImage = path, let shared = sharedImage(width: width, height: height) {
+            return try shared.canvas(width: width, height: height)
+        }
+        return try CairoSurface(width: width, height: height)
+    }
+
+    /// Call before drawing into `canvas`: where it is the shared image, waits until the server has read the last
+    /// frame from it (usually done already), so a frame is never shown half drawn.
+    func prepareToDraw(into canvas: CairoSurface) {
+        guard let shared, shared.holds(canvas) else { return }
+        shared.waitUntilRead()
     }
 
     func resize(width: Int, height: Int) {
@@ -77,7 +100,9 @@ final class WindowPresenter {
             // A long line's band is a hundred small boxes: sent as a few dozen larger ones, since each is a
             // request the server handles on its own.
             let rects = region.coalesced().compactMap { Self.pixelRect($0, width: canvas.width, height: canvas.height) }
-            if let shared = sharedImage(for: canvas), !shared.isBusy,
+            if let shared, shared.holds(canvas) {
+                shared.show(rects, window: window.id, gc: gc)
+            } else if let shared = sharedImage(width: canvas.width, height: canvas.height), !shared.isBusy,
                 let pixels = cairo_image_surface_get_data(canvas.pointer)
             {
                 shared.put(
@@ -96,18 +121,19 @@ final class WindowPresenter {
         window.display.flush()
     }
 
-    /// The shared image for frames of `canvas`'s size: made at the first frame, and again when the window outgrows
-    /// it or shrinks to under a quarter of it. Its sides are rounded up to 256 px, so dragging a window's edge does
-    /// not make a segment (and a round trip) per step.
-    private func sharedImage(for canvas: CairoSurface) -> SharedImage? {
+    /// The shared image for frames of a `width` x `height` window: made at the first frame, and again when the
+    /// window outgrows it or shrinks to under a quarter of it. Its sides are rounded up to 256 px, so dragging a
+    /// window's edge does not make a segment (and a round trip) per step. A canvas made on the old one keeps it
+    /// until the canvas goes.
+    private func sharedImage(width: Int, height: Int) -> SharedImage? {
         guard sharedMemoryWorks else { return nil }
-        if let shared, canvas.width <= shared.width, canvas.height <= shared.height,
-            canvas.width * canvas.height * 4 >= shared.width * shared.height
+        if let shared, width <= shared.width, height <= shared.height,
+            width * height * 4 >= shared.width * shared.height
         {
             return shared
         }
         shared = nil
-        shared = makeSharedImage(width: canvas.width, height: canvas.height)
+        shared = makeSharedImage(width: width, height: height)
         return shared
     }
 

@@ -105,7 +105,7 @@ public final class X11App {
         renderer = try DrawingRenderer(
             width: width, height: height,
             painterThreads: options.painterThreads ?? ProcessInfo.processInfo.activeProcessorCount,
-            onTileFinished: host.loop.wakeUp)
+            onTileFinished: host.loop.wakeUp, makeCanvas: host.presenter.makeCanvas)
         renderer.translate = Localization.translate
         controller = DrawingController(
             size: Size(width: Double(width), height: Double(height)), clock: Clock(now: MonotonicClock.now()),
@@ -377,6 +377,7 @@ public final class X11App {
             controller.standingNotice = standing
             if options.verbose { log(standing.map { "notice shown: \($0)" } ?? "standing notice gone") }
         }
+        host.presenter.prepareToDraw(into: renderer.canvas)
         var region =
             renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
             ?? DamageRegion()
