@@ -178,11 +178,13 @@ struct ImagePixels {
     func fill(_ box: PixelBox, with color: Color) {
         let x0 = max(box.x0, 0)
         let x1 = min(box.x1, width)
-        guard x1 > x0, box.y1 > box.y0 else { return }
+        let y0 = max(box.y0, 0)
+        let y1 = min(box.y1, height)
+        guard x1 > x0, y1 > y0 else { return }
         func channel(_ value: Double) -> UInt32 { UInt32((min(1, max(0, value)) * 255).rounded()) }
         // Cairo's RGB24 keeps each pixel as a native 32-bit word (as `CairoSurface.pixel(x:y:)` reads it).
         let word = channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
-        for y in max(box.y0, 0)..<min(box.y1, height) {
+        for y in y0..<y1 {
             (data + y * stride + x0 * 4).assumingMemoryBound(to: UInt32.self).update(repeating: word, count: x1 - x0)
         }
     }

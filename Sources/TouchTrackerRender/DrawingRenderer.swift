@@ -6,7 +6,9 @@ import TouchTracker
 /// never the size of the drawing.
 ///
 /// `frame` composes into `canvas`, an off-screen buffer the size of the window that holds exactly what the window
-/// should show; the platform copies the returned region of it to the screen, so a half-drawn frame is never seen.
+/// should show; the platform shows the returned region of it on the screen, so a half-drawn frame is never seen.
+/// (Where the canvas is memory the display reads, as the X window's shared image is, the platform must make sure
+/// the display has read the last frame before calling `frame` again.)
 ///
 /// What is live — lines and circles in progress, the selected shape, shapes just drawn or put back whose tiles are
 /// still being repainted, the menu and the overlay — is drawn on top of the tiles in every frame, whatever the
@@ -188,7 +190,8 @@ public final class DrawingRenderer {
         canvas.flush()
     }
 
-    /// Lines in progress, in red or the line's own colour and width, in the order the fingers went down.
+    /// Lines in progress, in red or the line's own colour and width, stacked in the order of their touches' keys
+    /// (the same in every frame, whichever line moved).
     private func drawLinesInProgress(
         of view: DrawingView, in region: DamageRegion, pixels: PixelRegion, redrawn: Set<UInt64>
     ) {
@@ -201,13 +204,7 @@ public final class DrawingRenderer {
         for (touch, line) in lines {
             let raster = LineRaster(line, width: line.width ?? view.lineWidth)
             let color = line.color.map(Color.init) ?? inProgressColor
-            if redrawn.contains(touch) {
-                raster.draw(in: color, into: canvas, within: bounds)
-            } else {
-                for box in pixels.boxes where raster.rows.overlaps(box.y0..<box.y1) {
-                    raster.draw(in: color, into: canvas, within: box)
-                }
-            }
+            raster.draw(in: color, into: canvas, within: redrawn.contains(touch) ? [bounds] : pixels.boxes)
         }
         canvas.markDirty()
     }

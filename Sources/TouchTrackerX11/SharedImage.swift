@@ -3,14 +3,16 @@ import CX11
 import Glibc
 import TouchTrackerRender
 
-/// A window-sized image in a System V shared memory segment that the X server reads directly (MIT-SHM): a frame's
-/// damaged rectangles are copied into it and shown with `XShmPutImage`, a request of a few bytes, instead of
-/// sending every pixel through the socket (`XPutImage`). For a line across a 1920x1080 window that is ~300 KB per
-/// move the server no longer has to read.
+/// A window-sized image in a System V shared memory segment that the X server reads directly (MIT-SHM). The
+/// drawing window's canvas lies in it (`canvas`): a frame is drawn there and its damaged rectangles are shown with
+/// `XShmPutImage` (`show`), a request of a few bytes each, instead of sending every pixel through the socket
+/// (`XPutImage`); for a line across a 1920x1080 window that is ~300 KB per move the server no longer has to read.
+/// A canvas elsewhere (the demo window's) has its rectangles copied in first (`put`).
 ///
 /// The server reads the memory when it handles the request, later than the call returns, so the image is busy
-/// until the completion event of its last put has arrived; the presenter sends a frame the other way meanwhile
-/// rather than write into memory the server may be reading.
+/// until the completion event of its last put has arrived. Before the next frame is drawn into a canvas here,
+/// `waitUntilRead` waits for that (one round trip, only while busy); a copied-in frame is sent the other way
+/// meanwhile rather than written into memory the server may be reading.
 ///
 /// Owns the segment, its `XShmSegmentInfo` (Xlib keeps a pointer to it in the image) and the image; all three go
 /// in `deinit`. The segment is marked for removal as soon as the server has attached it, so it cannot outlive the

@@ -73,10 +73,14 @@ final class WindowPresenter {
     /// image's, so `present` sends the server only where to look: no copy of the pixels a frame changed. Elsewhere
     /// a canvas in the process's memory.
     func makeCanvas(width: Int, height: Int) throws(CairoError) -> CairoSurface {
-        if case .putImage = path, let shared = sharedImage(width: width, height: height) {
-            return try shared.canvas(width: width, height: height)
+        guard case .putImage = path, let image = sharedImage(width: width, height: height, replacing: false) else {
+            return try CairoSurface(width: width, height: height)
         }
-        return try CairoSurface(width: width, height: height)
+        // The image becomes the presenter's only once a canvas is made on it: if that fails, the renderer keeps its
+        // canvas on the old image, which `prepareToDraw` must then still wait for.
+        let canvas = try image.canvas(width: width, height: height)
+        shared = image
+        return canvas
     }
 
     /// Call before drawing into `canvas`: where it is the shared image, waits until the server has read the last
@@ -124,17 +128,17 @@ final class WindowPresenter {
     /// The shared image for frames of a `width` x `height` window: made at the first frame, and again when the
     /// window outgrows it or shrinks to under a quarter of it. Its sides are rounded up to 256 px, so dragging a
     /// window's edge does not make a segment (and a round trip) per step. A canvas made on the old one keeps it
-    /// until the canvas goes.
-    private func sharedImage(width: Int, height: Int) -> SharedImage? {
+    /// until the canvas goes. A new image becomes the presenter's at once unless `replacing` is false.
+    private func sharedImage(width: Int, height: Int, replacing: Bool = true) -> SharedImage? {
         guard sharedMemoryWorks else { return nil }
         if let shared, width <= shared.width, height <= shared.height,
             width * height * 4 >= shared.width * shared.height
         {
             return shared
         }
-        shared = nil
-        shared = makeSharedImage(width: width, height: height)
-        return shared
+        let image = makeSharedImage(width: width, height: height)
+        if replacing { shared = image }
+        return image
     }
 
     /// A shared image at least `width` x `height`, or nil (and never again) where the server cannot share memory.
