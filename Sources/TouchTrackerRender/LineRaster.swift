@@ -99,18 +99,17 @@ struct LineRaster {
     /// in two is blended twice). Call `flush` on the surface before and `markDirty` after, as for any write behind
     /// Cairo's back.
     func draw(in color: Color, into surface: CairoSurface, within boxes: [PixelBox]) {
-        guard radius > 0, !rows.isEmpty, let data = cairo_image_surface_get_data(surface.pointer) else { return }
-        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
-        let bounds = PixelBox(x0: 0, y0: 0, x1: surface.width, y1: surface.height)
+        guard radius > 0, !rows.isEmpty, let pixels = ImagePixels(surface) else { return }
+        let bounds = PixelBox(x0: 0, y0: 0, x1: pixels.width, y1: pixels.height)
         let paint = SourcePixel(color)
         for box in boxes {
-            draw(paint, into: data, stride: stride, within: box.intersection(bounds))
+            draw(paint, into: pixels, within: box.intersection(bounds))
         }
     }
 
-    /// Draws the line within `box` (inside the surface whose pixels start at `data`): in each row, the pixels it
-    /// touches, those it covers entirely filled and the few at the edges blended.
-    private func draw(_ paint: SourcePixel, into data: UnsafeMutablePointer<UInt8>, stride: Int, within box: PixelBox) {
+    /// Draws the line within `box` (inside `pixels`): in each row, the pixels it touches, those it covers entirely
+    /// filled and the few at the edges blended.
+    private func draw(_ paint: SourcePixel, into pixels: ImagePixels, within box: PixelBox) {
         let firstRow = max(box.y0, rows.lowerBound)
         let lastRow = min(box.y1 - 1, rows.upperBound - 1)
         guard !box.isEmpty, firstRow <= lastRow else { return }
@@ -127,7 +126,7 @@ struct LineRaster {
             let first = max(box.x0, Self.pixel(floor(low - 0.5)) + 1)
             let last = min(box.x1 - 1, Self.pixel(ceil(high - 0.5)) - 1)
             guard first <= last else { continue }
-            let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            let row = (pixels.data + y * pixels.stride).assumingMemoryBound(to: UInt32.self)
             // Pixels covered entirely (centres within `inner`) take the colour as it is; the few at the edges are
             // blended.
             var fillFirst = Int.max

@@ -44,8 +44,6 @@ struct PixelRegion {
         self.boxes = boxes
     }
 
-    var isEmpty: Bool { boxes.isEmpty }
-
     /// The smallest box holding every box.
     var bounds: PixelBox {
         guard let first = boxes.first else { return PixelBox(x0: 0, y0: 0, x1: 0, y1: 0) }

@@ -26,12 +26,13 @@ import TouchTracker
         }
     }
 
-    private func stroked(_ line: Line, width: Double) throws -> CairoSurface {
-        try canvas {
-            let context = try CairoContext(surface: $0)
-            context.setColor(.black)
-            context.stroke(line, width: width)
+    /// How many pixels of a 400x300 `canvas` are not white.
+    private func paintedPixels(_ canvas: CairoSurface) -> Int {
+        var painted = 0
+        for y in 0..<300 {
+            for x in 0..<400 where canvas.pixel(x: x, y: y)! != (255, 255, 255) { painted += 1 }
         }
+        return painted
     }
 
     @Test(
@@ -39,16 +40,8 @@ import TouchTracker
         arguments: [10.0, 3.0, 31.0, 1.0, 0.6])
     func bandHoldsEveryRasterizedPixel(width: Double) throws {
         for line in StrokeBandPixelTests.lines {
-            let canvas = try rasterized(line, width: width)
-            let band = DamageRegion.band(along: [line], width: width)
-            var outside: [String] = []
-            for y in 0..<300 {
-                for x in 0..<400 where canvas.pixel(x: x, y: y)! != (255, 255, 255) {
-                    if !band.intersects(Rect(x: Double(x), y: Double(y), width: 1, height: 1)) {
-                        outside.append("(\(x), \(y))")
-                    }
-                }
-            }
+            let outside = StrokeBandPixelTests.paintedOutside(
+                DamageRegion.band(along: [line], width: width), in: try rasterized(line, width: width))
             #expect(outside.isEmpty, "\(line): \(outside.prefix(5))")
         }
     }
@@ -59,7 +52,7 @@ import TouchTracker
     func looksLikeCairo(width: Double, levels: Int) throws {
         for line in StrokeBandPixelTests.lines {
             let ours = try rasterized(line, width: width)
-            let cairo = try stroked(line, width: width)
+            let cairo = try StrokeBandPixelTests.stroked(line, width: width)
             var worst = 0
             for y in 0..<300 {
                 for x in 0..<400 {
@@ -104,11 +97,7 @@ import TouchTracker
     @Test("a line with a coordinate that is not a number draws nothing")
     func notANumberDrawsNothing() throws {
         let canvas = try rasterized(Line(begin: Point(x: 20, y: 30), end: Point(x: .nan, y: 250)), width: 10)
-        var painted = 0
-        for y in 0..<300 {
-            for x in 0..<400 where canvas.pixel(x: x, y: y)! != (255, 255, 255) { painted += 1 }
-        }
-        #expect(painted == 0)
+        #expect(paintedPixels(canvas) == 0)
     }
 
     @Test("a line whose end lies far outside the window is drawn along its own direction")
@@ -127,10 +116,6 @@ import TouchTracker
             ImagePixels(surface)!.fill(PixelBox(x0: 10, y0: 400, x1: 50, y1: 500), with: .black)
             surface.markDirty()
         }
-        var painted = 0
-        for y in 0..<300 {
-            for x in 0..<400 where canvas.pixel(x: x, y: y)! != (255, 255, 255) { painted += 1 }
-        }
-        #expect(painted == 0)
+        #expect(paintedPixels(canvas) == 0)
     }
 }

@@ -21,26 +21,35 @@ import TouchTrackerRender
         return lines
     }()
 
+    /// `line` stroked by Cairo in black, `width` wide, on a white 400x300 canvas.
+    static func stroked(_ line: Line, width: Double) throws -> CairoSurface {
+        let canvas = try CairoSurface(width: 400, height: 300)
+        let context = try CairoContext(surface: canvas)
+        context.paint(solid: .white)
+        context.setColor(.black)
+        context.stroke(line, width: width)
+        canvas.flush()
+        return canvas
+    }
+
+    /// The painted (not white) pixels of a 400x300 `canvas` that lie outside `band`, as "(x, y)".
+    static func paintedOutside(_ band: DamageRegion, in canvas: CairoSurface) -> [String] {
+        var outside: [String] = []
+        for y in 0..<300 {
+            for x in 0..<400 where canvas.pixel(x: x, y: y)! != (255, 255, 255) {
+                if !band.intersects(Rect(x: Double(x), y: Double(y), width: 1, height: 1)) {
+                    outside.append("(\(x), \(y))")
+                }
+            }
+        }
+        return outside
+    }
+
     @Test("every pixel a stroke paints lies inside its band, at any angle and pen width", arguments: [10.0, 3.0, 31.0])
     func bandHoldsEveryPaintedPixel(width: Double) throws {
         for line in Self.lines {
-            let canvas = try CairoSurface(width: 400, height: 300)
-            let context = try CairoContext(surface: canvas)
-            context.paint(solid: .white)
-            context.setColor(.black)
-            context.stroke(line, width: width)
-            canvas.flush()
-            let band = DamageRegion.band(along: [line], width: width)
-            var outside: [String] = []
-            for y in 0..<300 {
-                for x in 0..<400 {
-                    let pixel = canvas.pixel(x: x, y: y)!
-                    guard pixel != (255, 255, 255) else { continue }
-                    if !band.intersects(Rect(x: Double(x), y: Double(y), width: 1, height: 1)) {
-                        outside.append("(\(x), \(y))")
-                    }
-                }
-            }
+            let outside = Self.paintedOutside(
+                DamageRegion.band(along: [line], width: width), in: try Self.stroked(line, width: width))
             #expect(outside.isEmpty, "\(line): \(outside.prefix(5))")
         }
     }
@@ -52,20 +61,7 @@ import TouchTrackerRender
         let new = Line(begin: begin, end: Point(x: 330, y: 290))
         let band = DamageRegion.band(along: [old, new], width: 10)
         for line in [old, new] {
-            let canvas = try CairoSurface(width: 400, height: 300)
-            let context = try CairoContext(surface: canvas)
-            context.paint(solid: .white)
-            context.setColor(.black)
-            context.stroke(line, width: 10)
-            canvas.flush()
-            var outside: [String] = []
-            for y in 0..<300 {
-                for x in 0..<400 where canvas.pixel(x: x, y: y)! != (255, 255, 255) {
-                    if !band.intersects(Rect(x: Double(x), y: Double(y), width: 1, height: 1)) {
-                        outside.append("(\(x), \(y))")
-                    }
-                }
-            }
+            let outside = Self.paintedOutside(band, in: try Self.stroked(line, width: 10))
             #expect(outside.isEmpty, "\(line): \(outside.prefix(5))")
         }
     }
