@@ -38,6 +38,10 @@ struct LineRaster {
     private let isHorizontal: Bool
     /// The rows with any coverage (none for a line with a coordinate that is not a number).
     let rows: Range<Int>
+    /// The rows the line's ends do not reach into (a long line's rows, all but a few at each end): there a row's
+    /// pixels are those of the strip along the line's whole length, which crosses the row between two x that move
+    /// linearly down the rows, and the caps and the ends need no looking at.
+    private let body: Range<Int>
 
     /// How far beyond its centre a pixel's square reaches (half its diagonal, rounded up): around a cap, where
     /// the edge can cross a pixel at any angle, pixels are touched and covered entirely within this of the circle.
@@ -64,11 +68,34 @@ struct LineRaster {
         perReach = isHorizontal ? 0 : 1 / abs(uy)
         guard clipped != nil else {
             rows = 0..<0
+            body = 0..<0
             return
         }
         let reach = radius + Self.squareReach
         let top = Int((min(begin.y, end.y) - reach - 0.5).rounded(.down))
         rows = top..<(Int((max(begin.y, end.y) + reach).rounded(.up)) + 1)
+        body = Self.body(begin: begin, uy: uy, ux: ux, length: self.length, reach: Self.outerReach(radius))
+    }
+
+    /// How far from the segment a pixel's centre can lie and the line still touch the pixel: half a pixel beyond
+    /// the edge, or half its diagonal for a pen under 2 px (whose caps are sampled).
+    private static func outerReach(_ radius: Double) -> Double {
+        radius + (radius < 1 ? squareReach : 0.5)
+    }
+
+    /// The rows where, for every point within `reach` of the segment's line, the segment's ends are out of reach:
+    /// the line crosses such a row at least `reach · |ux / uy|` along from either end, so the strip within `reach`
+    /// of it crosses the row between its ends and holds both caps' parts of the row. One row in from each side, so
+    /// rounding never puts a row in that is not.
+    private static func body(begin: Point, uy: Double, ux: Double, length: Double, reach: Double) -> Range<Int> {
+        guard length > 0, abs(uy) > 1e-12 else { return 0..<0 }
+        let margin = reach * abs(ux) / abs(uy)
+        guard length > 2 * margin else { return 0..<0 }
+        let a = begin.y + uy * margin
+        let b = begin.y + uy * (length - margin)
+        let first = Self.pixel(ceil(min(a, b) - 0.5)) + 1
+        let last = Self.pixel(floor(max(a, b) - 0.5)) - 1
+        return first <= last ? first..<(last + 1) : 0..<0
     }
 
     /// `line` cut to the square `[−limit, limit]²` along its own direction (Liang–Barsky), or nil when a
@@ -113,43 +140,71 @@ struct LineRaster {
         let firstRow = max(box.y0, rows.lowerBound)
         let lastRow = min(box.y1 - 1, rows.upperBound - 1)
         guard !box.isEmpty, firstRow <= lastRow else { return }
-        // Touched: centres less than `outer` from the segment (a sampled cap's pixel up to half its diagonal);
-        // covered entirely: within `inner` (no fill under a sampled cap).
-        let outer = radius + (radius < 1 ? Self.squareReach : 0.5)
-        let inner = radius - 0.5
-        let fills = paint.isOpaque && radius >= 1
+        let fills = paint.isOpaque
         for y in firstRow...lastRow {
-            let cy = Double(y) + 0.5
-            // Pixels whose centres lie strictly within `outer` of the segment: x + ½ in (low, high).
-            let (low, high) = interval(atY: cy, within: outer)
-            guard low < high else { continue }
-            let first = max(box.x0, Self.pixel(floor(low - 0.5)) + 1)
-            let last = min(box.x1 - 1, Self.pixel(ceil(high - 0.5)) - 1)
+            let span = span(atRow: y, fills: fills)
+            let first = max(box.x0, span.first)
+            let last = min(box.x1 - 1, span.last)
             guard first <= last else { continue }
             let row = (pixels.data + y * pixels.stride).assumingMemoryBound(to: UInt32.self)
-            // Pixels covered entirely (centres within `inner`) take the colour as it is; the few at the edges are
-            // blended.
-            var fillFirst = Int.max
-            var fillLast = Int.min
-            if fills {
-                let (innerLow, innerHigh) = interval(atY: cy, within: inner)
-                if innerLow <= innerHigh {
-                    fillFirst = max(first, Self.pixel(ceil(innerLow - 0.5)))
-                    fillLast = min(last, Self.pixel(floor(innerHigh - 0.5)))
-                }
-            }
-            guard fillFirst <= fillLast else {
-                blend(row: row, cy: cy, from: first, to: last, paint: paint)
-                continue
-            }
-            blend(row: row, cy: cy, from: first, to: fillFirst - 1, paint: paint)
-            var pixel = row + fillFirst
-            for _ in fillFirst...fillLast {
-                pixel.pointee = paint.word
-                pixel += 1
-            }
-            blend(row: row, cy: cy, from: fillLast + 1, to: last, paint: paint)
+            draw(paint, row: row, y: y, span: span, from: first, to: last)
         }
+    }
+
+    /// The pixels of row `y` the line touches (`first...last`, empty when `first > last`) and, of those, the ones
+    /// it covers entirely (`fillFirst...fillLast`), which a paint that `fills` (opaque) sets to its colour as it
+    /// is. Pixels covered entirely are those whose centres lie within `r − ½` of the segment, and none are under a
+    /// pen under 2 px (whose caps are sampled).
+    private func span(atRow y: Int, fills: Bool) -> RowSpan {
+        // Touched: centres less than `outer` from the segment (a sampled cap's pixel up to half its diagonal).
+        guard radius > 0, rows.contains(y) else { return RowSpan.empty }
+        let outer = Self.outerReach(radius)
+        let cy = Double(y) + 0.5
+        if body.contains(y) {
+            // The strip alone, with `interval`'s arithmetic for it: a few operations instead of looking at both
+            // caps and both ends in each of a long line's thousand rows.
+            let centre = (cy - begin.y) * acrossSlope
+            let first = Self.pixel(floor(begin.x + (centre - outer * perReach) - 0.5)) + 1
+            let last = Self.pixel(ceil(begin.x + (centre + outer * perReach) - 0.5)) - 1
+            guard fills, radius >= 1 else { return RowSpan(first: first, last: last, fillFirst: 0, fillLast: -1) }
+            let inner = radius - 0.5
+            return RowSpan(
+                first: first, last: last,
+                fillFirst: max(first, Self.pixel(ceil(begin.x + (centre - inner * perReach) - 0.5))),
+                fillLast: min(last, Self.pixel(floor(begin.x + (centre + inner * perReach) - 0.5))))
+        }
+        // Pixels whose centres lie strictly within `outer` of the segment: x + ½ in (low, high).
+        let (low, high) = interval(atY: cy, within: outer)
+        guard low < high else { return RowSpan.empty }
+        let first = Self.pixel(floor(low - 0.5)) + 1
+        let last = Self.pixel(ceil(high - 0.5)) - 1
+        guard first <= last else { return RowSpan.empty }
+        guard fills, radius >= 1 else { return RowSpan(first: first, last: last, fillFirst: 0, fillLast: -1) }
+        let (innerLow, innerHigh) = interval(atY: cy, within: radius - 0.5)
+        guard innerLow <= innerHigh else { return RowSpan(first: first, last: last, fillFirst: 0, fillLast: -1) }
+        return RowSpan(
+            first: first, last: last, fillFirst: max(first, Self.pixel(ceil(innerLow - 0.5))),
+            fillLast: min(last, Self.pixel(floor(innerHigh - 0.5))))
+    }
+
+    /// Draws the pixels `first...last` of row `y` (`row` its memory) that `span` (the row's span) touches: those
+    /// covered entirely filled, the rest blended over what the row holds.
+    private func draw(
+        _ paint: SourcePixel, row: UnsafeMutablePointer<UInt32>, y: Int, span: RowSpan, from first: Int, to last: Int
+    ) {
+        let first = max(first, span.first)
+        let last = min(last, span.last)
+        guard first <= last else { return }
+        let cy = Double(y) + 0.5
+        let fillFirst = max(first, span.fillFirst)
+        let fillLast = min(last, span.fillLast)
+        guard fillFirst <= fillLast else {
+            blend(row: row, cy: cy, from: first, to: last, paint: paint)
+            return
+        }
+        blend(row: row, cy: cy, from: first, to: fillFirst - 1, paint: paint)
+        (row + fillFirst).update(repeating: paint.word, count: fillLast - fillFirst + 1)
+        blend(row: row, cy: cy, from: fillLast + 1, to: last, paint: paint)
     }
 
     /// How much of pixel (x, y) the line covers, 0...1.
@@ -273,6 +328,17 @@ struct LineRaster {
         guard slabLow < slabHigh else { return (low, high) }
         return (min(low, begin.x + slabLow), max(high, begin.x + slabHigh))
     }
+}
+
+/// The pixels of one row a line touches, `first...last`, and of those the ones it covers entirely with an opaque
+/// colour, `fillFirst...fillLast` (each empty when its first is past its last).
+private struct RowSpan {
+    let first: Int
+    let last: Int
+    let fillFirst: Int
+    let fillLast: Int
+
+    static let empty = RowSpan(first: 0, last: -1, fillFirst: 0, fillLast: -1)
 }
 
 /// A colour as Cairo's RGB24 stores it (a native 32-bit word) and its alpha, blended over a pixel as Cairo's OVER
