@@ -38,9 +38,9 @@ struct LineRaster {
     private let isHorizontal: Bool
     /// The rows with any coverage (none for a line with a coordinate that is not a number).
     let rows: Range<Int>
-    /// The rows the line's ends do not reach into (a long line's rows, all but a few at each end): there a row's
-    /// pixels are those of the strip along the line's whole length, which crosses the row between two x that move
-    /// linearly down the rows, and the caps and the ends need no looking at.
+    /// The rows the line's ends do not reach into (a long line's rows, all but a few at each end): there the pixels
+    /// within any reach up to a touched pixel's are those of the strip along the line's whole length, which
+    /// crosses the row between two x that move linearly down the rows (`interval` needs no look at the caps).
     private let body: Range<Int>
 
     /// How far beyond its centre a pixel's square reaches (half its diagonal, rounded up): around a cap, where
@@ -74,7 +74,7 @@ struct LineRaster {
         let reach = radius + Self.squareReach
         let top = Int((min(begin.y, end.y) - reach - 0.5).rounded(.down))
         rows = top..<(Int((max(begin.y, end.y) + reach).rounded(.up)) + 1)
-        body = Self.body(begin: begin, uy: uy, ux: ux, length: self.length, reach: Self.outerReach(radius))
+        body = Self.body(begin: begin, ux: ux, uy: uy, length: self.length, reach: Self.outerReach(radius))
     }
 
     /// How far from the segment a pixel's centre can lie and the line still touch the pixel: half a pixel beyond
@@ -87,7 +87,7 @@ struct LineRaster {
     /// the line crosses such a row at least `reach · |ux / uy|` along from either end, so the strip within `reach`
     /// of it crosses the row between its ends and holds both caps' parts of the row. One row in from each side, so
     /// rounding never puts a row in that is not.
-    private static func body(begin: Point, uy: Double, ux: Double, length: Double, reach: Double) -> Range<Int> {
+    private static func body(begin: Point, ux: Double, uy: Double, length: Double, reach: Double) -> Range<Int> {
         guard length > 0, abs(uy) > 1e-12 else { return 0..<0 }
         let margin = reach * abs(ux) / abs(uy)
         guard length > 2 * margin else { return 0..<0 }
@@ -140,78 +140,43 @@ struct LineRaster {
         let firstRow = max(box.y0, rows.lowerBound)
         let lastRow = min(box.y1 - 1, rows.upperBound - 1)
         guard !box.isEmpty, firstRow <= lastRow else { return }
-        let fills = paint.isOpaque
+        // Touched: centres less than `outer` from the segment (a sampled cap's pixel up to half its diagonal);
+        // covered entirely: within `inner` (no fill under a sampled cap).
+        let outer = Self.outerReach(radius)
+        let inner = radius - 0.5
+        let fills = paint.isOpaque && radius >= 1
         for y in firstRow...lastRow {
-            let span = span(atRow: y, fills: fills)
-            let first = max(box.x0, span.first)
-            let last = min(box.x1 - 1, span.last)
+            let cy = Double(y) + 0.5
+            // Pixels whose centres lie strictly within `outer` of the segment: x + ½ in (low, high).
+            let (low, high) = interval(atRow: y, within: outer)
+            guard low < high else { continue }
+            let first = max(box.x0, Self.pixel(floor(low - 0.5)) + 1)
+            let last = min(box.x1 - 1, Self.pixel(ceil(high - 0.5)) - 1)
             guard first <= last else { continue }
             let row = (pixels.data + y * pixels.stride).assumingMemoryBound(to: UInt32.self)
-            draw(paint, row: row, y: y, span: span, from: first, to: last)
+            // Pixels covered entirely (centres within `inner`) take the colour as it is; the few at the edges are
+            // blended.
+            var fillFirst = Int.max
+            var fillLast = Int.min
+            if fills {
+                let (innerLow, innerHigh) = interval(atRow: y, within: inner)
+                if innerLow <= innerHigh {
+                    fillFirst = max(first, Self.pixel(ceil(innerLow - 0.5)))
+                    fillLast = min(last, Self.pixel(floor(innerHigh - 0.5)))
+                }
+            }
+            guard fillFirst <= fillLast else {
+                blend(row: row, cy: cy, from: first, to: last, paint: paint)
+                continue
+            }
+            blend(row: row, cy: cy, from: first, to: fillFirst - 1, paint: paint)
+            var pixel = row + fillFirst
+            for _ in fillFirst...fillLast {
+                pixel.pointee = paint.word
+                pixel += 1
+            }
+            blend(row: row, cy: cy, from: fillLast + 1, to: last, paint: paint)
         }
-    }
-
-    /// The pixels of row `y` the line touches (`first...last`, empty when `first > last`) and, of those, the ones
-    /// it covers entirely (`fillFirst...fillLast`), which a paint that `fills` (opaque) sets to its colour as it
-    /// is. Pixels covered entirely are those whose centres lie within `r − ½` of the segment, and none are under a
-    /// pen under 2 px (whose caps are sampled).
-    private func span(atRow y: Int, fills: Bool) -> RowSpan {
-        // Touched: centres less than `outer` from the segment (a sampled cap's pixel up to half its diagonal).
-        guard radius > 0, rows.contains(y) else { return RowSpan.empty }
-        let outer = Self.outerReach(radius)
-        let cy = Double(y) + 0.5
-        if body.contains(y) {
-            // The strip alone, with `interval`'s arithmetic for it: a few operations instead of looking at both
-            // caps and both ends in each of a long line's thousand rows.
-            let centre = (cy - begin.y) * acrossSlope
-            let first = Self.pixel(floor(begin.x + (centre - outer * perReach) - 0.5)) + 1
-            let last = Self.pixel(ceil(begin.x + (centre + outer * perReach) - 0.5)) - 1
-            guard fills, radius >= 1 else { return RowSpan(first: first, last: last, fillFirst: 0, fillLast: -1) }
-            let inner = radius - 0.5
-            return RowSpan(
-                first: first, last: last,
-                fillFirst: max(first, Self.pixel(ceil(begin.x + (centre - inner * perReach) - 0.5))),
-                fillLast: min(last, Self.pixel(floor(begin.x + (centre + inner * perReach) - 0.5))))
-        }
-        // Pixels whose centres lie strictly within `outer` of the segment: x + ½ in (low, high).
-        let (low, high) = interval(atY: cy, within: outer)
-        guard low < high else { return RowSpan.empty }
-        let first = Self.pixel(floor(low - 0.5)) + 1
-        let last = Self.pixel(ceil(high - 0.5)) - 1
-        guard first <= last else { return RowSpan.empty }
-        guard fills, radius >= 1 else { return RowSpan(first: first, last: last, fillFirst: 0, fillLast: -1) }
-        let (innerLow, innerHigh) = interval(atY: cy, within: radius - 0.5)
-        guard innerLow <= innerHigh else { return RowSpan(first: first, last: last, fillFirst: 0, fillLast: -1) }
-        return RowSpan(
-            first: first, last: last, fillFirst: max(first, Self.pixel(ceil(innerLow - 0.5))),
-            fillLast: min(last, Self.pixel(floor(innerHigh - 0.5))))
-    }
-
-    /// Draws the pixels `first...last` of row `y` (`row` its memory) that `span` (the row's span) touches: those
-    /// covered entirely filled, the rest blended over what the row holds.
-    private func draw(
-        _ paint: SourcePixel, row: UnsafeMutablePointer<UInt32>, y: Int, span: RowSpan, from first: Int, to last: Int
-    ) {
-        let first = max(first, span.first)
-        let last = min(last, span.last)
-        guard first <= last else { return }
-        let cy = Double(y) + 0.5
-        let fillFirst = max(first, span.fillFirst)
-        let fillLast = min(last, span.fillLast)
-        guard fillFirst <= fillLast else {
-            blend(row: row, cy: cy, from: first, to: last, paint: paint)
-            return
-        }
-        blend(row: row, cy: cy, from: first, to: fillFirst - 1, paint: paint)
-        (row + fillFirst).update(repeating: paint.word, count: fillLast - fillFirst + 1)
-        blend(row: row, cy: cy, from: fillLast + 1, to: last, paint: paint)
-    }
-
-    /// How much of pixel (x, y) the line covers, 0...1.
-    func coverage(x: Int, y: Int) -> Double {
-        let px = Double(x) + 0.5 - begin.x
-        let py = Double(y) + 0.5 - begin.y
-        return coverage(px: px, py: py, along: px * ux + py * uy, across: px * uy - py * ux)
     }
 
     /// A whole x edge as a pixel index, held to the held coordinates' range so the conversion cannot trap. (The
@@ -286,9 +251,18 @@ struct LineRaster {
         }
     }
 
-    /// The x interval of the row at `cy` lying within `reach` of the segment: the union of the caps' discs and the
-    /// band beside the segment (the shape is convex, so the union is one interval). Empty: `low > high`.
-    private func interval(atY cy: Double, within reach: Double) -> (low: Double, high: Double) {
+    /// The x interval of row `y`'s centre line lying within `reach` (at most a touched pixel's) of the segment: the
+    /// union of the caps' discs and the band beside the segment (the shape is convex, so the union is one
+    /// interval). Empty: `low > high`.
+    private func interval(atRow y: Int, within reach: Double) -> (low: Double, high: Double) {
+        let cy = Double(y) + 0.5
+        if body.contains(y) {
+            // The strip alone, with the arithmetic of its part below: a few operations instead of looking at both
+            // caps and both ends in each of a long line's thousand rows.
+            let centre = (cy - begin.y) * acrossSlope
+            let half = reach * perReach
+            return (begin.x + (centre - half), begin.x + (centre + half))
+        }
         var low = Double.infinity
         var high = -Double.infinity
         let squared = reach * reach
@@ -328,17 +302,6 @@ struct LineRaster {
         guard slabLow < slabHigh else { return (low, high) }
         return (min(low, begin.x + slabLow), max(high, begin.x + slabHigh))
     }
-}
-
-/// The pixels of one row a line touches, `first...last`, and of those the ones it covers entirely with an opaque
-/// colour, `fillFirst...fillLast` (each empty when its first is past its last).
-private struct RowSpan {
-    let first: Int
-    let last: Int
-    let fillFirst: Int
-    let fillLast: Int
-
-    static let empty = RowSpan(first: 0, last: -1, fillFirst: 0, fillLast: -1)
 }
 
 /// A colour as Cairo's RGB24 stores it (a native 32-bit word) and its alpha, blended over a pixel as Cairo's OVER
