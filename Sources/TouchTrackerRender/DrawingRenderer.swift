@@ -127,7 +127,12 @@ public final class DrawingRenderer {
             tilesStarted = true
             tiles.beginChange()
             tiles.invalidateAll()
-            pendingShapes.removeAll()
+            // Shapes drawn live stay live until the repainted tiles show them: the tiles showing meanwhile were
+            // painted before them (a line finished just before a paste, or before its document arrived, would
+            // vanish for as long as the repaint takes). Shapes gone with the change are pruned next.
+            for shape in Array(pendingShapes.keys) + (damage.cacheInsertions ?? []) {
+                pendingShapes[shape] = tiles.version
+            }
         } else if !damage.staleCacheRegions.isEmpty {
             tiles.beginChange()
             for rect in damage.staleCacheRegions.rects { tiles.invalidate(rect) }

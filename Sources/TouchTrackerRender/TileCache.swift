@@ -19,10 +19,12 @@ final class TileCache {
         var shownVersion = -1
         /// The newest version that changed what this tile must show.
         var neededVersion = 0
-        /// Whether a painter has it queued or in hand.
-        var isQueued = false
+        /// The version of the newest scene a painter has the tile queued or in hand from (nil: none).
+        var queuedVersion: Int?
 
         var isCurrent: Bool { shownVersion >= neededVersion }
+        /// Whether a painter will bring the tile up to date: it has it from a scene at least as new as it needs.
+        var isQueuedCurrent: Bool { (queuedVersion ?? -1) >= neededVersion }
     }
 
     let grid: TileGrid
@@ -103,25 +105,31 @@ final class TileCache {
         }
     }
 
-    /// Queues every stale tile that no painter has yet, from the scene `makeScene` builds (only called when some
-    /// tile needs it). A scene with nothing to show makes every stale tile plain at once, with no painter. Returns
-    /// the window region of tiles that changed on the spot.
+    /// Queues every stale tile that no painter has from a scene as new as it needs, from the scene `makeScene`
+    /// builds (only called when some tile needs it): a tile a painter has not taken yet is then painted once, from
+    /// this scene. A scene with nothing to show makes every stale tile plain at once, with no painter, and takes
+    /// back the ones queued: a clear shows in full at once, even while a large drawing's tiles are being painted.
+    /// Returns the window region of tiles that changed on the spot.
     func schedule(_ makeScene: () -> TileScene) -> Rect {
         guard mayNeedScheduling else { return .null }
         mayNeedScheduling = false
         var changed = Rect.null
         var scene: TileScene?
+        var takenBack: Set<TileKey> = []
         for key in grid.keys(coveringWidth: width, height: height) {
-            guard var tile = tiles[key], !tile.isCurrent, !tile.isQueued else { continue }
+            guard var tile = tiles[key], !tile.isCurrent, !tile.isQueuedCurrent else { continue }
             let current = scene ?? makeScene()
             scene = current
             let rect = grid.rect(of: key)
             if let pool, !current.isBlank {
                 pool.paint(key, rect: rect, from: current, urgent: tile.shownVersion >= 0)
-                tile.isQueued = true
+                tile.queuedVersion = current.version
             } else {
                 // Nothing to show (cleared), or no painter threads: painted here and now. A tile that cannot get
-                // its pixels (out of memory) is shown plain rather than never.
+                // its pixels (out of memory) is shown plain rather than never. What a painter still has of it is
+                // older, and is not swapped in over this.
+                if tile.queuedVersion != nil { takenBack.insert(key) }
+                tile.queuedVersion = nil
                 tile.surface = current.isBlank ? nil : try? current.paintTile(at: rect, size: grid.size)
                 tile.shownVersion = current.version
                 tilesPainted += 1
@@ -129,6 +137,7 @@ final class TileCache {
             }
             tiles[key] = tile
         }
+        if !takenBack.isEmpty { pool?.cancel { takenBack.contains($0) } }
         return changed
     }
 
@@ -139,9 +148,15 @@ final class TileCache {
         var changed = Rect.null
         for painted in pool.takeFinished() {
             guard var tile = tiles[painted.key] else { continue }  // resized away meanwhile
-            tile.isQueued = false
-            // A tile painted from an older scene than it now needs is queued again by the next `schedule`.
-            if painted.version < tile.neededVersion { mayNeedScheduling = true }
+            // No painter has the tile any more, unless it was queued again from a newer scene meanwhile.
+            if let queued = tile.queuedVersion, painted.version >= queued { tile.queuedVersion = nil }
+            // One that could not be painted stays as it is until the next change queues it again.
+            if painted.failed {
+                tiles[painted.key] = tile
+                continue
+            }
+            // A tile painted from an older scene than it now needs, and not queued again, is by the next `schedule`.
+            if painted.version < tile.neededVersion, tile.queuedVersion == nil { mayNeedScheduling = true }
             if painted.version > tile.shownVersion {
                 tile.surface = painted.surface
                 tile.shownVersion = painted.version

@@ -4,7 +4,8 @@ import Synchronization
 import TouchKit
 import TouchTracker
 
-/// A tile a painter finished: which tile, from which scene, and its pixels (nil: plain background).
+/// A tile a painter finished: which tile, from which scene, and its pixels (nil: plain background), or that it
+/// could not be painted (out of memory for its pixels).
 ///
 /// `@unchecked Sendable` because it carries a `CairoSurface` (a C pointer) from a painter thread to the event loop,
 /// which Swift cannot check: the painter creates the surface, draws it and lets go of it in the same step that
@@ -13,11 +14,21 @@ final class PaintedTile: @unchecked Sendable {
     let key: TileKey
     let version: Int
     let surface: CairoSurface?
+    /// The painter could not get the tile's pixels: `surface` means nothing, and the tile stays as it was.
+    let failed: Bool
 
     init(key: TileKey, version: Int, surface: consuming CairoSurface?) {
         self.key = key
         self.version = version
         self.surface = surface
+        failed = false
+    }
+
+    init(failedKey key: TileKey, version: Int) {
+        self.key = key
+        self.version = version
+        surface = nil
+        failed = true
     }
 }
 
@@ -75,7 +86,8 @@ final class TilePainterPool: Sendable {
         if isNew { work.signal() }
     }
 
-    /// Drops queued tiles that `keep` rejects (a resize took them out of the window). Tiles being painted finish.
+    /// Drops queued tiles that `reject` picks (a resize took them out of the window, a clear made them plain).
+    /// Tiles being painted finish.
     func cancel(where reject: (TileKey) -> Bool) {
         state.withLock { state in
             state.order.removeAll { key in
@@ -128,8 +140,9 @@ final class TilePainterPool: Sendable {
                     key: job.key, version: job.scene.version,
                     surface: try job.scene.paintTile(at: job.rect, size: tileSize))
             } catch {
-                // Out of memory for the tile's pixels: it stays as it was and is tried again on the next change.
-                continue
+                // Out of memory for the tile's pixels: reported, so the cache knows no painter has the tile any more
+                // (it stays as it was and is queued again on the next change).
+                painted = PaintedTile(failedKey: job.key, version: job.scene.version)
             }
             state.withLock { $0.finished.append(painted) }
             done.signal()

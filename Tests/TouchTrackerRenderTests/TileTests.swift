@@ -80,17 +80,20 @@ import TouchTrackerRender
         _ = renderer.frame(for: view)
         let complete = try DrawingRenderer(width: 700, height: 500)
         _ = complete.frame(for: DrawingView(frame: view.frame, drawing: drawing))
-        // Each 256 px tile of the first frame is either all white or exactly the finished tile.
+        // Each 256 px tile of the first frame is either all white or exactly the finished tile: a tile part of
+        // which is the finished picture and part plain is half painted.
         let finished = Self.samples(complete.canvas)
         let shown = Self.samples(renderer.canvas)
         let columns = (700 + 2) / 3
-        var tileStates: [String: Set<Bool>] = [:]
+        var isFinished: [String: Bool] = [:]
+        var isPlain: [String: Bool] = [:]
         for (index, value) in shown.enumerated() {
-            let x = index % columns * 3
-            let y = index / columns * 3
-            let key = "\(x / 256),\(y / 256)"
-            tileStates[key, default: []].insert(value == finished[index])
-            if value != finished[index] { #expect(value == 0xFFFFFF, "tile \(key) at (\(x), \(y)) is half painted") }
+            let key = "\(index % columns * 3 / 256),\(index / columns * 3 / 256)"
+            isFinished[key, default: true] = isFinished[key, default: true] && value == finished[index]
+            isPlain[key, default: true] = isPlain[key, default: true] && value == 0xFFFFFF
+        }
+        for key in isFinished.keys.sorted() {
+            #expect(isFinished[key]! || isPlain[key]!, "tile \(key) is half painted")
         }
         #expect(renderer.waitUntilTilesComplete(for: view))
         _ = renderer.frame(for: view)
@@ -103,6 +106,22 @@ import TouchTrackerRender
         Self.stroke(controller, [Point(x: 100, y: 450), Point(x: 400, y: 450), Point(x: 600, y: 450)])
         _ = renderer.frame(for: controller.drawingView)
         // Black (the line's colour), not red (in progress) and not whatever the old tile had there.
+        for x in stride(from: 110, through: 590, by: 40) {
+            let p = try #require(renderer.canvas.pixel(x: x, y: 450))
+            #expect(p.red < 40 && p.green < 40 && p.blue < 40, "(\(x), 450): \(p)")
+        }
+    }
+
+    @Test("a line finished just before the whole drawing is repainted (a large paste) stays on screen meanwhile")
+    func newLineStaysWhileEverythingIsRepainted() throws {
+        let (controller, renderer) = try Self.paintedScene(lines: 20_000, width: 700, height: 500, seed: 11)
+        Self.stroke(controller, [Point(x: 100, y: 450), Point(x: 400, y: 450), Point(x: 600, y: 450)])
+        _ = renderer.frame(for: controller.drawingView)
+        let pasted = Self.randomDrawing(lines: 2_000, width: 700, height: 500, seed: 12).lines.map(Shape.line)
+        #expect(controller.paste(PreparedPaste(pasted, onto: controller.drawingView.shapes)))
+        // The whole window composed again (as an expose would) while the tiles are still being repainted: the old
+        // tiles do not have the line, so it must still be drawn on top of them.
+        _ = renderer.frame(for: controller.drawingView, forceFull: true)
         for x in stride(from: 110, through: 590, by: 40) {
             let p = try #require(renderer.canvas.pixel(x: x, y: 450))
             #expect(p.red < 40 && p.green < 40 && p.blue < 40, "(\(x), 450): \(p)")
@@ -147,6 +166,21 @@ import TouchTrackerRender
         view.clearAll()
         _ = renderer.frame(for: view)
         #expect(renderer.tilesComplete)
+        #expect(Self.samples(renderer.canvas).allSatisfy { $0 == 0xFFFFFF })
+    }
+
+    @Test("a clear while the tiles are being repainted shows in full at once, and stays clear as painters finish")
+    func clearWhileRepaintingIsImmediate() throws {
+        let (controller, renderer) = try Self.paintedScene(lines: 5_000, width: 700, height: 500, seed: 13)
+        let view = controller.drawingView
+        // Another large drawing: every tile is queued to be repainted, the old ones showing meanwhile.
+        view.replaceDrawing(with: LoadedDocument(Self.randomDrawing(lines: 20_000, width: 700, height: 500, seed: 14)))
+        _ = renderer.frame(for: view)
+        view.clearAll()
+        _ = renderer.frame(for: view)
+        #expect(Self.samples(renderer.canvas).allSatisfy { $0 == 0xFFFFFF })
+        #expect(renderer.waitUntilTilesComplete(for: view))
+        _ = renderer.frame(for: view)
         #expect(Self.samples(renderer.canvas).allSatisfy { $0 == 0xFFFFFF })
     }
 }
