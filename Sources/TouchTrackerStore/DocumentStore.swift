@@ -42,8 +42,7 @@ public struct DocumentStore: Sendable {
 
     /// Whether a document exists at the path (a dangling symlink or a directory counts: loading will say why).
     public var exists: Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
+        (try? FilePath(path).stat(followTargetSymlink: false)) != nil
     }
 
     /// Reads the document. A missing file is an empty drawing; anything unreadable is an error naming the problem.
@@ -57,47 +56,64 @@ public struct DocumentStore: Sendable {
         }
     }
 
+    /// Opens the document to read it (not blocking on a FIFO put in its place) and returns it with its size,
+    /// refusing directories and special files.
+    private func openRegularFile() throws(DocumentFileError) -> (fd: FileDescriptor, size: Int) {
+        let fd: FileDescriptor
+        let status: Stat
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
+        } catch {
+            throw DocumentFileError(path: path, problem: Self.describe(error))
+        }
+        do {
+            status = try fd.stat()
+        } catch {
+            try? fd.close()
+            throw DocumentFileError(path: path, problem: Self.describe(error))
+        }
+        guard status.type == .regular else {
+            try? fd.close()
+            throw DocumentFileError(
+                path: path,
+                problem: status.type == .directory
+                    ? "is a directory, not a document; move it away" : "is not a regular file")
+        }
+        return (fd, Int(status.size))
+    }
+
     /// Reads at most the size limit, refusing directories, special files and anything larger.
     private func readBytes() throws(DocumentFileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        if fd < 0 { throw DocumentFileError(path: path, problem: Self.describe(errno: errno)) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw DocumentFileError(path: path, problem: Self.describe(errno: errno)) }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw DocumentFileError(path: path, problem: "is a directory, not a document; move it away")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw DocumentFileError(path: path, problem: "is not a regular file")
-        }
+        let (fd, size) = try openRegularFile()
+        defer { try? fd.close() }
         let limit = DocumentCodec.maximumFileSize
-        if Int(info.st_size) > limit {
-            throw DocumentFileError(
-                path: path, problem: DocumentError.tooLarge(bytes: Int(info.st_size), limit: limit).description)
+        if size > limit {
+            throw DocumentFileError(path: path, problem: DocumentError.tooLarge(bytes: size, limit: limit).description)
         }
-        // The size fstat gave plus one byte, so the end of the file shows without growing, read into uninitialized
-        // memory: zero-filling megabytes first would cost about as much as reading them. A file that grew since
-        // fstat is read on below.
+        // The size stat gave plus one byte, so the end of the file shows without growing, read into uninitialized
+        // memory: zero-filling megabytes first would cost about as much as reading them. A file that grew since is
+        // read on below.
         var count = 0
-        var failure: Int32 = 0
+        var failure: (any Error)?
         var reachedEnd = false
-        var bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size) + 1) { buffer, initialized in
-            while count < buffer.count {
-                let n = read(fd, buffer.baseAddress! + count, buffer.count - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break
+        var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
+            do {
+                while count < buffer.count {
+                    let n = try fd.read(
+                        into: UnsafeMutableRawBufferPointer(
+                            start: buffer.baseAddress! + count, count: buffer.count - count))
+                    if n == 0 {
+                        reachedEnd = true
+                        break
+                    }
+                    count += n
                 }
-                if n == 0 {
-                    reachedEnd = true
-                    break
-                }
-                count += n
+            } catch {
+                failure = error
             }
             initialized = count
         }
-        if failure != 0 { throw DocumentFileError(path: path, problem: Self.describe(errno: failure)) }
+        if let failure { throw DocumentFileError(path: path, problem: Self.describe(failure)) }
         while !reachedEnd {
             if count == bytes.count {
                 if count > limit {
@@ -106,15 +122,15 @@ public struct DocumentStore: Sendable {
                 }
                 bytes.append(contentsOf: repeatElement(0, count: 65536))
             }
-            let n = bytes.withUnsafeMutableBytes { buffer in
-                read(fd, buffer.baseAddress! + count, buffer.count - count)
+            do {
+                let n = try bytes.withUnsafeMutableBytes { buffer in
+                    try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+                }
+                if n == 0 { break }
+                count += n
+            } catch {
+                throw DocumentFileError(path: path, problem: Self.describe(error))
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw DocumentFileError(path: path, problem: Self.describe(errno: errno))
-            }
-            if n == 0 { break }
-            count += n
         }
         bytes.removeSubrange(count...)
         return bytes
@@ -141,19 +157,8 @@ public struct DocumentStore: Sendable {
     /// error (and then nothing must ever be written over the original). The copy is byte for byte (holes in a
     /// sparse file stay holes), mode 0600, and flushed to disk before this returns.
     public func copyAside(stamp: String) throws(DocumentFileError) -> String {
-        let source = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        if source < 0 { throw DocumentFileError(path: path, problem: Self.describe(errno: errno)) }
-        defer { close(source) }
-        var info = stat()
-        guard fstat(source, &info) == 0 else {
-            throw DocumentFileError(path: path, problem: Self.describe(errno: errno))
-        }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw DocumentFileError(path: path, problem: "is a directory, not a document; move it away")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw DocumentFileError(path: path, problem: "is not a regular file")
-        }
+        let (source, _) = try openRegularFile()
+        defer { try? source.close() }
         var destination = "\(path).corrupt-\(stamp)"
         var suffix = 1
         var target: FileDescriptor
@@ -181,10 +186,11 @@ public struct DocumentStore: Sendable {
         let zeros = [UInt8](repeating: 0, count: buffer.count)
         var size = 0
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail(Self.describe(errno: errno))
+            let n: Int
+            do {
+                n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+            } catch {
+                throw fail(Self.describe(error))
             }
             if n == 0 { break }
             size += n

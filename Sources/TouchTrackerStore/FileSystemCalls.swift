@@ -1,8 +1,9 @@
 import Glibc
 import SystemPackage
 
-/// The few calls the store needs that swift-system 1.8.1 does not wrap (fsync, rename, unlink), in its terms: a
-/// `FileDescriptor` in, an `Errno` thrown. Nothing else in the store calls the C library for files.
+/// The few calls the document's reads and writes need that swift-system 1.8.1 does not wrap (fsync, rename,
+/// unlink), in its terms: a `FileDescriptor` in, an `Errno` thrown. (`DocumentLock`'s `flock` and
+/// `DocumentWatcher`'s inotify, which swift-system has no words for either, stay in those types.)
 enum FileSystemCalls {
     /// Flushes the file's data (or a folder's entries) to the disk.
     static func sync(_ fd: FileDescriptor) throws(Errno) {
