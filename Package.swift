@@ -68,18 +68,23 @@ let package = Package(
 
         .target(
             name: "TouchTrackerStore",
-            dependencies: ["TouchTracker", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: [
+                "TouchTracker", "ThreadPriority", .product(name: "SystemPackage", package: "swift-system"),
+            ]),
 
         // MARK: Platform edges
 
+        // The priority of background threads (tile painters, the writer, the loader): setpriority and SCHED_IDLE.
+        .target(name: "ThreadPriority"),
         .target(
-            name: "TouchTrackerRender", dependencies: ["TouchTracker", "TouchTrackerDemos", "CCairo", "CPango"],
+            name: "TouchTrackerRender",
+            dependencies: ["TouchTracker", "TouchTrackerDemos", "ThreadPriority", "CCairo", "CPango"],
             swiftSettings: [.unsafeFlags(pangoIncludeFlags())]),
         .target(
             name: "TouchTrackerX11",
             dependencies: [
-                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "CX11", "CCairo",
-                "CIntl",
+                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "ThreadPriority",
+                "CX11", "CCairo", "CIntl",
             ]
         ),
 

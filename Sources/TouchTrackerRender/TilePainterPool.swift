@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import ThreadPriority
 import TouchKit
 import TouchTracker
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import ThreadPriority
 import TouchTracker
 
 /// Watches one document for changes made by anyone, with inotify on its folder: an atomic replace (a temporary

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import ThreadPriority
 import TouchTracker
 
 /// Saves the drawing on a thread of its own, so the event loop never waits for the disk: the one owner of

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThreadPriority
 import TouchTracker
 
 /// Runs the codec's independent encoding jobs for a save side by side: the saving thread takes them in order, and

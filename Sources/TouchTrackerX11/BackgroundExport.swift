@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThreadPriority
 import TouchTracker
 import TouchTrackerRender
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThreadPriority
 import TouchTracker
 
 /// Reads the document on a thread of its own while the window opens, so the first frame does not wait for a large

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Background work (painting tiles, reading and saving the document) runs at a lower priority than the event loop, so on a
 /// machine with as many busy threads as cores the loop still gets the processor the moment a touch arrives: the
