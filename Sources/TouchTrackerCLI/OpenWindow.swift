@@ -131,7 +131,8 @@ struct OpenWindow: ParsableCommand {
                 store: opened.store ?? requested, log: { Diagnostics.error($0) },
                 onStatusChange: { [wakeUp = app.wakeUp] _ in wakeUp() })
             app.controller.onEdit = { writer.submit($0) }
-            watcher = Self.watch(opened.store ?? requested, writer: writer, mailbox: app.diskChanges)
+            watcher = Self.watch(
+                opened.store ?? requested, version: opened.version, writer: writer, mailbox: app.diskChanges)
             app.standingNotice = { writer.status.failureReason.map { .notSaved(reason: $0) } }
             app.finishSaving = { [unowned app] in
                 guard let failure = writer.flush() else { return }
@@ -180,14 +181,18 @@ extension OpenWindow {
     }
 
     /// Watches the document `store` saves to, and from then on keeps `writer` from saving over a version of it the
-    /// window has not shown. A version that is not one of `writer`'s own saves is read on the watcher's thread and
+    /// window has not shown (`version` is the one it read). A version that is not one of `writer`'s own saves is read on the watcher's thread and
     /// posted to the window; once it is on screen (and submitted) the writer may replace it. An unreadable one is
     /// copied aside first (`NAME.corrupt-…`), so whatever the other program wrote is kept. Nil (the window then does
     /// not follow outside changes, and saves as before) when inotify cannot be set up; said once on stderr.
-    static func watch(_ store: DocumentStore, writer: DocumentWriter, mailbox: DiskChangeMailbox) -> DocumentWatcher? {
-        let watcher: DocumentWatcher
+    static func watch(
+        _ store: DocumentStore, version: FileIdentity?, writer: DocumentWriter, mailbox: DiskChangeMailbox
+    ) -> DocumentWatcher? {
+        // Guarded before the watch starts, so its first look (below) already knows the version read.
+        writer.guardOutsideChanges(current: version)
         do {
-            watcher = try DocumentWatcher(documentPath: store.path) {
+            // A first look once it watches: a version written between the read and the watch sends no event.
+            return try DocumentWatcher(documentPath: store.path, reportAtStart: true) {
                 // The folder itself went away: the watcher has stopped, so nothing will be read any more and saves
                 // must not wait for it (the next one makes the folder again).
                 let folder = (store.path as NSString).deletingLastPathComponent
@@ -195,11 +200,15 @@ extension OpenWindow {
                     writer.stopGuardingOutsideChanges()
                     return
                 }
-                // Gone: written again at the next edit. One of our own saves: nothing to adopt.
+                // Gone: written again at the next edit. One of our own saves (or the version shown): nothing to
+                // adopt.
                 guard let version = FileIdentity.of(path: store.path), !writer.wroteVersion(version) else { return }
                 do {
-                    let document = LoadedDocument(try store.load())
-                    mailbox.post(.readable(document, adopted: { writer.acknowledge(version) }))
+                    // The version acknowledged is the one read, should it have changed again since the look above
+                    // (gone since: nothing to adopt, as above).
+                    let (drawing, read) = try store.loadVersion()
+                    guard let read else { return }
+                    mailbox.post(.readable(LoadedDocument(drawing), adopted: { writer.acknowledge(read) }))
                 } catch {
                     var problem = "\(error)"
                     if let copy = try? store.copyAside(stamp: DocumentLoading.timeStamp()) {
@@ -211,10 +220,9 @@ extension OpenWindow {
             }
         } catch {
             Diagnostics.error("cannot watch \(store.path) for changes by other programs: \(error)")
+            writer.stopGuardingOutsideChanges()
             return nil
         }
-        writer.guardOutsideChanges(current: FileIdentity.of(path: store.path))
-        return watcher
     }
 
     /// `path` with the home folder written `~`, for a notice that must fit in the window.
@@ -224,11 +232,13 @@ extension OpenWindow {
     }
 }
 
-/// The opened document's store, handed from the thread that reads it to the event loop.
+/// The opened document's store and the version of it that was read, handed from the thread that reads it to the
+/// event loop.
 final class OpenedDocumentBox: Sendable {
-    private let opened = Mutex<DocumentStore?>(nil)
+    private let opened = Mutex<(store: DocumentStore, version: FileIdentity?)?>(nil)
 
-    func set(_ document: OpenedDocument) { opened.withLock { $0 = document.store } }
+    func set(_ document: OpenedDocument) { opened.withLock { $0 = (document.store, document.version) } }
 
-    var store: DocumentStore? { opened.withLock { $0 } }
+    var store: DocumentStore? { opened.withLock { $0?.store } }
+    var version: FileIdentity? { opened.withLock { $0?.version } }
 }

@@ -28,6 +28,10 @@ public struct OpenedDocument: Sendable {
     public var store: DocumentStore
     /// The one line to tell the user when the document could not be read; nil when it loaded.
     public var problem: String?
+    /// The version of the file at `store`'s path that was read (or, unreadable, copied aside), which a save may
+    /// replace; nil when there was none. Taken from the file as it was opened, so a version another program
+    /// writes after the read is never taken for it.
+    public var version: FileIdentity?
 }
 
 /// Reads and writes the drawing on disk. Writes are crash-safe: a temporary file in the same folder is written,
@@ -47,10 +51,15 @@ public struct DocumentStore: Sendable {
 
     /// Reads the document. A missing file is an empty drawing; anything unreadable is an error naming the problem.
     public func load() throws(DocumentFileError) -> Drawing {
-        guard exists else { return Drawing() }
-        let bytes = try readBytes()
+        try loadVersion().drawing
+    }
+
+    /// `load`, and the version of the file it read (nil: there was none).
+    public func loadVersion() throws(DocumentFileError) -> (drawing: Drawing, version: FileIdentity?) {
+        guard exists else { return (Drawing(), nil) }
+        let (bytes, version) = try readBytes()
         do {
-            return try DocumentCodec.decode(bytes)
+            return (try DocumentCodec.decode(bytes), version)
         } catch {
             throw DocumentFileError(path: path, problem: error.description)
         }
@@ -58,7 +67,7 @@ public struct DocumentStore: Sendable {
 
     /// Opens the document to read it (not blocking on a FIFO put in its place) and returns it with its size,
     /// refusing directories and special files.
-    private func openRegularFile() throws(DocumentFileError) -> (fd: FileDescriptor, size: Int) {
+    private func openRegularFile() throws(DocumentFileError) -> (fd: FileDescriptor, version: FileIdentity) {
         let fd: FileDescriptor
         let status: Stat
         do {
@@ -79,13 +88,15 @@ public struct DocumentStore: Sendable {
                 problem: status.type == .directory
                     ? "is a directory, not a document; move it away" : "is not a regular file")
         }
-        return (fd, Int(status.size))
+        return (fd, FileIdentity(status.rawValue))
     }
 
-    /// Reads at most the size limit, refusing directories, special files and anything larger.
-    private func readBytes() throws(DocumentFileError) -> [UInt8] {
-        let (fd, size) = try openRegularFile()
+    /// Reads at most the size limit, refusing directories, special files and anything larger, and says which
+    /// version of the file it read (as it was when opened).
+    private func readBytes() throws(DocumentFileError) -> (bytes: [UInt8], version: FileIdentity) {
+        let (fd, version) = try openRegularFile()
         defer { try? fd.close() }
+        let size = Int(version.size)
         let limit = DocumentCodec.maximumFileSize
         if size > limit {
             throw DocumentFileError(path: path, problem: DocumentError.tooLarge(bytes: size, limit: limit).description)
@@ -133,7 +144,7 @@ public struct DocumentStore: Sendable {
             }
         }
         bytes.removeSubrange(count...)
-        return bytes
+        return (bytes, version)
     }
 
     /// Writes the drawing crash-safely. The folder is created (mode 0700) if missing; the file is mode 0600.
@@ -157,7 +168,12 @@ public struct DocumentStore: Sendable {
     /// error (and then nothing must ever be written over the original). The copy is byte for byte (holes in a
     /// sparse file stay holes), mode 0600, and flushed to disk before this returns.
     public func copyAside(stamp: String) throws(DocumentFileError) -> String {
-        let (source, _) = try openRegularFile()
+        try copyAsideVersion(stamp: stamp).copy
+    }
+
+    /// `copyAside`, and the version of the file it copied.
+    private func copyAsideVersion(stamp: String) throws(DocumentFileError) -> (copy: String, version: FileIdentity) {
+        let (source, version) = try openRegularFile()
         defer { try? source.close() }
         var destination = "\(path).corrupt-\(stamp)"
         var suffix = 1
@@ -213,7 +229,7 @@ public struct DocumentStore: Sendable {
             throw fail(Self.describe(error))
         }
         AtomicFile.syncFolder(of: copy)
-        return copy
+        return (copy, version)
     }
 
     /// Opens the document for the window: its drawing, or, when it cannot be read, an empty drawing with the
@@ -223,13 +239,15 @@ public struct DocumentStore: Sendable {
     ///   exactly as it is, and edits are saved next to it, to `NAME.recovered-YYYYMMDD-HHMMSS`, instead.
     public func openForEditing(stamp: String) -> OpenedDocument {
         do {
-            return OpenedDocument(drawing: try load(), store: self, problem: nil)
+            let (drawing, version) = try loadVersion()
+            return OpenedDocument(drawing: drawing, store: self, problem: nil, version: version)
         } catch {
             do {
-                let copy = try copyAside(stamp: stamp)
+                let (copy, version) = try copyAsideVersion(stamp: stamp)
                 return OpenedDocument(
                     drawing: Drawing(), store: self,
-                    problem: "cannot read document \(error); kept it as \(copy) and starting with an empty drawing")
+                    problem: "cannot read document \(error); kept it as \(copy) and starting with an empty drawing",
+                    version: version)
             } catch let copyError {
                 var recovery = "\(path).recovered-\(stamp)"
                 var suffix = 1

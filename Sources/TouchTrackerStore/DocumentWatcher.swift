@@ -24,10 +24,13 @@ public final class DocumentWatcher: Sendable {
     /// The longest a continuing burst delays its report.
     static let longestDelay = 1.0
 
-    /// Starts watching `documentPath`. Throws when inotify cannot be set up (too many watches, say).
-    public init(documentPath: String, settle: Double = 0.1, onChange: @escaping @Sendable () -> Void)
-        throws(DocumentFileError)
-    {
+    /// Starts watching `documentPath`. Throws when inotify cannot be set up (too many watches, say). With
+    /// `reportAtStart`, reports once `settle` seconds after the watch began even if nothing happens: for a caller
+    /// that last looked at the file before (a change in between would otherwise go unseen).
+    public init(
+        documentPath: String, settle: Double = 0.1, reportAtStart: Bool = false,
+        onChange: @escaping @Sendable () -> Void
+    ) throws(DocumentFileError) {
         let parent = (documentPath as NSString).deletingLastPathComponent
         let folder = parent.isEmpty ? "." : parent
         let name = Array((documentPath as NSString).lastPathComponent.utf8)
@@ -55,7 +58,9 @@ public final class DocumentWatcher: Sendable {
         let finished = finished
         let thread = Thread {
             BackgroundPriority.lowerForThisThread()
-            Self.watch(inotify: inotify, wake: wakeRead, name: name, settle: settle, onChange: onChange)
+            Self.watch(
+                inotify: inotify, wake: wakeRead, name: name, settle: settle, reportAtStart: reportAtStart,
+                onChange: onChange)
             close(inotify)
             close(wakeRead)
             finished.signal()
@@ -83,10 +88,10 @@ public final class DocumentWatcher: Sendable {
 
     /// The thread's loop: waits for events or the wake-up, and reports each burst once it settles.
     private static func watch(
-        inotify: Int32, wake: Int32, name: [UInt8], settle: Double, onChange: @Sendable () -> Void
+        inotify: Int32, wake: Int32, name: [UInt8], settle: Double, reportAtStart: Bool, onChange: @Sendable () -> Void
     ) {
-        var firstEvent: Double?
-        var lastEvent = 0.0
+        var lastEvent = now()
+        var firstEvent: Double? = reportAtStart ? lastEvent : nil
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             var timeout: Int32 = -1

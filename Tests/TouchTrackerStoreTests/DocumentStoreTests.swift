@@ -26,6 +26,19 @@ import TouchTrackerStore
         #expect(try store.load() == drawing)
     }
 
+    @Test("a document opened for editing says which version of the file it read, and none when there was none")
+    func openedDocumentKnowsItsVersion() throws {
+        let store = DocumentStore(path: folder + "/drawing.json")
+        #expect(store.openForEditing(stamp: "20260102-030405").version == nil)
+        try store.save(drawing)
+        let opened = store.openForEditing(stamp: "20260102-030405")
+        #expect(opened.drawing == drawing)
+        #expect(opened.version != nil && opened.version == FileIdentity.of(path: store.path))
+        // Another version (a new file renamed over it) is not the one read.
+        try store.save(drawing)
+        #expect(opened.version != FileIdentity.of(path: store.path))
+    }
+
     @Test("a large drawing, its text encoded side by side, is saved as exactly the text of the drawing")
     func largeSaveIsTheDrawingsText() throws {
         let lines = (0..<10_000).map { index in

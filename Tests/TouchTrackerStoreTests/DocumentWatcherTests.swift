@@ -41,6 +41,24 @@ import TouchTrackerStore
         return false
     }
 
+    @Test("a watcher asked for a first look reports once as it starts, with nothing changed, and then not again")
+    func firstLookIsReportedOnce() async throws {
+        let count = Counter()
+        let watcher = try DocumentWatcher(documentPath: document, reportAtStart: true) { count.add() }
+        defer { watcher.stop() }
+        #expect(try await reported(count))
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(count.withLock { $0 } == 1)
+    }
+
+    @Test("a watcher not asked for a first look reports nothing while nothing changes")
+    func noFirstLookReportsNothing() async throws {
+        let (watcher, count) = try watch()
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(count.withLock { $0 } == 0)
+    }
+
     @Test("a document replaced atomically (a temporary file renamed over it) is reported")
     func atomicReplaceIsReported() async throws {
         let (watcher, count) = try watch()
