@@ -63,7 +63,8 @@ public final class DocumentWriter: Sendable {
     private let onStatusChange: @Sendable (Status) -> Void
 
     /// Starts the writer thread for `store`. `log` gets one line per new kind of failure and one when saving works
-    /// again; `onStatusChange` is called on the writer's thread whenever `status` changes.
+    /// again; `onStatusChange` is called on the writer's thread whenever `status` changes. The thread holds the
+    /// writer until `stop`: a writer is never dropped with a save half done.
     public init(
         store: DocumentStore, log: @escaping @Sendable (String) -> Void = { _ in },
         onStatusChange: @escaping @Sendable (Status) -> Void = { _ in }
@@ -74,10 +75,6 @@ public final class DocumentWriter: Sendable {
         let thread = Thread { [self] in writeUntilStopped() }
         thread.name = "document writer"
         thread.start()
-    }
-
-    deinit {
-        stop()
     }
 
     public var status: Status { state.withLock { $0.status } }

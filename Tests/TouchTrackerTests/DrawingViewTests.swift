@@ -134,7 +134,7 @@ struct Canvas {
     @Test("every completed line is reported once for saving")
     func editReported() {
         var canvas = Canvas()
-        nonisolated(unsafe) var saved: [Int] = []
+        var saved: [Int] = []
         canvas.view.onEdit = { saved.append($0.drawing.lines.count) }
         canvas.stroke(1, from: Point(x: 0, y: 0), to: Point(x: 100, y: 0))
         canvas.stroke(2, from: Point(x: 0, y: 50), to: Point(x: 100, y: 50))
