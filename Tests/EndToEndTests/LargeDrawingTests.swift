@@ -1,5 +1,6 @@
 import Foundation
 import SeededRandom
+import Synchronization
 import Testing
 import TouchKit
 import TouchTracker
@@ -77,19 +78,55 @@ struct LargeDrawingTests {
         return nil
     }
 
+    /// When the stroke of `strokeWhileOpening` began (CLOCK_MONOTONIC seconds), or why it could not, from the
+    /// thread that drew it.
+    final class StrokeStart: Sendable {
+        let state = Mutex<(began: Double?, failure: String?)>((nil, nil))
+    }
+
     @Test("a stroke drawn as soon as a 100,000-line drawing opens shows while its tiles are painted, and is saved")
     func strokeWhileOpening() async throws {
-        let session = try await AppSession.launch(
-            drawing: Self.randomDrawing(100_000, spare: 60), extraArguments: ["--trace-frames"])
-        defer { session.stop() }
-        let touch = try session.server.touch
-        // Along the top rows, which the drawing leaves empty: red there can only be the stroke.
-        let began = Self.monotonicNow()
-        try touch.touchBegin(id: 1, x: session.root(40, 30).x, y: session.root(40, 30).y)
-        for step in 1...10 {
-            try touch.touchUpdate(id: 1, x: session.root(40 + 50 * Double(step), 30).x, y: session.root(0, 30).y)
+        let frame = AppSession.Frame(x: 100, y: 80, width: 640, height: 480)
+        let root: @Sendable (Double, Double) -> (x: Double, y: Double) = { x, y in
+            (x + Double(frame.x), y + Double(frame.y))
         }
-        try touch.sync()
+        let start = StrokeStart()
+        // The stroke goes down the moment the first frame is traced, from a thread of its own: the test's own
+        // tasks can wait a second for a thread of the cooperative pool while every suite runs at once.
+        let session = try await AppSession.launch(
+            frame: frame, drawing: Self.randomDrawing(100_000, spare: 60), extraArguments: ["--trace-frames"]
+        ) { server, app in
+            Thread.detachNewThread {
+                let deadline = Self.monotonicNow() + 120
+                while !app.stderrLines.contains(where: { $0.contains("frame presented") }) {
+                    guard app.isRunning, Self.monotonicNow() < deadline else {
+                        start.state.withLock { $0.failure = "no first frame" }
+                        return
+                    }
+                    usleep(1000)
+                }
+                do {
+                    let touch = try server.touch
+                    // Along the top rows, which the drawing leaves empty: red there can only be the stroke.
+                    let began = Self.monotonicNow()
+                    try touch.touchBegin(id: 1, x: root(40, 30).x, y: root(40, 30).y)
+                    for step in 1...10 {
+                        try touch.touchUpdate(id: 1, x: root(40 + 50 * Double(step), 30).x, y: root(0, 30).y)
+                    }
+                    try touch.sync()
+                    start.state.withLock { $0.began = began }
+                } catch {
+                    start.state.withLock { $0.failure = "\(error)" }
+                }
+            }
+        }
+        defer { session.stop() }
+        let began = try await waitForValue("the stroke to be sent", timeout: .seconds(130)) {
+            let (began, failure) = start.state.withLock { $0 }
+            if let failure { throw AppProcess.AppError(description: "the stroke could not be drawn: \(failure)") }
+            return began
+        }
+        let touch = try session.server.touch
         try await waitUntil("the stroke in progress to show red", timeout: .seconds(5), poll: .milliseconds(20)) {
             let shot = try session.screenshot()
             return isRed(shot.pixel(x: Int(session.root(300, 30).x), y: Int(session.root(300, 30).y)))

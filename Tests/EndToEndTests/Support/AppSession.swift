@@ -24,7 +24,8 @@ final class AppSession: Sendable {
     static func launch(
         frame: Frame = Frame(x: 100, y: 80, width: 640, height: 480), readyTimeout: Duration = .seconds(10),
         depth: Int = 24, disabledExtensions: [String] = [], drawing: Drawing? = nil, folder: URL? = nil,
-        extraArguments: [String] = [], environment: [String: String?] = [:]
+        extraArguments: [String] = [], environment: [String: String?] = [:],
+        onStarted: @Sendable (XorgServer, AppProcess) -> Void = { _, _ in }
     ) async throws -> AppSession {
         let server = try await XorgServer.start(depth: depth, disabledExtensions: disabledExtensions)
         do {
@@ -38,6 +39,8 @@ final class AppSession: Sendable {
                 geometry: (frame.width, frame.height, frame.x, frame.y), extraArguments: extraArguments,
                 environment: environment)
             let session = AppSession(server: server, app: app, document: document, frame: frame)
+            // Before waiting for the window: a test that must act within moments of it does so on its own thread.
+            onStarted(server, app)
             do {
                 try await app.waitForStderrLine(containing: "touchtracker: ready", timeout: readyTimeout)
             } catch {
