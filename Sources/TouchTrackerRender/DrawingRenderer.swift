@@ -64,6 +64,8 @@ public final class DrawingRenderer {
 
     /// Tiles painted and swapped in so far, for tests and measurements.
     public var tilesPainted: Int { tiles.tilesPainted }
+    /// Repaints of only the changed parts of a tile queued so far (for tests).
+    public var tilesRepaintedInPart: Int { tiles.partialRepaints }
 
     /// Shapes drawn live on top of the tiles because the tiles under them do not show them yet, for tests and
     /// measurements: none once the painters have caught up.

@@ -14,11 +14,17 @@ import TouchTracker
 final class TileCache {
     private struct Tile {
         /// What the tile shows; nil when it is plain background (or not painted yet).
-        var surface: CairoSurface?
+        var pixels: PaintedTile?
         /// The scene version the tile shows; -1 while it was never painted.
         var shownVersion = -1
         /// The newest version that changed what this tile must show.
         var neededVersion = 0
+        /// The newest version that changed all of it (everything changed, or the tile is new): a repaint up to it
+        /// paints the whole tile.
+        var wholeVersion = 0
+        /// The parts of it that changed since, each with its version (window coordinates, within the tile): what a
+        /// repaint of the tile shown must redraw.
+        var changes: [(version: Int, rect: Rect)] = []
         /// The version of the newest scene a painter has the tile queued or in hand from (nil: none).
         var queuedVersion: Int?
 
@@ -36,6 +42,8 @@ final class TileCache {
     private(set) var version = 0
     /// Tiles painted and swapped in so far (plain ones included), for tests and measurements.
     private(set) var tilesPainted = 0
+    /// Repaints queued for only the changed parts of a tile, for tests.
+    private(set) var partialRepaints = 0
     /// Whether some tile may be stale and not queued: `schedule` has work (most frames it has none).
     private var mayNeedScheduling = true
 
@@ -68,6 +76,12 @@ final class TileCache {
         mayNeedScheduling = true
         for key in grid.keys(in: rect, width: width, height: height) {
             tiles[key, default: Tile()].neededVersion = version
+            tiles[key]!.changes.append((version, rect.intersection(grid.rect(of: key))))
+            // Edits piling up on a tile no painter got to yet: it is repainted whole anyway.
+            if tiles[key]!.changes.count > 2 * Self.partialRepaintLimit {
+                tiles[key]!.wholeVersion = version
+                tiles[key]!.changes.removeAll()
+            }
         }
     }
 
@@ -76,8 +90,26 @@ final class TileCache {
         mayNeedScheduling = true
         for key in grid.keys(coveringWidth: width, height: height) {
             tiles[key, default: Tile()].neededVersion = version
+            tiles[key]!.wholeVersion = version
+            tiles[key]!.changes.removeAll()
         }
     }
+
+    /// The parts of `tile` a painter must redraw over the tile shown to bring it up to date, or nil when it must
+    /// paint the whole tile: one never painted or changed all over, or changed in so many places (or so much of
+    /// it) that stroking everything is as quick.
+    private func partialRepaint(of tile: Tile) -> [Rect]? {
+        guard tile.shownVersion >= 0, tile.wholeVersion <= tile.shownVersion else { return nil }
+        let region = tile.changes.filter { $0.version > tile.shownVersion }.map(\.rect).filter { !$0.isEmpty }
+        let area = region.reduce(0) { $0 + $1.width * $1.height }
+        guard !region.isEmpty, region.count <= Self.partialRepaintLimit,
+            area <= Double(grid.size * grid.size) / 2
+        else { return nil }
+        return region
+    }
+
+    /// Most changed parts a tile is repainted in (a burst of edits beyond this repaints it whole).
+    static let partialRepaintLimit = 32
 
     /// Follows the window's size: tiles still inside are kept, tiles outside are dropped, new ones are painted by
     /// the next `schedule`.
@@ -122,7 +154,11 @@ final class TileCache {
             scene = current
             let rect = grid.rect(of: key)
             if let pool, !current.isBlank {
-                pool.paint(key, rect: rect, from: current, urgent: tile.shownVersion >= 0)
+                // A tile changed in a few places (a line drawn, deleted or moved) is the tile shown with those
+                // places redrawn: only the shapes that reach them are stroked.
+                let over = partialRepaint(of: tile).map { TileRepaint(base: tile.pixels, region: $0) }
+                if over != nil { partialRepaints += 1 }
+                pool.paint(key, rect: rect, from: current, urgent: tile.shownVersion >= 0, over: over)
                 tile.queuedVersion = current.version
             } else {
                 // Nothing to show (cleared), or no painter threads: painted here and now. A tile that cannot get
@@ -130,8 +166,10 @@ final class TileCache {
                 // older, and is not swapped in over this.
                 if tile.queuedVersion != nil { takenBack.insert(key) }
                 tile.queuedVersion = nil
-                tile.surface = current.isBlank ? nil : try? current.paintTile(at: rect, size: grid.size)
+                let surface = current.isBlank ? nil : try? current.paintTile(at: rect, size: grid.size)
+                tile.pixels = surface.map { PaintedTile(key: key, version: current.version, surface: $0) }
                 tile.shownVersion = current.version
+                tile.changes.removeAll()
                 tilesPainted += 1
                 changed = changed.union(rect)
             }
@@ -158,8 +196,9 @@ final class TileCache {
             // A tile painted from an older scene than it now needs, and not queued again, is by the next `schedule`.
             if painted.version < tile.neededVersion, tile.queuedVersion == nil { mayNeedScheduling = true }
             if painted.version > tile.shownVersion {
-                tile.surface = painted.surface
+                tile.pixels = painted.surface == nil ? nil : painted
                 tile.shownVersion = painted.version
+                tile.changes.removeAll { $0.version <= painted.version }
                 tilesPainted += 1
                 changed = changed.union(grid.rect(of: painted.key))
             }
@@ -199,7 +238,7 @@ final class TileCache {
                     let key = TileKey(column: column, row: row)
                     if key != lastKey {
                         lastKey = key
-                        lastPixels = tiles[key]?.surface.flatMap(ImagePixels.init)
+                        lastPixels = tiles[key]?.pixels?.surface.flatMap(ImagePixels.init)
                     }
                     let origin = (x: column * size, y: row * size)
                     let part = box.intersection(

@@ -8,9 +8,11 @@ import TouchTracker
 /// A tile a painter finished: which tile, from which scene, and its pixels (nil: plain background), or that it
 /// could not be painted (out of memory for its pixels).
 ///
-/// `@unchecked Sendable` because it carries a `CairoSurface` (a C pointer) from a painter thread to the event loop,
-/// which Swift cannot check: the painter creates the surface, draws it and lets go of it in the same step that
-/// hands it over under the pool's lock, and from then on only the event loop touches it. Nothing is shared.
+/// `@unchecked Sendable` because it carries a `CairoSurface` (a C pointer) between threads, which Swift cannot
+/// check: the painter creates the surface, draws it and lets go of it in the same step that hands it over under
+/// the pool's lock, and from then on nobody writes to its pixels or calls Cairo on it. The event loop reads them
+/// (composing the window), and a painter may read them too, as the base of the tile's next partial repaint
+/// (`TileRepaint`), copying them without a Cairo call; both only read.
 final class PaintedTile: @unchecked Sendable {
     let key: TileKey
     let version: Int
@@ -33,6 +35,13 @@ final class PaintedTile: @unchecked Sendable {
     }
 }
 
+/// A partial repaint of a tile: its pixels as shown (nil: plain background) with `region` (window coordinates)
+/// redrawn.
+struct TileRepaint: Sendable {
+    let base: PaintedTile?
+    let region: [Rect]
+}
+
 /// A small pool of threads that paint tiles, one tile at a time each, so no stroke of a complete line ever runs on
 /// the event loop. The event loop queues tiles (`paint`), is told through `onFinished` (called on a painter's
 /// thread) that some are done, and takes them (`takeFinished`) to swap them in whole.
@@ -44,6 +53,8 @@ final class TilePainterPool: Sendable {
         let key: TileKey
         let rect: Rect
         let scene: TileScene
+        /// Nil: the whole tile is painted.
+        let over: TileRepaint?
     }
 
     private struct State {
@@ -75,10 +86,12 @@ final class TilePainterPool: Sendable {
         }
     }
 
-    /// Queues `key` to be painted from `scene`, ahead of the tiles never painted when `urgent`.
-    func paint(_ key: TileKey, rect: Rect, from scene: TileScene, urgent: Bool) {
+    /// Queues `key` to be painted from `scene` (only the parts `over` names, over its base, if given), ahead of the
+    /// tiles never painted when `urgent`.
+    func paint(_ key: TileKey, rect: Rect, from scene: TileScene, urgent: Bool, over: TileRepaint? = nil) {
         let isNew = state.withLock { state in
-            let isNew = state.queued.updateValue(Job(key: key, rect: rect, scene: scene), forKey: key) == nil
+            let job = Job(key: key, rect: rect, scene: scene, over: over)
+            let isNew = state.queued.updateValue(job, forKey: key) == nil
             if isNew {
                 if urgent { state.order.insert(key, at: 0) } else { state.order.append(key) }
             }
@@ -137,9 +150,14 @@ final class TilePainterPool: Sendable {
             guard let job else { continue }
             let painted: PaintedTile
             do {
-                painted = PaintedTile(
-                    key: job.key, version: job.scene.version,
-                    surface: try job.scene.paintTile(at: job.rect, size: tileSize))
+                let surface =
+                    if let over = job.over {
+                        try job.scene.repaintTile(
+                            at: job.rect, size: tileSize, over: over.base?.surface, within: over.region)
+                    } else {
+                        try job.scene.paintTile(at: job.rect, size: tileSize)
+                    }
+                painted = PaintedTile(key: job.key, version: job.scene.version, surface: surface)
             } catch {
                 // Out of memory for the tile's pixels: reported, so the cache knows no painter has the tile any more
                 // (it stays as it was and is queued again on the next change).

@@ -48,4 +48,55 @@ struct TileScene: Sendable {
         surface.flush()
         return surface
     }
+
+    /// Repaints `region` (window coordinates, within the tile at `rect`) of the tile `base` (nil: plain
+    /// background): its pixels, with the region's whole pixels exactly as `paintTile` paints them. The shapes that
+    /// reach the region are stroked, as `paintTile` would (no clip: Cairo rasterizes a clipped stroke a few levels
+    /// differently), into pixels of their own, and the region's pixels copied over the base's. `base` is only read
+    /// (its pixels copied), never touched through Cairo: the event loop may be reading it at the same time.
+    func repaintTile(at rect: Rect, size: Int, over base: CairoSurface?, within region: [Rect]) throws(CairoError)
+        -> CairoSurface
+    {
+        let origin = (x: Int(rect.minX), y: Int(rect.minY))
+        // Whole pixels of the tile, and the same boxes in window coordinates for the shapes that reach them.
+        let boxes = region.map { part in
+            PixelBox(
+                x0: max(0, Int(part.minX.rounded(.down)) - origin.x),
+                y0: max(0, Int(part.minY.rounded(.down)) - origin.y),
+                x1: min(size, Int(part.maxX.rounded(.up)) - origin.x),
+                y1: min(size, Int(part.maxY.rounded(.up)) - origin.y))
+        }.filter { !$0.isEmpty }
+        var reached: [ShapeID: Shape] = [:]
+        for box in boxes {
+            let part = Rect(
+                x: Double(box.x0 + origin.x), y: Double(box.y0 + origin.y), width: Double(box.x1 - box.x0),
+                height: Double(box.y1 - box.y0))
+            let reach = part.insetBy(dx: -widestStroke, dy: -widestStroke)
+            for item in shapes.shapes(reaching: reach)
+            where item.id != hidden && item.shape.strokeMayTouch(part, defaultWidth: lineWidth) {
+                reached[item.id] = item.shape
+            }
+        }
+        let strokes = try CairoSurface(width: size, height: size)
+        let context = try CairoContext(surface: strokes)
+        context.paint(solid: background)
+        context.translate(x: -rect.minX, y: -rect.minY)
+        // Bottom to top, as `paintTile` stacks them.
+        for id in reached.keys.sorted() {
+            context.strokeStyled(reached[id]!, defaultColor: completeColor, defaultWidth: lineWidth)
+        }
+        try context.checkStatus("repainting a tile")
+        strokes.flush()
+        let surface = try CairoSurface(width: size, height: size)
+        guard let to = ImagePixels(surface), let from = ImagePixels(strokes) else { return strokes }
+        let whole = PixelBox(x0: 0, y0: 0, x1: size, y1: size)
+        if let base, let shown = ImagePixels(base) {
+            to.copy(from: shown, at: (0, 0), into: whole)
+        } else {
+            to.fill(whole, with: background)
+        }
+        for box in boxes { to.copy(from: from, at: (0, 0), into: box) }
+        surface.markDirty()
+        return surface
+    }
 }

@@ -25,16 +25,33 @@ import TouchTrackerRender
         return Drawing(lines: lines, circles: circles)
     }
 
-    /// Every third pixel of both canvases, as numbers.
-    static func samples(_ canvas: CairoSurface) -> [Int] {
+    /// Every third (or `every`th) pixel of both canvases, as numbers.
+    static func samples(_ canvas: CairoSurface, every: Int = 3) -> [Int] {
         var values: [Int] = []
-        for y in stride(from: 0, to: canvas.height, by: 3) {
-            for x in stride(from: 0, to: canvas.width, by: 3) {
+        for y in stride(from: 0, to: canvas.height, by: every) {
+            for x in stride(from: 0, to: canvas.width, by: every) {
                 let p = canvas.pixel(x: x, y: y)!
                 values.append(Int(p.red) << 16 | Int(p.green) << 8 | Int(p.blue))
             }
         }
         return values
+    }
+
+    /// The pixels where two canvases of one size differ: (x, y, first's, second's).
+    static func differingPixels(_ a: CairoSurface, _ b: CairoSurface) -> [(Int, Int, Int, Int)] {
+        var result: [(Int, Int, Int, Int)] = []
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a.pixel(x: x, y: y)!
+                let q = b.pixel(x: x, y: y)!
+                let (u, v) = (
+                    Int(p.red) << 16 | Int(p.green) << 8 | Int(p.blue),
+                    Int(q.red) << 16 | Int(q.green) << 8 | Int(q.blue)
+                )
+                if u != v { result.append((x, y, u, v)) }
+            }
+        }
+        return result
     }
 
     /// A controller over a random drawing and a renderer with one painter thread whose tiles are all painted.
@@ -98,6 +115,36 @@ import TouchTrackerRender
         #expect(renderer.waitUntilTilesComplete(for: view))
         _ = renderer.frame(for: view)
         #expect(Self.samples(renderer.canvas) == finished)
+    }
+
+    @Test("tiles repainted only where lines were drawn, deleted and put back show exactly what whole tiles show")
+    func partialRepaintsMatchWholeTiles() throws {
+        let drawing = Self.randomDrawing(lines: 3_000, width: 700, height: 500, seed: 15)
+        let size = Size(width: 700, height: 500)
+        let whole = (DrawingController(size: size, drawing: drawing), try DrawingRenderer(width: 700, height: 500))
+        let (controller, renderer) = try Self.paintedScene(lines: 3_000, width: 700, height: 500, seed: 15)
+        let edits: [(DrawingController) -> Void] = [
+            { Self.stroke($0, [Point(x: 20, y: 30), Point(x: 300, y: 200), Point(x: 680, y: 470)]) },
+            { Self.stroke($0, [Point(x: 600, y: 20), Point(x: 500, y: 100), Point(x: 400, y: 300)]) },
+            { $0.drawingView.undo() },
+            { view in
+                view.drawingView.select(view.drawingView.shape(at: Point(x: 300, y: 200)))
+                view.drawingView.deleteSelectedShape()
+            },
+            { $0.drawingView.undo() },
+            { $0.drawingView.redo() },
+        ]
+        for (step, edit) in edits.enumerated() {
+            edit(whole.0)
+            edit(controller)
+            _ = whole.1.frame(for: whole.0.drawingView, forceFull: true)
+            _ = renderer.frame(for: controller.drawingView)
+            #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
+            _ = renderer.frame(for: controller.drawingView, forceFull: true)
+            let differing = Self.differingPixels(renderer.canvas, whole.1.canvas)
+            #expect(differing.isEmpty, "edit \(step): \(differing.count) pixels differ, first \(differing.prefix(5))")
+        }
+        #expect(renderer.tilesRepaintedInPart > 0)
     }
 
     @Test("a line just drawn shows in the first frame after its finger lifts, before its tiles are repainted")
