@@ -120,7 +120,9 @@ final class TileCache {
         let kept = Set(grid.keys(coveringWidth: width, height: height))
         tiles = tiles.filter { kept.contains($0.key) }
         pool?.cancel { !kept.contains($0) }
-        for key in kept where tiles[key] == nil { tiles[key] = Tile() }
+        // A tile new to the window needs this version whole: what a painter still returns for it from before it
+        // left the window (older) is shown meanwhile, but is neither current nor the base of a partial repaint.
+        for key in kept where tiles[key] == nil { tiles[key] = Tile(neededVersion: version, wholeVersion: version) }
     }
 
     /// Whether every tile of the window shows the current version.

@@ -12,7 +12,7 @@ import TouchTracker
 /// check: the painter creates the surface, draws it and lets go of it in the same step that hands it over under
 /// the pool's lock, and from then on nobody writes to its pixels or calls Cairo on it. The event loop reads them
 /// (composing the window), and a painter may read them too, as the base of the tile's next partial repaint
-/// (`TileRepaint`), copying them without a Cairo call; both only read.
+/// (`TileRepaint`), copying them (Cairo's getters only read the surface's fields); both only read.
 final class PaintedTile: @unchecked Sendable {
     let key: TileKey
     let version: Int

@@ -53,7 +53,7 @@ struct TileScene: Sendable {
     /// background): its pixels, with the region's whole pixels exactly as `paintTile` paints them. The shapes that
     /// reach the region are stroked, as `paintTile` would (no clip: Cairo rasterizes a clipped stroke a few levels
     /// differently), into pixels of their own, and the region's pixels copied over the base's. `base` is only read
-    /// (its pixels copied), never touched through Cairo: the event loop may be reading it at the same time.
+    /// (its pixels copied, found with Cairo's getters, which only read): the event loop may be reading it too.
     func repaintTile(at rect: Rect, size: Int, over base: CairoSurface?, within region: [Rect]) throws(CairoError)
         -> CairoSurface
     {
@@ -95,7 +95,9 @@ struct TileScene: Sendable {
         } else {
             to.fill(whole, with: background)
         }
-        for box in boxes { to.copy(from: from, at: (0, 0), into: box) }
+        withExtendedLifetime(strokes) {
+            for box in boxes { to.copy(from: from, at: (0, 0), into: box) }
+        }
         surface.markDirty()
         return surface
     }

@@ -1,3 +1,4 @@
+import Glibc
 import SeededRandom
 import Testing
 import TouchKit
@@ -145,6 +146,57 @@ import TouchTrackerRender
             #expect(differing.isEmpty, "edit \(step): \(differing.count) pixels differ, first \(differing.prefix(5))")
         }
         #expect(renderer.tilesRepaintedInPart > 0)
+    }
+
+    @Test("a tile that leaves the window and comes back while a painter still has it ends up showing every edit")
+    func tileBackInTheWindowShowsEveryEdit() throws {
+        let (controller, renderer) = try Self.paintedScene(lines: 100_000, width: 700, height: 500, seed: 16)
+        // Lines all over a right-hand tile (too many places to repaint in part: the painter takes the whole tile),
+        // the last deleted while it paints, and later another line there.
+        let lines: (DrawingController) -> Void = { controller in
+            for row in 0..<40 {
+                let y = 5 + 6 * Double(row)
+                Self.stroke(controller, [Point(x: 560, y: y), Point(x: 620, y: y + 2), Point(x: 680, y: y + 4)])
+            }
+        }
+        let delete: (DrawingController) -> Void = { controller in
+            controller.drawingView.select(controller.drawingView.shape(at: Point(x: 620, y: 241)))
+            controller.drawingView.deleteSelectedShape()
+        }
+        let another: (DrawingController) -> Void = {
+            Self.stroke($0, [Point(x: 525, y: 20), Point(x: 530, y: 100), Point(x: 535, y: 200)])
+        }
+        func resize(_ width: Int) throws {
+            try renderer.resize(width: width, height: 500)
+            controller.resize(to: Size(width: Double(width), height: 500))
+            _ = renderer.frame(for: controller.drawingView)
+        }
+        for edit in [lines, delete] {
+            edit(controller)
+            _ = renderer.frame(for: controller.drawingView)
+        }
+        // The tile leaves the window and comes back while the painter still has it.
+        try resize(500)
+        try resize(700)
+        let painted = renderer.tilesPainted
+        for _ in 0..<500 where renderer.tilesPainted == painted {
+            usleep(10_000)
+            _ = renderer.frame(for: controller.drawingView)
+        }
+        // Another line there once what the painter had is shown.
+        another(controller)
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
+        _ = renderer.frame(for: controller.drawingView, forceFull: true)
+        // The same edits, tiles painted whole on the spot.
+        let whole = DrawingController(
+            size: Size(width: 700, height: 500),
+            drawing: Self.randomDrawing(lines: 100_000, width: 700, height: 500, seed: 16))
+        for edit in [lines, delete, another] { edit(whole) }
+        let wholeRenderer = try DrawingRenderer(width: 700, height: 500)
+        _ = wholeRenderer.frame(for: whole.drawingView, forceFull: true)
+        let differing = Self.differingPixels(renderer.canvas, wholeRenderer.canvas)
+        #expect(differing.isEmpty, "\(differing.count) pixels differ, first \(differing.prefix(5))")
     }
 
     @Test("a line just drawn shows in the first frame after its finger lifts, before its tiles are repainted")
