@@ -1,8 +1,8 @@
 import Glibc
 
-/// Background work (painting tiles, reading and saving the document) runs at a lower priority than the event loop, so on a
-/// machine with as many busy threads as cores the loop still gets the processor the moment a touch arrives: the
-/// kernel's scheduler gives a thread of niceness 10 about a tenth of the share of one at 0.
+/// Background work (painting tiles, reading and saving the document) runs at a lower priority than the event loop,
+/// so on a machine with as many busy threads as cores the loop still gets the processor the moment a touch arrives:
+/// the kernel's scheduler gives a thread of niceness 10 about a tenth of the share of one at 0.
 public enum BackgroundPriority {
     public static let niceness: Int32 = 10
 

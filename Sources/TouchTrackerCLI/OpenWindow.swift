@@ -181,10 +181,11 @@ extension OpenWindow {
     }
 
     /// Watches the document `store` saves to, and from then on keeps `writer` from saving over a version of it the
-    /// window has not shown (`version` is the one it read). A version that is not one of `writer`'s own saves is read on the watcher's thread and
-    /// posted to the window; once it is on screen (and submitted) the writer may replace it. An unreadable one is
-    /// copied aside first (`NAME.corrupt-…`), so whatever the other program wrote is kept. Nil (the window then does
-    /// not follow outside changes, and saves as before) when inotify cannot be set up; said once on stderr.
+    /// window has not shown (`version` is the one it read). A version that is not one of `writer`'s own saves is
+    /// read on the watcher's thread and posted to the window; once it is on screen (and submitted) the writer may
+    /// replace it. An unreadable one is copied aside first (`NAME.corrupt-…`), so whatever the other program wrote
+    /// is kept. Nil (the window then does not follow outside changes, and saves as before) when inotify cannot be
+    /// set up; said once on stderr.
     static func watch(
         _ store: DocumentStore, version: FileIdentity?, writer: DocumentWriter, mailbox: DiskChangeMailbox
     ) -> DocumentWatcher? {

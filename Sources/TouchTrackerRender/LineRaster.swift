@@ -15,8 +15,8 @@ import TouchTracker
 /// small for that, a cap's pixels are the share of an 8x8 grid of points across them within `r` of the segment.
 /// Cairo's scan converter estimates the covered area by sampling, from caps drawn as polygons to within 0.1 px, and
 /// the two agree to within 24 levels in 255 at any angle (tested; 28 for pens under 3 px, 36 under 1 px), so a line
-/// keeps its look when it is finished and goes into the tiles. Every pixel it touches has its centre less than `r + ½√2` from the segment,
-/// so it lies inside the line's damage band (`DamageRegion.band`, which reaches `r + 1`).
+/// keeps its look when it is finished and goes into the tiles. Every pixel it touches has its centre less than
+/// `r + ½√2` from the segment, so it lies inside the line's damage band (`DamageRegion.band`, which reaches `r + 1`).
 struct LineRaster {
     private let begin: Point
     private let end: Point

@@ -31,6 +31,28 @@ final class TileCache {
         var isCurrent: Bool { shownVersion >= neededVersion }
         /// Whether a painter will bring the tile up to date: it has it from a scene at least as new as it needs.
         var isQueuedCurrent: Bool { (queuedVersion ?? -1) >= neededVersion }
+
+        /// `rect` of it (window coordinates, within the tile) changed at `version`.
+        mutating func change(_ rect: Rect, at version: Int) {
+            neededVersion = version
+            changes.append((version, rect))
+            // Edits piling up on a tile no painter got to yet: it is repainted whole anyway.
+            if changes.count > 2 * TileCache.partialRepaintLimit { changeAll(at: version) }
+        }
+
+        /// All of it changed at `version` (or it is new): it is repainted whole.
+        mutating func changeAll(at version: Int) {
+            neededVersion = version
+            wholeVersion = version
+            changes.removeAll()
+        }
+
+        /// It shows `pixels` (nil: plain background), painted from the scene of `version`.
+        mutating func show(_ pixels: PaintedTile?, version: Int) {
+            self.pixels = pixels
+            shownVersion = version
+            changes.removeAll { $0.version <= version }
+        }
     }
 
     let grid: TileGrid
@@ -75,13 +97,7 @@ final class TileCache {
     func invalidate(_ rect: Rect) {
         mayNeedScheduling = true
         for key in grid.keys(in: rect, width: width, height: height) {
-            tiles[key, default: Tile()].neededVersion = version
-            tiles[key]!.changes.append((version, rect.intersection(grid.rect(of: key))))
-            // Edits piling up on a tile no painter got to yet: it is repainted whole anyway.
-            if tiles[key]!.changes.count > 2 * Self.partialRepaintLimit {
-                tiles[key]!.wholeVersion = version
-                tiles[key]!.changes.removeAll()
-            }
+            tiles[key, default: Tile()].change(rect.intersection(grid.rect(of: key)), at: version)
         }
     }
 
@@ -89,9 +105,7 @@ final class TileCache {
     func invalidateAll() {
         mayNeedScheduling = true
         for key in grid.keys(coveringWidth: width, height: height) {
-            tiles[key, default: Tile()].neededVersion = version
-            tiles[key]!.wholeVersion = version
-            tiles[key]!.changes.removeAll()
+            tiles[key, default: Tile()].changeAll(at: version)
         }
     }
 
@@ -122,7 +136,7 @@ final class TileCache {
         pool?.cancel { !kept.contains($0) }
         // A tile new to the window needs this version whole: what a painter still returns for it from before it
         // left the window (older) is shown meanwhile, but is neither current nor the base of a partial repaint.
-        for key in kept where tiles[key] == nil { tiles[key] = Tile(neededVersion: version, wholeVersion: version) }
+        for key in kept where tiles[key] == nil { tiles[key, default: Tile()].changeAll(at: version) }
     }
 
     /// Whether every tile of the window shows the current version.
@@ -169,9 +183,9 @@ final class TileCache {
                 if tile.queuedVersion != nil { takenBack.insert(key) }
                 tile.queuedVersion = nil
                 let surface = current.isBlank ? nil : try? current.paintTile(at: rect, size: grid.size)
-                tile.pixels = surface.map { PaintedTile(key: key, version: current.version, surface: $0) }
-                tile.shownVersion = current.version
-                tile.changes.removeAll()
+                tile.show(
+                    surface.map { PaintedTile(key: key, version: current.version, surface: $0) },
+                    version: current.version)
                 tilesPainted += 1
                 changed = changed.union(rect)
             }
@@ -198,9 +212,7 @@ final class TileCache {
             // A tile painted from an older scene than it now needs, and not queued again, is by the next `schedule`.
             if painted.version < tile.neededVersion, tile.queuedVersion == nil { mayNeedScheduling = true }
             if painted.version > tile.shownVersion {
-                tile.pixels = painted.surface == nil ? nil : painted
-                tile.shownVersion = painted.version
-                tile.changes.removeAll { $0.version <= painted.version }
+                tile.show(painted.surface == nil ? nil : painted, version: painted.version)
                 tilesPainted += 1
                 changed = changed.union(grid.rect(of: painted.key))
             }

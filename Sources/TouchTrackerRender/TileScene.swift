@@ -33,19 +33,10 @@ struct TileScene: Sendable {
     /// Paints the tile at `rect` (window coordinates): the background, then the shapes that reach it in stacking
     /// order. Nil when nothing reaches it (the tile is plain background and needs no pixels).
     func paintTile(at rect: Rect, size: Int) throws(CairoError) -> CairoSurface? {
-        let reach = rect.insetBy(dx: -widestStroke, dy: -widestStroke)
-        // The grid hands back every shape filed near the tile; stroke only those whose stroke can reach it.
-        let shapes = self.shapes.shapes(reaching: reach).filter { item in
-            item.id != hidden && item.shape.strokeMayTouch(rect, defaultWidth: lineWidth)
-        }
+        let shapes = shapes(touching: rect)
         guard !shapes.isEmpty else { return nil }
         let surface = try CairoSurface(width: size, height: size)
-        let context = try CairoContext(surface: surface)
-        context.paint(solid: background)
-        context.translate(x: -rect.minX, y: -rect.minY)
-        for item in shapes { context.strokeStyled(item.shape, defaultColor: completeColor, defaultWidth: lineWidth) }
-        try context.checkStatus("painting a tile")
-        surface.flush()
+        try stroke(shapes, onto: surface, tileAt: rect)
         return surface
     }
 
@@ -57,36 +48,21 @@ struct TileScene: Sendable {
     func repaintTile(at rect: Rect, size: Int, over base: CairoSurface?, within region: [Rect]) throws(CairoError)
         -> CairoSurface
     {
-        let origin = (x: Int(rect.minX), y: Int(rect.minY))
-        // Whole pixels of the tile, and the same boxes in window coordinates for the shapes that reach them.
+        let strokes = try CairoSurface(width: size, height: size)
+        // The region's whole pixels in the tile (its origin is a whole pixel), and the shapes that reach them.
         let boxes = region.map { part in
             PixelBox(
-                x0: max(0, Int(part.minX.rounded(.down)) - origin.x),
-                y0: max(0, Int(part.minY.rounded(.down)) - origin.y),
-                x1: min(size, Int(part.maxX.rounded(.up)) - origin.x),
-                y1: min(size, Int(part.maxY.rounded(.up)) - origin.y))
+                Rect(x: part.minX - rect.minX, y: part.minY - rect.minY, width: part.width, height: part.height),
+                within: strokes)
         }.filter { !$0.isEmpty }
-        var reached: [ShapeID: Shape] = [:]
+        var reached: [ShapeID: IdentifiedShape] = [:]
         for box in boxes {
             let part = Rect(
-                x: Double(box.x0 + origin.x), y: Double(box.y0 + origin.y), width: Double(box.x1 - box.x0),
+                x: rect.minX + Double(box.x0), y: rect.minY + Double(box.y0), width: Double(box.x1 - box.x0),
                 height: Double(box.y1 - box.y0))
-            let reach = part.insetBy(dx: -widestStroke, dy: -widestStroke)
-            for item in shapes.shapes(reaching: reach)
-            where item.id != hidden && item.shape.strokeMayTouch(part, defaultWidth: lineWidth) {
-                reached[item.id] = item.shape
-            }
+            for item in shapes(touching: part) { reached[item.id] = item }
         }
-        let strokes = try CairoSurface(width: size, height: size)
-        let context = try CairoContext(surface: strokes)
-        context.paint(solid: background)
-        context.translate(x: -rect.minX, y: -rect.minY)
-        // Bottom to top, as `paintTile` stacks them.
-        for id in reached.keys.sorted() {
-            context.strokeStyled(reached[id]!, defaultColor: completeColor, defaultWidth: lineWidth)
-        }
-        try context.checkStatus("repainting a tile")
-        strokes.flush()
+        try stroke(reached.keys.sorted().map { reached[$0]! }, onto: strokes, tileAt: rect)
         let surface = try CairoSurface(width: size, height: size)
         guard let to = ImagePixels(surface), let from = ImagePixels(strokes) else { return strokes }
         let whole = PixelBox(x0: 0, y0: 0, x1: size, y1: size)
@@ -100,5 +76,24 @@ struct TileScene: Sendable {
         }
         surface.markDirty()
         return surface
+    }
+
+    /// The shapes whose stroke may touch `rect`, bottom to top, less the hidden one. (The grid hands back every
+    /// shape filed near it; only those whose stroke can reach it are kept.)
+    private func shapes(touching rect: Rect) -> [IdentifiedShape] {
+        let reach = rect.insetBy(dx: -widestStroke, dy: -widestStroke)
+        return shapes.shapes(reaching: reach).filter { item in
+            item.id != hidden && item.shape.strokeMayTouch(rect, defaultWidth: lineWidth)
+        }
+    }
+
+    /// Paints `surface`, the tile at `rect`: the background, then `shapes` in their order.
+    private func stroke(_ shapes: [IdentifiedShape], onto surface: CairoSurface, tileAt rect: Rect) throws(CairoError) {
+        let context = try CairoContext(surface: surface)
+        context.paint(solid: background)
+        context.translate(x: -rect.minX, y: -rect.minY)
+        for item in shapes { context.strokeStyled(item.shape, defaultColor: completeColor, defaultWidth: lineWidth) }
+        try context.checkStatus("painting a tile")
+        surface.flush()
     }
 }

@@ -26,14 +26,17 @@ import TouchTrackerRender
         return Drawing(lines: lines, circles: circles)
     }
 
-    /// Every third (or `every`th) pixel of both canvases, as numbers.
-    static func samples(_ canvas: CairoSurface, every: Int = 3) -> [Int] {
+    /// Pixel (x, y) of `canvas` as a number, 0xRRGGBB.
+    static func rgb(_ canvas: CairoSurface, _ x: Int, _ y: Int) -> Int {
+        let p = canvas.pixel(x: x, y: y)!
+        return Int(p.red) << 16 | Int(p.green) << 8 | Int(p.blue)
+    }
+
+    /// Every third pixel of both canvases, as numbers.
+    static func samples(_ canvas: CairoSurface) -> [Int] {
         var values: [Int] = []
-        for y in stride(from: 0, to: canvas.height, by: every) {
-            for x in stride(from: 0, to: canvas.width, by: every) {
-                let p = canvas.pixel(x: x, y: y)!
-                values.append(Int(p.red) << 16 | Int(p.green) << 8 | Int(p.blue))
-            }
+        for y in stride(from: 0, to: canvas.height, by: 3) {
+            for x in stride(from: 0, to: canvas.width, by: 3) { values.append(rgb(canvas, x, y)) }
         }
         return values
     }
@@ -42,14 +45,8 @@ import TouchTrackerRender
     static func differingPixels(_ a: CairoSurface, _ b: CairoSurface) -> [(Int, Int, Int, Int)] {
         var result: [(Int, Int, Int, Int)] = []
         for y in 0..<a.height {
-            for x in 0..<a.width {
-                let p = a.pixel(x: x, y: y)!
-                let q = b.pixel(x: x, y: y)!
-                let (u, v) = (
-                    Int(p.red) << 16 | Int(p.green) << 8 | Int(p.blue),
-                    Int(q.red) << 16 | Int(q.green) << 8 | Int(q.blue)
-                )
-                if u != v { result.append((x, y, u, v)) }
+            for x in 0..<a.width where rgb(a, x, y) != rgb(b, x, y) {
+                result.append((x, y, rgb(a, x, y), rgb(b, x, y)))
             }
         }
         return result

@@ -26,9 +26,9 @@ import TouchTrackerStore
     }
 
     /// A watcher on the document and the number of reports it made so far.
-    private func watch() throws -> (DocumentWatcher, Counter) {
+    private func watch(reportAtStart: Bool = false) throws -> (DocumentWatcher, Counter) {
         let count = Counter()
-        let watcher = try DocumentWatcher(documentPath: document) { count.add() }
+        let watcher = try DocumentWatcher(documentPath: document, reportAtStart: reportAtStart) { count.add() }
         return (watcher, count)
     }
 
@@ -43,8 +43,7 @@ import TouchTrackerStore
 
     @Test("a watcher asked for a first look reports once as it starts, with nothing changed, and then not again")
     func firstLookIsReportedOnce() async throws {
-        let count = Counter()
-        let watcher = try DocumentWatcher(documentPath: document, reportAtStart: true) { count.add() }
+        let (watcher, count) = try watch(reportAtStart: true)
         defer { watcher.stop() }
         #expect(try await reported(count))
         try await Task.sleep(for: .milliseconds(400))
