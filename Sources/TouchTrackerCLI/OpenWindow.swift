@@ -184,13 +184,16 @@ extension OpenWindow {
     /// window has not shown (`version` is the one it read). A version that is not one of `writer`'s own saves is
     /// read on the watcher's thread and posted to the window; once it is on screen (and submitted) the writer may
     /// replace it. An unreadable one is copied aside first (`NAME.corrupt-…`), so whatever the other program wrote
-    /// is kept. Nil (the window then does not follow outside changes, and saves as before) when inotify cannot be
-    /// set up; said once on stderr.
+    /// is kept; until a copy can be made (a full disk, say) it is not replaced, and the copy is tried again every
+    /// `copyRetryInterval` seconds. Nil (the window then does not follow outside changes, and saves as before) when
+    /// inotify cannot be set up; said once on stderr.
     static func watch(
         _ store: DocumentStore, version: FileIdentity?, writer: DocumentWriter, mailbox: DiskChangeMailbox
     ) -> DocumentWatcher? {
         // Guarded before the watch starts, so its first look (below) already knows the version read.
         writer.guardOutsideChanges(current: version)
+        // The unreadable version last said to be kept uncopied, so a retry that fails again is not said again.
+        let heldBack = Mutex<FileIdentity?>(nil)
         do {
             // A first look once it watches: a version written between the read and the watch sends no event.
             return try DocumentWatcher(documentPath: store.path, reportAtStart: true) {
@@ -199,24 +202,42 @@ extension OpenWindow {
                 let folder = (store.path as NSString).deletingLastPathComponent
                 if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
                     writer.stopGuardingOutsideChanges()
-                    return
+                    return .done
                 }
                 // Gone: written again at the next edit. One of our own saves (or the version shown): nothing to
                 // adopt.
-                guard let version = FileIdentity.of(path: store.path), !writer.wroteVersion(version) else { return }
+                guard let version = FileIdentity.of(path: store.path), !writer.wroteVersion(version) else {
+                    return .done
+                }
+                let problem: String
                 do {
                     // The version acknowledged is the one read, should it have changed again since the look above
                     // (gone since: nothing to adopt, as above).
                     let (drawing, read) = try store.loadVersion()
-                    guard let read else { return }
+                    guard let read else { return .done }
                     mailbox.post(.readable(LoadedDocument(drawing), adopted: { writer.acknowledge(read) }))
+                    return .done
                 } catch {
-                    var problem = "\(error)"
-                    if let copy = try? store.copyAside(stamp: DocumentLoading.timeStamp()) {
-                        problem += "; a copy of it is kept as \(copy)"
-                    }
+                    problem = "\(error)"
+                }
+                let stamp = DocumentLoading.timeStamp()
+                do throws(DocumentFileError) {
+                    let copy = try store.copyAside(stamp: stamp)
                     writer.acknowledge(version)
-                    mailbox.post(.unreadable(problem: problem))
+                    mailbox.post(.unreadable(problem: "\(problem); a copy of it is kept as \(copy)"))
+                    return .done
+                } catch {
+                    // What the other program wrote may be all there is of it: it is replaced only once copied.
+                    writer.holdBack(version, because: unreadableKeptProblem)
+                    let isNew = heldBack.withLock { held in
+                        defer { held = version }
+                        return held != version
+                    }
+                    if isNew {
+                        let kept = "so it is kept as it is and not saved over until a copy of it can be made"
+                        mailbox.post(.unreadable(problem: "\(problem); \(error.problem), \(kept)"))
+                    }
+                    return .again(after: copyRetryInterval)
                 }
             }
         } catch {
@@ -225,6 +246,12 @@ extension OpenWindow {
             return nil
         }
     }
+
+    /// How often an unreadable version another program wrote is tried again to be copied aside while it cannot be.
+    static let copyRetryInterval = 2.0
+
+    /// Why the drawing is not saved while such a version waits for its copy (the window's "Not saved" notice).
+    static let unreadableKeptProblem = "another program's unreadable version is kept until it can be copied aside"
 
     /// `path` with the home folder written `~`, for a notice that must fit in the window.
     static func abbreviatingHome(_ path: String, _ environment: [String: String]) -> String {

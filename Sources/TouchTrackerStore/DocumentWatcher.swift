@@ -12,6 +12,7 @@ import TouchTracker
 /// A burst of events (a program writing in several steps, or many saves in a row) is reported once, when it has
 /// been quiet for `settle` seconds, or after a second at most while it goes on. `onChange` runs on the watcher's
 /// thread: it says only that something happened, and the caller looks at the file (`FileIdentity`) to see what.
+/// A caller that could not finish with what it found (a copy it could not make yet) asks to look again later.
 ///
 /// Owns the inotify descriptor and a pipe whose write end wakes the thread to stop; the thread closes the inotify
 /// descriptor and the pipe's read end as it ends, deinit the write end.
@@ -24,12 +25,20 @@ public final class DocumentWatcher: Sendable {
     /// The longest a continuing burst delays its report.
     static let longestDelay = 1.0
 
+    /// What `onChange` made of what it found.
+    public enum Look: Sendable, Equatable {
+        /// Done with it: the next report comes with the next change.
+        case done
+        /// Not done: report again after this many seconds, even if nothing changes (a change reports sooner).
+        case again(after: Double)
+    }
+
     /// Starts watching `documentPath`. Throws when inotify cannot be set up (too many watches, say). With
     /// `reportAtStart`, reports once `settle` seconds after the watch began even if nothing happens: for a caller
     /// that last looked at the file before (a change in between would otherwise go unseen).
     public init(
         documentPath: String, settle: Double = 0.1, reportAtStart: Bool = false,
-        onChange: @escaping @Sendable () -> Void
+        onChange: @escaping @Sendable () -> Look
     ) throws(DocumentFileError) {
         let parent = (documentPath as NSString).deletingLastPathComponent
         let folder = parent.isEmpty ? "." : parent
@@ -88,17 +97,23 @@ public final class DocumentWatcher: Sendable {
 
     /// The thread's loop: waits for events or the wake-up, and reports each burst once it settles.
     private static func watch(
-        inotify: Int32, wake: Int32, name: [UInt8], settle: Double, reportAtStart: Bool, onChange: @Sendable () -> Void
+        inotify: Int32, wake: Int32, name: [UInt8], settle: Double, reportAtStart: Bool, onChange: @Sendable () -> Look
     ) {
         var lastEvent = now()
         var firstEvent: Double? = reportAtStart ? lastEvent : nil
+        /// When `onChange` asked to look again (superseded by a burst's report).
+        var lookAgain: Double?
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        func report() {
+            firstEvent = nil
+            lookAgain = nil
+            if case .again(let seconds) = onChange() { lookAgain = now() + max(0, seconds) }
+        }
         while true {
+            // A burst under way is reported when it settles, which also stands for a look asked for meanwhile.
+            let due = firstEvent.map { min(lastEvent + settle, $0 + longestDelay) } ?? lookAgain
             var timeout: Int32 = -1
-            if let firstEvent {
-                let due = min(lastEvent + settle, firstEvent + longestDelay)
-                timeout = Int32(max(0, (due - now()) * 1000).rounded(.up))
-            }
+            if let due { timeout = Int32(max(0, (due - now()) * 1000).rounded(.up)) }
             var descriptors = [
                 pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
@@ -109,7 +124,7 @@ public final class DocumentWatcher: Sendable {
             if descriptors[0].revents != 0 {
                 let (relevant, folderGone) = read(inotify, into: &buffer, name: name)
                 if folderGone {
-                    onChange()
+                    _ = onChange()
                     return
                 }
                 if relevant {
@@ -118,10 +133,7 @@ public final class DocumentWatcher: Sendable {
                 }
                 continue
             }
-            if let first = firstEvent, now() >= min(lastEvent + settle, first + longestDelay) {
-                firstEvent = nil
-                onChange()
-            }
+            if let due, now() >= due { report() }
         }
     }
 

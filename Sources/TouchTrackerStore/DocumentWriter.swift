@@ -44,6 +44,8 @@ public final class DocumentWriter: Sendable {
         var knownVersions: [FileIdentity] = []
         /// Whether a save may replace only a version in `knownVersions` (see `guardsOutsideChanges`).
         var guardsOutsideChanges = false
+        /// A version the app has looked at but must not replace yet, and why (see `holdBack`).
+        var heldBack: (version: FileIdentity, problem: String)?
     }
 
     /// How many of the app's own versions are remembered: enough for every save a burst of edits makes before
@@ -101,9 +103,17 @@ public final class DocumentWriter: Sendable {
     public func acknowledge(_ version: FileIdentity) {
         state.withLock { state in
             Self.remember(version, in: &state)
+            if state.heldBack?.version == version { state.heldBack = nil }
             state.retryDelay = Self.firstRetryDelay
         }
         work.signal()
+    }
+
+    /// Keeps saves from replacing `version`, which another program wrote and the app looked at but cannot keep a
+    /// copy of yet (unreadable, and the copy aside failed): a held save reports `problem` instead of
+    /// `changedOnDiskProblem`, until `acknowledge` (once the copy is made) or the next version.
+    public func holdBack(_ version: FileIdentity, because problem: String) {
+        state.withLock { $0.heldBack = (version, problem) }
     }
 
     /// Whether `version` is one this writer wrote or was told of: not a change by another program.
@@ -189,7 +199,8 @@ public final class DocumentWriter: Sendable {
                     if state.guardsOutsideChanges, let current = FileIdentity.of(path: store.path),
                         !state.knownVersions.contains(current)
                     {
-                        throw DocumentFileError(path: store.path, problem: Self.changedOnDiskProblem)
+                        let held = state.heldBack.flatMap { $0.version == current ? $0.problem : nil }
+                        throw DocumentFileError(path: store.path, problem: held ?? Self.changedOnDiskProblem)
                     }
                     Self.remember(version, in: &state)
                 }

@@ -7,8 +7,8 @@ import TouchTracker
 /// and says where it is.
 ///
 /// One file per exit, never overwritten: `NAME-KEY-STAMP.json`, where NAME is the document's file name without its
-/// extension, KEY stands for the document's canonical path (`DocumentLock.canonicalPath`) (so two `drawing.json` in different folders do not meet),
-/// and STAMP is the local time. It is an ordinary document: `touchtracker --document FILE` opens it.
+/// extension, KEY stands for the document's canonical path (`DocumentLock.canonicalPath`, so two `drawing.json` in
+/// different folders do not meet), and STAMP is the local time. It is an ordinary document: `touchtracker --document FILE` opens it.
 public struct RecoveryFile: Sendable {
     /// The document the recovery files belong to.
     public let documentPath: String

@@ -26,14 +26,6 @@ struct LargeDrawingTests {
         return Drawing(lines: lines)
     }
 
-    /// Runs a system command to its end: its exit status and what it printed on stderr.
-    private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = try ChildProcess(
-            executable: executable, arguments: arguments, environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
-        let status = process.waitForExit(timeout: .seconds(20))?.status ?? -1
-        return (status, String(decoding: process.stderr, as: UTF8.self))
-    }
-
     /// Draws `count` horizontal lines one after another (touch ids 0, 1, …), from x `from` to `to`, the first at
     /// `firstY` and each next `spacing` lower, without waiting between them.
     private func drawRows(
@@ -217,15 +209,15 @@ struct LargeDrawingTests {
         let folder = try makeTemporaryFolder("touchtracker-full-disk")
         defer { try? FileManager.default.removeItem(at: folder) }
         // A 64 KB file system of its own (root, as CI is): a mount that fails fails the test, it is not skipped.
-        let mount = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path])
+        let mount = try runSystemCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path])
         #expect(mount.status == 0, "mount failed (the test needs root, as CI has): \(mount.output)")
         guard mount.status == 0 else { return }
-        defer { _ = try? run("/bin/umount", ["-l", folder.path]) }
+        defer { _ = try? runSystemCommand("/bin/umount", ["-l", folder.path]) }
         let session = try await AppSession.launch(drawing: Self.randomDrawing(3), folder: folder)
         defer { session.stop() }
         // Fill what is left of the disk.
         let filler = folder.appendingPathComponent("filler")
-        let fill = try run("/bin/dd", ["if=/dev/zero", "of=\(filler.path)", "bs=1k", "count=1024"])
+        let fill = try runSystemCommand("/bin/dd", ["if=/dev/zero", "of=\(filler.path)", "bs=1k", "count=1024"])
         #expect(fill.status != 0, "the filler should have run out of room")
         try drawRows(session, count: 5, firstY: 60, spacing: 60, from: 100, to: 420)
         try await session.app.waitForStderrLine(containing: "the disk is full", timeout: .seconds(10))
@@ -266,15 +258,15 @@ struct LargeDrawingTests {
             try? FileManager.default.removeItem(at: folder)
             try? FileManager.default.removeItem(at: state)
         }
-        let mount = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path])
+        let mount = try runSystemCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path])
         #expect(mount.status == 0, "mount failed (the test needs root, as CI has): \(mount.output)")
         guard mount.status == 0 else { return }
-        defer { _ = try? run("/bin/umount", ["-l", folder.path]) }
+        defer { _ = try? runSystemCommand("/bin/umount", ["-l", folder.path]) }
         let environment: [String: String?] = ["XDG_STATE_HOME": state.path]
         let session = try await AppSession.launch(
             drawing: Self.randomDrawing(3), folder: folder, environment: environment)
         defer { session.stop() }
-        let fill = try run(
+        let fill = try runSystemCommand(
             "/bin/dd", ["if=/dev/zero", "of=\(folder.appendingPathComponent("filler").path)", "bs=1k", "count=1024"])
         #expect(fill.status != 0, "the filler should have run out of room")
         try drawRows(session, count: 5, firstY: 60, spacing: 60, from: 100, to: 420)

@@ -139,6 +139,53 @@ struct OneOwnerTests {
         #expect(try await session.savedDocument(lineCount: 2).lines.count == 2)
     }
 
+    @Test(
+        """
+        an unreadable version another program writes is not saved over while no copy of it can be made (a full disk); \
+        once there is room it is copied aside and the drawing is saved, with no new edit
+        """)
+    func unreadableReplacementIsKeptUntilCopied() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-unreadable-full")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A 64 KB file system of its own (root, as CI is): a mount that fails fails the test, it is not skipped.
+        let mount = try runSystemCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path])
+        #expect(mount.status == 0, "mount failed (the test needs root, as CI has): \(mount.output)")
+        guard mount.status == 0 else { return }
+        defer { _ = try? runSystemCommand("/bin/umount", ["-l", folder.path]) }
+        let session = try await AppSession.launch(folder: folder)
+        defer { session.stop() }
+        try stroke(session, id: 1, y: 100)
+        _ = try await session.savedDocument(lineCount: 1)
+        // 24 KB nobody can read, written beside the document; then the disk is filled, and the other program's
+        // version takes the document's place: a copy of it finds no room.
+        let garbage = Data(("{\"version\": 1, \"lines\": [tru" + String(repeating: " ", count: 24_000)).utf8)
+        let temporary = folder.appendingPathComponent(".other-program.tmp")
+        try garbage.write(to: temporary)
+        let filler = folder.appendingPathComponent("filler")
+        let fill = try runSystemCommand("/bin/dd", ["if=/dev/zero", "of=\(filler.path)", "bs=1k", "count=1024"])
+        #expect(fill.status != 0, "the filler should have run out of room")
+        #expect(rename(temporary.path, session.document.path) == 0)
+        try await session.app.waitForStderrLine(
+            containing: "not saved over until a copy of it can be made", timeout: .seconds(5))
+        // An edit is not saved over it, and the window says why.
+        try stroke(session, id: 2, y: 200)
+        try await session.app.waitForStderrLine(
+            containing: "notice shown: Not saved: another program's unreadable version is kept", timeout: .seconds(5))
+        try await Task.sleep(for: .seconds(1))
+        #expect(try Data(contentsOf: session.document) == garbage)
+        // Room again: the watcher's next try copies it aside, and the held save goes through by itself.
+        try FileManager.default.removeItem(at: filler)
+        let saved = try await session.savedDocument(lineCount: 2, timeout: .seconds(10))
+        #expect(saved.lines.count == 2)
+        let copies = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasPrefix("drawing.json.corrupt-")
+        }
+        #expect(copies.count == 1, "\(copies)")
+        if let copy = copies.first {
+            #expect(try Data(contentsOf: folder.appendingPathComponent(copy)) == garbage)
+        }
+    }
+
     @Test("the app's own saves are never taken for changes made by another program (1,000 edits, no reload)")
     func ownSavesAreNotReloaded() async throws {
         let folder = try makeTemporaryFolder("touchtracker-own-saves")

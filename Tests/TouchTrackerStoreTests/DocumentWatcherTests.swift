@@ -28,7 +28,10 @@ import TouchTrackerStore
     /// A watcher on the document and the number of reports it made so far.
     private func watch(reportAtStart: Bool = false) throws -> (DocumentWatcher, Counter) {
         let count = Counter()
-        let watcher = try DocumentWatcher(documentPath: document, reportAtStart: reportAtStart) { count.add() }
+        let watcher = try DocumentWatcher(documentPath: document, reportAtStart: reportAtStart) {
+            count.add()
+            return .done
+        }
         return (watcher, count)
     }
 
@@ -102,6 +105,18 @@ import TouchTrackerStore
         try Data("y".utf8).write(to: URL(fileURLWithPath: folder + "/drawing.json.lock"))
         try await Task.sleep(for: .milliseconds(500))
         #expect(count.withLock { $0 } == 0)
+    }
+
+    @Test("a report that asks to look again is followed by another after that time, with nothing changed")
+    func lookAgainReportsAgain() async throws {
+        let count = Counter()
+        let watcher = try DocumentWatcher(documentPath: document, reportAtStart: true) {
+            count.add()
+            return count.withLock { $0 } < 3 ? .again(after: 0.1) : .done
+        }
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(1_000))
+        #expect(count.withLock { $0 } == 3)
     }
 
     @Test("after stop no report comes")

@@ -132,6 +132,19 @@ final class Messages: Sendable {
         #expect(try store.load() == mine)
     }
 
+    @Test("a save held back from another program's version says the reason it was given")
+    func heldBackVersionSaysWhy() throws {
+        let store = DocumentStore(path: folder + "/drawing.json")
+        let writer = DocumentWriter(store: store)
+        defer { writer.stop() }
+        writer.guardOutsideChanges(current: nil)
+        try AtomicFile.write(Array("not a drawing".utf8), to: store.path)
+        writer.holdBack(try #require(FileIdentity.of(path: store.path)), because: "it is kept until copied")
+        writer.submit(DrawingSnapshot(mine))
+        #expect(writer.flush() != nil)
+        #expect(writer.status.failureReason == "it is kept until copied")
+    }
+
     @Test("once guarding stops, a save replaces another program's version")
     func stoppedGuardSaves() throws {
         let store = DocumentStore(path: folder + "/drawing.json")
