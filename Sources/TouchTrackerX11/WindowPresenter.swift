@@ -150,14 +150,11 @@ final class WindowPresenter {
         return image
     }
 
-    /// `rect` in whole pixels inside a `width` x `height` canvas, or nil when nothing of it is.
+    /// `rect` in whole pixels inside a `width` x `height` canvas (rounded out as the renderer draws it), or nil
+    /// when nothing of it is.
     private static func pixelRect(_ rect: Rect, width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
-        let x0 = max(0, Int(rect.minX.rounded(.down)))
-        let y0 = max(0, Int(rect.minY.rounded(.down)))
-        let x1 = min(width, Int(rect.maxX.rounded(.up)))
-        let y1 = min(height, Int(rect.maxY.rounded(.up)))
-        guard x1 > x0, y1 > y0 else { return nil }
-        return (x0, y0, x1 - x0, y1 - y0)
+        let box = PixelBox(rect, width: width, height: height)
+        return box.isEmpty ? nil : (box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0)
     }
 
     private func putImage(_ canvas: CairoSurface, rect: (x: Int, y: Int, width: Int, height: Int), gc: GC) {
