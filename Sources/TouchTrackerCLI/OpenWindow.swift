@@ -192,8 +192,6 @@ extension OpenWindow {
     ) -> DocumentWatcher? {
         // Guarded before the watch starts, so its first look (below) already knows the version read.
         writer.guardOutsideChanges(current: version)
-        // The unreadable version last said to be kept uncopied, so a retry that fails again is not said again.
-        let heldBack = Mutex<FileIdentity?>(nil)
         do {
             // A first look once it watches: a version written between the read and the watch sends no event.
             return try DocumentWatcher(documentPath: store.path, reportAtStart: true) {
@@ -228,12 +226,8 @@ extension OpenWindow {
                     return .done
                 } catch {
                     // What the other program wrote may be all there is of it: it is replaced only once copied.
-                    writer.holdBack(version, because: unreadableKeptProblem)
-                    let isNew = heldBack.withLock { held in
-                        defer { held = version }
-                        return held != version
-                    }
-                    if isNew {
+                    // Said once a version: a retry that fails again finds it held back already.
+                    if writer.holdBack(version, because: unreadableKeptProblem) {
                         let kept = "so it is kept as it is and not saved over until a copy of it can be made"
                         mailbox.post(.unreadable(problem: "\(problem); \(error.problem), \(kept)"))
                     }

@@ -111,9 +111,14 @@ public final class DocumentWriter: Sendable {
 
     /// Keeps saves from replacing `version`, which another program wrote and the app looked at but cannot keep a
     /// copy of yet (unreadable, and the copy aside failed): a held save reports `problem` instead of
-    /// `changedOnDiskProblem`, until `acknowledge` (once the copy is made) or the next version.
-    public func holdBack(_ version: FileIdentity, because problem: String) {
-        state.withLock { $0.heldBack = (version, problem) }
+    /// `changedOnDiskProblem`, until `acknowledge` (once the copy is made) or the next version. Returns false when
+    /// `version` was held back already.
+    @discardableResult
+    public func holdBack(_ version: FileIdentity, because problem: String) -> Bool {
+        state.withLock { state in
+            defer { state.heldBack = (version, problem) }
+            return state.heldBack?.version != version
+        }
     }
 
     /// Whether `version` is one this writer wrote or was told of: not a change by another program.

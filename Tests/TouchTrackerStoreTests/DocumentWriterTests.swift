@@ -139,7 +139,9 @@ final class Messages: Sendable {
         defer { writer.stop() }
         writer.guardOutsideChanges(current: nil)
         try AtomicFile.write(Array("not a drawing".utf8), to: store.path)
-        writer.holdBack(try #require(FileIdentity.of(path: store.path)), because: "it is kept until copied")
+        let unreadable = try #require(FileIdentity.of(path: store.path))
+        #expect(writer.holdBack(unreadable, because: "it is kept until copied"))
+        #expect(!writer.holdBack(unreadable, because: "it is kept until copied"), "held back already")
         writer.submit(DrawingSnapshot(mine))
         #expect(writer.flush() != nil)
         #expect(writer.status.failureReason == "it is kept until copied")
