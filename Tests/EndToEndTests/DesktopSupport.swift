@@ -119,14 +119,6 @@ func runProgram(
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
-/// Runs a system command (mount, dd) to its end: its exit status and what it printed on stderr.
-func runSystemCommand(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = try ChildProcess(
-        executable: executable, arguments: arguments, environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
-    let status = process.waitForExit(timeout: .seconds(20))?.status ?? -1
-    return (status, String(decoding: process.stderr, as: UTF8.self))
-}
-
 /// A fresh temporary folder.
 func makeTemporaryFolder(_ prefix: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")

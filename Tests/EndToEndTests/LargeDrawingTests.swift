@@ -208,17 +208,12 @@ struct LargeDrawingTests {
     func fullDiskSavesLater() async throws {
         let folder = try makeTemporaryFolder("touchtracker-full-disk")
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A 64 KB file system of its own (root, as CI is): a mount that fails fails the test, it is not skipped.
-        let mount = try runSystemCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path])
-        #expect(mount.status == 0, "mount failed (the test needs root, as CI has): \(mount.output)")
-        guard mount.status == 0 else { return }
-        defer { _ = try? runSystemCommand("/bin/umount", ["-l", folder.path]) }
+        guard try SmallFileSystem.mount(on: folder) else { return }
+        defer { SmallFileSystem.unmount(folder) }
         let session = try await AppSession.launch(drawing: Self.randomDrawing(3), folder: folder)
         defer { session.stop() }
         // Fill what is left of the disk.
-        let filler = folder.appendingPathComponent("filler")
-        let fill = try runSystemCommand("/bin/dd", ["if=/dev/zero", "of=\(filler.path)", "bs=1k", "count=1024"])
-        #expect(fill.status != 0, "the filler should have run out of room")
+        let filler = try SmallFileSystem.fill(folder)
         try drawRows(session, count: 5, firstY: 60, spacing: 60, from: 100, to: 420)
         try await session.app.waitForStderrLine(containing: "the disk is full", timeout: .seconds(10))
         #expect(session.app.isRunning)
@@ -258,17 +253,13 @@ struct LargeDrawingTests {
             try? FileManager.default.removeItem(at: folder)
             try? FileManager.default.removeItem(at: state)
         }
-        let mount = try runSystemCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path])
-        #expect(mount.status == 0, "mount failed (the test needs root, as CI has): \(mount.output)")
-        guard mount.status == 0 else { return }
-        defer { _ = try? runSystemCommand("/bin/umount", ["-l", folder.path]) }
+        guard try SmallFileSystem.mount(on: folder) else { return }
+        defer { SmallFileSystem.unmount(folder) }
         let environment: [String: String?] = ["XDG_STATE_HOME": state.path]
         let session = try await AppSession.launch(
             drawing: Self.randomDrawing(3), folder: folder, environment: environment)
         defer { session.stop() }
-        let fill = try runSystemCommand(
-            "/bin/dd", ["if=/dev/zero", "of=\(folder.appendingPathComponent("filler").path)", "bs=1k", "count=1024"])
-        #expect(fill.status != 0, "the filler should have run out of room")
+        _ = try SmallFileSystem.fill(folder)
         try drawRows(session, count: 5, firstY: 60, spacing: 60, from: 100, to: 420)
         try await session.app.waitForStderrLine(containing: "the disk is full", timeout: .seconds(10))
         // Every stroke handled (the last row is on screen) before the app is told to quit.

@@ -147,11 +147,8 @@ struct OneOwnerTests {
     func unreadableReplacementIsKeptUntilCopied() async throws {
         let folder = try makeTemporaryFolder("touchtracker-unreadable-full")
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A 64 KB file system of its own (root, as CI is): a mount that fails fails the test, it is not skipped.
-        let mount = try runSystemCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path])
-        #expect(mount.status == 0, "mount failed (the test needs root, as CI has): \(mount.output)")
-        guard mount.status == 0 else { return }
-        defer { _ = try? runSystemCommand("/bin/umount", ["-l", folder.path]) }
+        guard try SmallFileSystem.mount(on: folder) else { return }
+        defer { SmallFileSystem.unmount(folder) }
         let session = try await AppSession.launch(folder: folder)
         defer { session.stop() }
         try stroke(session, id: 1, y: 100)
@@ -161,9 +158,7 @@ struct OneOwnerTests {
         let garbage = Data(("{\"version\": 1, \"lines\": [tru" + String(repeating: " ", count: 24_000)).utf8)
         let temporary = folder.appendingPathComponent(".other-program.tmp")
         try garbage.write(to: temporary)
-        let filler = folder.appendingPathComponent("filler")
-        let fill = try runSystemCommand("/bin/dd", ["if=/dev/zero", "of=\(filler.path)", "bs=1k", "count=1024"])
-        #expect(fill.status != 0, "the filler should have run out of room")
+        let filler = try SmallFileSystem.fill(folder)
         #expect(rename(temporary.path, session.document.path) == 0)
         try await session.app.waitForStderrLine(
             containing: "not saved over until a copy of it can be made", timeout: .seconds(5))
