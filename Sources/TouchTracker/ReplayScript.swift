@@ -102,8 +102,13 @@ public enum ReplayScript {
 
     private static func coordinate(_ value: JSONValue?, name: String, line: Int) throws(ReplayScriptError) -> Double {
         guard let value else { throw ReplayScriptError(line: line, problem: "missing \"\(name)\"") }
-        guard case .number(let number) = value, number.isFinite, abs(number) <= DocumentCodec.coordinateLimit else {
+        guard case .number(let number) = value, number.isFinite else {
             throw ReplayScriptError(line: line, problem: "\"\(name)\" must be a finite number")
+        }
+        guard abs(number) <= DocumentCodec.coordinateLimit else {
+            throw ReplayScriptError(
+                line: line,
+                problem: "\"\(name)\" is out of range: at most ±\(Int(DocumentCodec.coordinateLimit)) pixels")
         }
         return number
     }

@@ -53,15 +53,11 @@ struct Demo: ParsableCommand {
     var verbose = false
 
     func validate() throws {
-        guard CanvasSize(parsing: size) != nil else {
-            throw ValidationError("--size \"\(size)\" is not WxH with both between 1 and 16384 (for example 800x600)")
-        }
+        try CanvasSize.validate(size, option: "--size")
         if replay == nil, png != nil {
             throw ValidationError("--png needs --replay (a window draws on the screen)")
         }
-        if let geometry, WindowGeometry(parsing: geometry) == nil {
-            throw ValidationError("--geometry \"\(geometry)\" is not WxH or WxH+X+Y (for example 800x600+0+0)")
-        }
+        if let geometry { try CanvasSize.validateGeometry(geometry, option: "--geometry") }
     }
 
     func run() throws {
@@ -89,9 +85,10 @@ struct Demo: ParsableCommand {
         DemoReplay.run(events, on: host)
         do {
             if let png {
-                try DemoPainter.render(host.scene, width: canvas.width, height: canvas.height).writePNG(to: png)
+                let picture = try DemoPainter.render(host.scene, width: canvas.width, height: canvas.height)
+                try AtomicFile.write(picture.pngBytes(), to: png, missingFolder: .refuse)
             }
-            if let state { try AtomicFile.write(host.snapshot, to: state) }
+            if let state { try AtomicFile.write(host.snapshot, to: state, missingFolder: .refuse) }
         } catch {
             Diagnostics.error("cannot write the result: \(error)")
             throw ExitCode(1)
@@ -100,18 +97,12 @@ struct Demo: ParsableCommand {
 
     /// Reads a replay script's touch and key events; menu events have no meaning in a demo and are refused.
     static func readScript(_ path: String) throws -> [(time: Double, event: DemoReplayEvent)] {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            Diagnostics.error("cannot read replay script \(path): \(error.localizedDescription)")
-            throw ExitCode(1)
-        }
+        let text = try ScriptFile.read(path)
         let parsed: [TimedReplayEvent]
         do {
             parsed = try ReplayScript.parse(text)
         } catch {
-            Diagnostics.error("\(path): \(error)")
+            Diagnostics.error("\(Diagnostics.shown(path)): \(error)")
             throw ExitCode(1)
         }
         if let index = parsed.firstIndex(where: { if case .menu = $0.event { true } else { false } }) {
@@ -119,7 +110,9 @@ struct Demo: ParsableCommand {
             let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
                 .filter { !$0.element.allSatisfy(\.isWhitespace) }.map { $0.offset + 1 }
             let line = index < lines.count ? lines[index] : index + 1
-            Diagnostics.error("\(path): line \(line): \"menu\" events have no meaning in a demo (demos have no menu)")
+            Diagnostics.error(
+                "\(Diagnostics.shown(path)): line \(line): \"menu\" events have no meaning in a demo (demos have no menu)"
+            )
             throw ExitCode(1)
         }
         return demoEvents(parsed)

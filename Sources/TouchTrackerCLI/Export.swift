@@ -43,9 +43,7 @@ struct Export: ParsableCommand {
 
     func validate() throws {
         guard output != nil else { throw ValidationError("give exactly one of --png, --svg and --pdf") }
-        if let size, CanvasSize(parsing: size) == nil {
-            throw ValidationError("--size \"\(size)\" is not WxH with both between 1 and 16384 (for example 800x600)")
-        }
+        if let size { try CanvasSize.validate(size, option: "--size") }
     }
 
     func run() throws {
@@ -54,7 +52,7 @@ struct Export: ParsableCommand {
         let drawing: Drawing
         do {
             // A missing file would load as an empty drawing; exporting that is never what was meant.
-            guard store.exists else { throw DocumentFileError(path: document, problem: "no such file") }
+            guard store.exists else { throw DocumentFileError(path: document, problem: "no such file or folder") }
             drawing = try store.load()
         } catch {
             Diagnostics.error("cannot read document \(error)")
@@ -64,9 +62,13 @@ struct Export: ParsableCommand {
             size.flatMap(CanvasSize.init(parsing:)).map { ($0.width, $0.height) }
             ?? DrawingExporter.canvasSize(for: drawing)
         do {
-            try DrawingExporter.export(drawing, format: format, to: path, width: canvas.0, height: canvas.1)
+            let bytes = try DrawingExporter.render(drawing, format: format, width: canvas.0, height: canvas.1)
+            try AtomicFile.write(bytes, to: path, missingFolder: .refuse)
+        } catch let error as DocumentFileError {
+            Diagnostics.error("cannot write \(error)")
+            throw ExitCode(1)
         } catch {
-            Diagnostics.error("cannot write \(path): \(error)")
+            Diagnostics.error("cannot write \(Diagnostics.shown(path)): \(error)")
             throw ExitCode(1)
         }
     }

@@ -62,9 +62,7 @@ struct OpenWindow: ParsableCommand {
         if let painterThreads, !(1...64).contains(painterThreads) {
             throw ValidationError("--painter-threads \(painterThreads) is not between 1 and 64")
         }
-        if let geometry, WindowGeometry(parsing: geometry) == nil {
-            throw ValidationError("--geometry \"\(geometry)\" is not WxH or WxH+X+Y (for example 800x600+0+0)")
-        }
+        if let geometry { try CanvasSize.validateGeometry(geometry, option: "--geometry") }
         if let scale, !(0.5...8).contains(scale) {
             throw ValidationError("--scale \(scale) is not between 0.5 and 8")
         }
@@ -84,11 +82,11 @@ struct OpenWindow: ParsableCommand {
         options.traceFrames = traceFrames
         options.painterThreads = painterThreads
         // One window per document: a second one asks the first to come forward and exits.
-        let lock: DocumentLock?
+        let lock = HeldLock()
         do {
             switch try DocumentLock.acquire(for: requested.path) {
             case .acquired(let acquired):
-                lock = acquired
+                lock.hold(acquired)
             case .heldBy(let owner):
                 try Self.bringForward(owner, documentPath: requested.path, displayName: display, environment)
                 throw ExitCode(0)
@@ -96,9 +94,8 @@ struct OpenWindow: ParsableCommand {
         } catch let error as DocumentFileError {
             // Without a lock the window still opens (a read-only folder, say): saving will say what is wrong.
             Diagnostics.error("cannot lock the drawing (another window could open it too): \(error)")
-            lock = nil
         }
-        defer { lock?.release() }
+        defer { lock.release() }
         // The document is read on another thread while the window opens. An unreadable one is kept safe, and the
         // store to save to may then be a recovery file next to it (DocumentLoading): known once it is read.
         let opened = OpenedDocumentBox()
@@ -115,8 +112,8 @@ struct OpenWindow: ParsableCommand {
             Diagnostics.error(error.description)
             throw ExitCode(2)
         }
-        lock?.setWindow(app.windowID)
-        app.documentName = (requested.path as NSString).lastPathComponent
+        lock.setWindow(app.windowID)
+        app.documentName = PathText.shown(PathText.name(of: requested.path))
         // Saving happens on the writer's thread: the event loop only hands it a snapshot after each edit, and every
         // way out (SIGTERM, closing the window, losing the X server) waits for the last one to reach the disk.
         // Nothing is saved before the document is read, so a drawing not yet shown is never written over.
@@ -132,21 +129,25 @@ struct OpenWindow: ParsableCommand {
                 onStatusChange: { [wakeUp = app.wakeUp] _ in wakeUp() })
             app.controller.onEdit = { writer.submit($0) }
             watcher = Self.watch(
-                opened.store ?? requested, version: opened.version, writer: writer, mailbox: app.diskChanges)
+                opened.store ?? requested, version: opened.version, writer: writer, mailbox: app.diskChanges,
+                onRewatch: { lock.takeAgain(for: requested.path) })
             app.standingNotice = { writer.status.failureReason.map { .notSaved(reason: $0) } }
             app.finishSaving = { [unowned app] in
-                guard let failure = writer.flush() else { return }
+                guard let failure = writer.flush() else { return true }
                 Diagnostics.error("the drawing could not be saved: \(failure)")
                 do {
-                    let path = try recovery.write(
-                        app.controller.drawingView.drawing, stamp: DocumentLoading.timeStamp())
+                    let path = Diagnostics.shown(
+                        try recovery.write(
+                            app.controller.drawingView.drawing, stamp: DocumentLoading.timeStamp(),
+                            log: { Diagnostics.error($0) }))
                     Diagnostics.error("the drawing was kept in \(path); open it with: touchtracker --document \(path)")
                 } catch {
                     Diagnostics.error("cannot keep the drawing in a recovery file either: \(error)")
                 }
+                return false
             }
         }
-        if let kept = recovery.newest() {
+        if let kept = recovery.newest().map(Diagnostics.shown) {
             Diagnostics.error(
                 "an unsaved copy of this drawing was kept in \(kept); open it with: touchtracker --document \(kept)")
             app.controller.showNotice(.unsavedCopyKept(in: Self.abbreviatingHome(kept, environment)), for: 10)
@@ -168,7 +169,8 @@ extension OpenWindow {
     ) throws {
         guard let window = owner.window else {
             Diagnostics.note(
-                "the drawing \(documentPath) is already open (process \(owner.pid)), its window is not up yet")
+                "the drawing \(Diagnostics.shown(documentPath)) is already open (process \(owner.pid)), its window is "
+                    + "not up yet")
             return
         }
         let hex = "0x" + String(window, radix: 16)
@@ -177,7 +179,8 @@ extension OpenWindow {
         } catch {
             Diagnostics.error("cannot bring window \(hex) forward: \(error)")
         }
-        Diagnostics.note("the drawing \(documentPath) is already open in window \(hex) (process \(owner.pid))")
+        Diagnostics.note(
+            "the drawing \(Diagnostics.shown(documentPath)) is already open in window \(hex) (process \(owner.pid))")
     }
 
     /// Watches the document `store` saves to, and from then on keeps `writer` from saving over a version of it the
@@ -187,21 +190,19 @@ extension OpenWindow {
     /// is kept; until a copy can be made (a full disk, say) it is not replaced, and the copy is tried again every
     /// `copyRetryInterval` seconds. Nil (the window then does not follow outside changes, and saves as before) when
     /// inotify cannot be set up; said once on stderr.
+    ///
+    /// The guard stays while the document's folder is gone (deleted or renamed): a save then makes the folder
+    /// again, the watcher watches it once it is back (`onRewatch` runs then: the lock is taken again) and looks, so
+    /// a version another program put there meanwhile is still shown before anything replaces it.
     static func watch(
-        _ store: DocumentStore, version: FileIdentity?, writer: DocumentWriter, mailbox: DiskChangeMailbox
+        _ store: DocumentStore, version: FileIdentity?, writer: DocumentWriter, mailbox: DiskChangeMailbox,
+        onRewatch: @escaping @Sendable () -> Void
     ) -> DocumentWatcher? {
         // Guarded before the watch starts, so its first look (below) already knows the version read.
         writer.guardOutsideChanges(current: version)
         do {
             // A first look once it watches: a version written between the read and the watch sends no event.
-            return try DocumentWatcher(documentPath: store.path, reportAtStart: true) {
-                // The folder itself went away: the watcher has stopped, so nothing will be read any more and saves
-                // must not wait for it (the next one makes the folder again).
-                let folder = (store.path as NSString).deletingLastPathComponent
-                if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-                    writer.stopGuardingOutsideChanges()
-                    return .done
-                }
+            return try DocumentWatcher(documentPath: store.path, reportAtStart: true, onRewatch: onRewatch) {
                 // Gone: written again at the next edit. One of our own saves (or the version shown): nothing to
                 // adopt.
                 guard let version = FileIdentity.of(path: store.path), !writer.wroteVersion(version) else {
@@ -222,7 +223,7 @@ extension OpenWindow {
                 do throws(DocumentFileError) {
                     let copy = try store.copyAside(stamp: stamp)
                     writer.acknowledge(version)
-                    mailbox.post(.unreadable(problem: "\(problem); a copy of it is kept as \(copy)"))
+                    mailbox.post(.unreadable(problem: "\(problem); a copy of it is kept as \(PathText.shown(copy))"))
                     return .done
                 } catch {
                     // What the other program wrote may be all there is of it: it is replaced only once copied.
@@ -235,7 +236,7 @@ extension OpenWindow {
                 }
             }
         } catch {
-            Diagnostics.error("cannot watch \(store.path) for changes by other programs: \(error)")
+            Diagnostics.error("cannot watch \(Diagnostics.shown(store.path)) for changes by other programs: \(error)")
             writer.stopGuardingOutsideChanges()
             return nil
         }
@@ -263,4 +264,42 @@ final class OpenedDocumentBox: Sendable {
 
     var store: DocumentStore? { opened.withLock { $0?.store } }
     var version: FileIdentity? { opened.withLock { $0?.version } }
+}
+
+/// The document's lock while the window has it. Taken again when the document's folder comes back after it went
+/// away (the lock file went with it), from the watcher's thread; released once at exit.
+final class HeldLock: Sendable {
+    private let lock = Mutex<DocumentLock?>(nil)
+    /// The window to record in a lock taken again.
+    private let window = Mutex<UInt?>(nil)
+
+    func hold(_ acquired: DocumentLock) { lock.withLock { $0 = acquired } }
+
+    func setWindow(_ id: UInt) {
+        window.withLock { $0 = id }
+        lock.withLock { $0?.setWindow(id) }
+    }
+
+    /// Takes the lock again after the folder was gone; says so on stderr when another window took it meanwhile.
+    func takeAgain(for documentPath: String) {
+        lock.withLock { held in
+            held?.release()
+            held = nil
+            do {
+                switch try DocumentLock.acquire(for: documentPath) {
+                case .acquired(let acquired):
+                    if let id = window.withLock({ $0 }) { acquired.setWindow(id) }
+                    held = acquired
+                case .heldBy(let owner):
+                    Diagnostics.error(
+                        "the drawing's folder came back and process \(owner.pid) has locked the drawing meanwhile; "
+                            + "close one of the two windows")
+                }
+            } catch {
+                Diagnostics.error("cannot lock the drawing again after its folder came back: \(error)")
+            }
+        }
+    }
+
+    func release() { lock.withLock { $0?.release() } }
 }

@@ -4,6 +4,7 @@ import TouchKit
 import TouchTracker
 import TouchTrackerRender
 import TouchTrackerStore
+import TouchTrackerX11
 
 /// `touchtracker replay SCRIPT`: runs a script of touch, key and menu events through the app's own recognizers
 /// and controller on a virtual clock, then writes the state and/or a picture.
@@ -40,20 +41,18 @@ struct Replay: ParsableCommand {
     var scale: Double = 1
 
     func validate() throws {
-        guard CanvasSize(parsing: size) != nil else {
-            throw ValidationError("--size \"\(size)\" is not WxH with both between 1 and 16384 (for example 800x600)")
-        }
+        try CanvasSize.validate(size, option: "--size")
         guard (0.5...8).contains(scale) else { throw ValidationError("--scale \(scale) is not between 0.5 and 8") }
     }
 
     func run() throws {
         let canvas = CanvasSize(parsing: size)!
-        let text = try Self.readScript(script)
+        let text = try ScriptFile.read(script)
         let events: [TimedReplayEvent]
         do {
             events = try ReplayScript.parse(text)
         } catch {
-            Diagnostics.error("\(script): \(error)")
+            Diagnostics.error("\(Diagnostics.shown(script)): \(error)")
             throw ExitCode(1)
         }
         var drawing = Drawing()
@@ -66,49 +65,13 @@ struct Replay: ParsableCommand {
                 let renderer = try DrawingRenderer(width: canvas.width, height: canvas.height)
                 _ = renderer.frame(
                     for: controller.drawingView, menu: controller.menu, overlay: controller.overlay, forceFull: true)
-                try renderer.canvas.writePNG(to: png)
+                try AtomicFile.write(renderer.canvas.pngBytes(), to: png, missingFolder: .refuse)
             }
-            if let state { try AtomicFile.write(controller.snapshot.encoded(), to: state) }
+            if let state { try AtomicFile.write(controller.snapshot.encoded(), to: state, missingFolder: .refuse) }
         } catch {
             Diagnostics.error("cannot write the result: \(error)")
             throw ExitCode(1)
         }
-    }
-}
-
-extension Replay {
-    /// The largest script read: far beyond any hand-written or recorded one.
-    static let maximumScriptSize = 256 * 1024 * 1024
-
-    /// The script's text, or one line naming the file and the problem (with the line number for text that is not
-    /// UTF-8) and exit status 1.
-    static func readScript(_ path: String) throws -> String {
-        func fail(_ problem: String) -> ExitCode {
-            Diagnostics.error("cannot read replay script \(DocumentFileError(path: path, problem: problem))")
-            return ExitCode(1)
-        }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
-            throw fail(
-                code == ELOOP ? "too many levels of symbolic links (a symlink loop?)" : String(cString: strerror(code)))
-        }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw fail("is a directory, not a script") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw fail("is not a regular file") }
-        guard Int(info.st_size) <= maximumScriptSize else {
-            throw fail("the file is \(info.st_size) bytes, more than the \(maximumScriptSize) allowed")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw fail(error.localizedDescription)
-        }
-        if let text = String(validating: data, as: UTF8.self) { return text }
-        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        let bad = (lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0) + 1
-        Diagnostics.error("\(path): line \(bad): not UTF-8 text")
-        throw ExitCode(1)
     }
 }
 
@@ -117,12 +80,38 @@ struct CanvasSize {
     var width: Int
     var height: Int
 
+    /// The largest side of a canvas, a window or an export: Cairo's image surfaces go no larger than 32767, and
+    /// 16384 x 16384 is already a gigabyte of pixels.
+    static let largestSide = 16384
+
     init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-            (1...16384).contains(width), (1...16384).contains(height)
+            (1...Self.largestSide).contains(width), (1...Self.largestSide).contains(height)
         else { return nil }
         self.width = width
         self.height = height
+    }
+
+    /// Refuses `text` as `option`'s value, saying what is wrong: not `WxH`, or too large.
+    static func validate(_ text: String, option: String) throws {
+        guard CanvasSize(parsing: text) == nil else { return }
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        if parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 {
+            throw ValidationError(
+                "\(option) \"\(text)\" is too large: at most \(largestSide) pixels a side (for example 800x600)")
+        }
+        throw ValidationError("\(option) \"\(text)\" is not WxH with both between 1 and 16384 (for example 800x600)")
+    }
+
+    /// Refuses a window geometry (`WxH+X+Y`) as `option`'s value, saying what is wrong.
+    static func validateGeometry(_ text: String, option: String) throws {
+        guard let geometry = WindowGeometry(parsing: text) else {
+            throw ValidationError("\(option) \"\(text)\" is not WxH or WxH+X+Y (for example 800x600+0+0)")
+        }
+        guard geometry.width <= largestSide, geometry.height <= largestSide else {
+            throw ValidationError(
+                "\(option) \"\(text)\" is too large: at most \(largestSide) pixels a side (for example 800x600+0+0)")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 
 /// The `touchtracker` command: opens the window by default; subcommands work without a display.
 @main
@@ -39,4 +40,12 @@ struct TouchTrackerCommand: ParsableCommand {
         subcommands: [OpenWindow.self, Replay.self, Export.self, Demo.self],
         defaultSubcommand: OpenWindow.self
     )
+
+    /// Parses the arguments as their bytes (`RawArguments`), not as Swift's repaired copy, and runs the command.
+    static func main() {
+        // A pipe whose reader has gone (stderr piped to a closed reader, a `--state` pipe) is an error to handle
+        // where it is written, never a reason for the whole app to die with the drawing unsaved.
+        signal(SIGPIPE, SIG_IGN)
+        main(RawArguments.afterProgramName())
+    }
 }

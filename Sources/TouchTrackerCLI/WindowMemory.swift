@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 import TouchTracker
 import TouchTrackerStore
@@ -14,18 +13,20 @@ struct WindowMemory {
     }
 
     /// `folder/name.json` → `folder/name.EXT`; a name without an extension gets `.EXT` added, and so does a
-    /// document that already ends in `.EXT` (so the sibling never replaces the document itself).
+    /// document that already ends in `.EXT` (so the sibling never replaces the document itself). The name is cut
+    /// to fit 255 bytes (`PathText.fitted`).
     static func sibling(of documentPath: String, replacingExtensionWith newExtension: String) -> String {
-        let url = URL(fileURLWithPath: documentPath)
-        let base = url.pathExtension.isEmpty ? url : url.deletingPathExtension()
-        let sibling = base.path + "." + newExtension
-        return sibling == url.path ? url.path + "." + newExtension : sibling
+        let name = PathText.name(of: documentPath)
+        let stem = PathText.stem(of: name)
+        let suffix = "." + newExtension
+        let base = stem + suffix == name ? name : stem
+        return PathText.join(PathText.folder(of: documentPath), PathText.fitted(base, before: suffix) + suffix)
     }
 
     /// The remembered geometry, or nil when there is none (or it is not usable).
     func load() -> WindowGeometry? {
-        guard let data = FileManager.default.contents(atPath: path),
-            let stored = try? JSONParser.parse(Array(data)),
+        guard let data = try? RegularFile.read(path, limit: 4096).bytes,
+            let stored = try? JSONParser.parse(data),
             let width = Self.integer(stored["width"]), let height = Self.integer(stored["height"]),
             let x = Self.integer(stored["x"]), let y = Self.integer(stored["y"]),
             (1...16384).contains(width), (1...16384).contains(height), abs(x) < 100_000, abs(y) < 100_000

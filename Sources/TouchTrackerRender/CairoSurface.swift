@@ -71,12 +71,6 @@ public final class CairoSurface {
         guard status == CAIRO_STATUS_SUCCESS else { throw CairoError("cairo_surface_finish", status) }
     }
 
-    public func writePNG(to path: String) throws(CairoError) {
-        flush()
-        let status = cairo_surface_write_to_png(pointer, path)
-        guard status == CAIRO_STATUS_SUCCESS else { throw CairoError("writing PNG \(path)", status) }
-    }
-
     /// The surface as a PNG file's bytes, kept in memory (for the clipboard).
     public func pngBytes() throws(CairoError) -> [UInt8] {
         flush()

@@ -1,5 +1,4 @@
 import CCairo
-import Foundation
 import TouchKit
 import TouchTracker
 
@@ -10,10 +9,9 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case pdf
 }
 
-/// Draws a document into a PNG, SVG or PDF file as the window shows it (white page, black round-capped lines).
-///
-/// The file appears complete or not at all: Cairo writes a temporary file in the same folder, which is renamed over
-/// the target only once Cairo reports success.
+/// Draws a document into a PNG, SVG or PDF file's bytes as the window shows it (white page, black round-capped
+/// lines). The bytes are made in memory, through Cairo's stream surfaces, so the caller writes them the one way
+/// the app writes files (`AtomicFile`): complete or not at all, through links, never over a planted file.
 public enum DrawingExporter {
     /// The smallest canvas from the origin that holds every shape's stroke, and at least `minimum`.
     public static func canvasSize(
@@ -29,45 +27,35 @@ public enum DrawingExporter {
         return (width, height)
     }
 
-    /// Writes `drawing` as `format` to `path` on a `width` x `height` page (pixels; PDF points are the same number).
-    public static func export(
-        _ drawing: Drawing, format: ExportFormat, to path: String, width: Int, height: Int, lineWidth: Double = 10
-    ) throws(CairoError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).tmp-\(getpid())"
-        do {
+    /// `drawing` as a `format` file's bytes, on a `width` x `height` page (pixels; PDF points are the same number).
+    public static func render(
+        _ drawing: Drawing, format: ExportFormat, width: Int, height: Int, lineWidth: Double = 10
+    ) throws(CairoError) -> [UInt8] {
+        let sink = ByteSink()
+        return try withExtendedLifetime(sink) { () throws(CairoError) -> [UInt8] in
             let surface: CairoSurface
             switch format {
             case .png:
                 surface = try CairoSurface(width: width, height: height)
             case .svg:
                 surface = try CairoSurface(
-                    taking: cairo_svg_surface_create(temporary, Double(width), Double(height)),
-                    operation: "cairo_svg_surface_create(\(path))")
+                    taking: cairo_svg_surface_create_for_stream(
+                        ByteSink.write, sink.context, Double(width), Double(height)),
+                    operation: "cairo_svg_surface_create_for_stream")
                 // Pixels, so the SVG's size reads as the window's.
                 cairo_svg_surface_set_document_unit(surface.pointer, CAIRO_SVG_UNIT_PX)
             case .pdf:
                 surface = try CairoSurface(
-                    taking: cairo_pdf_surface_create(temporary, Double(width), Double(height)),
-                    operation: "cairo_pdf_surface_create(\(path))")
+                    taking: cairo_pdf_surface_create_for_stream(
+                        ByteSink.write, sink.context, Double(width), Double(height)),
+                    operation: "cairo_pdf_surface_create_for_stream")
             }
             let context = try CairoContext(surface: surface)
             paint(drawing, in: context, width: width, height: height, lineWidth: lineWidth)
             try context.checkStatus("drawing the export")
-            if format == .png {
-                try surface.writePNG(to: temporary)
-            } else {
-                try surface.finish()
-            }
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-        if rename(temporary, path) != 0 {
-            let problem = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CairoError("renaming the export to \(path)", problem: problem)
+            if format == .png { return try surface.pngBytes() }
+            try surface.finish()
+            return sink.bytes
         }
     }
 
@@ -81,5 +69,20 @@ public enum DrawingExporter {
             context.strokeStyled(shape, defaultColor: .black, defaultWidth: lineWidth)
         }
         context.restore()
+    }
+}
+
+/// Collects what a Cairo stream surface writes; Cairo finds it through the context pointer of its C callback.
+private final class ByteSink {
+    var bytes: [UInt8] = []
+
+    /// The pointer Cairo hands back to `write` (the caller keeps the sink alive while the surface lives).
+    var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static let write: cairo_write_func_t = { context, data, length in
+        guard let context, let data else { return CAIRO_STATUS_WRITE_ERROR }
+        let sink = Unmanaged<ByteSink>.fromOpaque(context).takeUnretainedValue()
+        sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+        return CAIRO_STATUS_SUCCESS
     }
 }

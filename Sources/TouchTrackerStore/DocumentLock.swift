@@ -1,5 +1,5 @@
-import Foundation
 import Glibc
+import Synchronization
 import SystemPackage
 
 /// One window per document: an advisory lock (`flock`) on a file beside the document, `drawing.json.lock`, held
@@ -11,8 +11,9 @@ import SystemPackage
 /// longer exists is simply taken. The document is named by its canonical path, so the same file under any
 /// spelling (a relative path, a symlink, `..`) has the same lock. Export and replay only read, and take no lock.
 ///
-/// Owns the lock file's descriptor; `release` (or deinit) removes the file and then closes it, which unlocks.
-public final class DocumentLock {
+/// Owns the lock file's descriptor; `release` (or deinit) removes the file and then closes it, which unlocks. May be
+/// used from any thread (the window's, and the watcher's when the document's folder comes back).
+public final class DocumentLock: Sendable {
     /// Who holds a lock: the process and, once it has one, its X window.
     public struct Owner: Sendable, Equatable {
         public var pid: Int32
@@ -32,11 +33,11 @@ public final class DocumentLock {
     /// The lock file's path.
     public let path: String
     /// -1 once released.
-    private var descriptor: Int32
+    private let descriptor: Mutex<Int32>
 
     private init(path: String, descriptor: Int32) {
         self.path = path
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
     }
 
     deinit {
@@ -44,41 +45,82 @@ public final class DocumentLock {
     }
 
     /// The document's path, absolute, with symlinks (of the file itself and of every folder on the way), `.` and
-    /// `..` resolved. A document that does not exist yet is named through its longest existing folder.
+    /// `..` resolved. A document that does not exist yet is named through its longest existing folder. Bytes in,
+    /// bytes out (`PathText`).
     public static func canonicalPath(of documentPath: String) -> String {
-        let absolute =
-            documentPath.hasPrefix("/") ? documentPath : FileManager.default.currentDirectoryPath + "/" + documentPath
-        var existing = URL(fileURLWithPath: absolute).standardizedFileURL.path
+        var absolute = documentPath
+        if !absolute.hasPrefix("/") {
+            guard let cwd = getcwd(nil, 0) else { return documentPath }
+            defer { free(cwd) }
+            absolute = PathText.join(PathText.decode(bytesOf: cwd), documentPath)
+        }
+        var existing = normalized(absolute)
         var missing: [String] = []
         while true {
-            if let resolved = realpath(existing, nil) {
+            if let resolved = PathText.withCString(existing, { realpath($0, nil) }) {
                 defer { free(resolved) }
-                let base = String(cString: resolved)
+                let base = PathText.decode(bytesOf: resolved)
                 guard !missing.isEmpty else { return base }
-                let joined = (base == "/" ? "" : base) + "/" + missing.reversed().joined(separator: "/")
-                return URL(fileURLWithPath: joined).standardizedFileURL.path
+                return normalized(PathText.join(base, missing.reversed().joined(separator: "/")))
             }
-            guard existing != "/", !existing.isEmpty else { return absolute }
-            missing.append((existing as NSString).lastPathComponent)
-            existing = (existing as NSString).deletingLastPathComponent
+            guard existing != "/" else { return absolute }
+            missing.append(PathText.name(of: existing))
+            existing = PathText.folder(of: existing)
         }
     }
 
-    /// The lock file of a document: its canonical path with `.lock` added.
+    /// An absolute path with `.` dropped and `..` taken back by name.
+    private static func normalized(_ path: String) -> String {
+        var names: [Substring] = []
+        for name in path.split(separator: "/") {
+            if name == "." { continue }
+            if name == ".." {
+                _ = names.popLast()
+            } else {
+                names.append(name)
+            }
+        }
+        return "/" + names.joined(separator: "/")
+    }
+
+    /// The lock file of a document: its canonical path with `.lock` added (the name cut to fit, `PathText.sibling`).
     public static func lockPath(for documentPath: String) -> String {
-        canonicalPath(of: documentPath) + ".lock"
+        PathText.sibling(of: canonicalPath(of: documentPath), adding: ".lock")
     }
 
     /// Takes the lock on `documentPath`, or says who holds it. The folder is created (0700) if missing; the lock
-    /// file is 0600.
+    /// file is 0600. The lock file is opened in its folder without following a link (`O_NOFOLLOW`) and used only
+    /// when it is a regular file of this user's with no other name: a link or a file planted in its place is
+    /// never written (an error names it).
     public static func acquire(for documentPath: String) throws(DocumentFileError) -> Outcome {
         let path = lockPath(for: documentPath)
-        try createFolder(of: path)
+        let folderPath = PathText.folder(of: path)
+        let name = PathText.name(of: path)
+        try AtomicFile.makeFolders(folderPath)
+        let folder: FileDescriptor
+        do {
+            folder = try FileSystemCalls.open(folderPath, flags: O_RDONLY | O_DIRECTORY)
+        } catch {
+            throw DocumentFileError(path: path, problem: DocumentStore.describe(error))
+        }
+        defer { try? folder.close() }
         // A holder may release (and remove) the file between our open and our flock: then the descriptor locks a
         // file nobody else will ever look at, and we start again on the new one.
         for _ in 0..<100 {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw failure(path, errno) }
+            let descriptor: Int32
+            do {
+                descriptor = try FileSystemCalls.openAt(
+                    folder, name, flags: O_RDWR | O_CREAT | O_NOFOLLOW, mode: 0o600
+                ).rawValue
+            } catch .tooManySymbolicLinkLevels {
+                throw DocumentFileError(path: path, problem: "is a symbolic link, not a lock file; remove it")
+            } catch {
+                throw DocumentFileError(path: path, problem: DocumentStore.describe(error))
+            }
+            if let problem = notALockFile(descriptor) {
+                close(descriptor)
+                throw DocumentFileError(path: path, problem: problem)
+            }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
                 guard isStillAtPath(descriptor, path) else {
                     close(descriptor)
@@ -100,6 +142,17 @@ public final class DocumentLock {
         throw DocumentFileError(path: path, problem: "kept being replaced while it was taken; try again")
     }
 
+    /// Why the open file is not one this app's lock can be (nil when it can): not a regular file, another user's,
+    /// or a hard link to a file with another name.
+    private static func notALockFile(_ descriptor: Int32) -> String? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return DocumentStore.describe(errno: errno) }
+        if info.st_mode & S_IFMT != S_IFREG { return "is not a regular file, so not a lock file; remove it" }
+        if info.st_uid != geteuid() { return "belongs to another user (uid \(info.st_uid)); remove it" }
+        if info.st_nlink > 1 { return "has other names (a hard link), so not a lock file; remove it" }
+        return nil
+    }
+
     /// Records the X window in the lock file, for a second instance to bring forward.
     public func setWindow(_ window: UInt) {
         writeOwner(window: window)
@@ -107,21 +160,26 @@ public final class DocumentLock {
 
     /// Removes the lock file and unlocks it. Idempotent.
     public func release() {
-        guard descriptor >= 0 else { return }
-        // Removed while still locked, so nobody can take the lock on a file that is about to go.
-        unlink(path)
-        close(descriptor)
-        descriptor = -1
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            // Removed while still locked, so nobody can take the lock on a file that is about to go; only while it
+            // is still this lock's file (a folder removed and made again may hold another window's lock by now).
+            if Self.isStillAtPath(descriptor, path) { _ = try? FileSystemCalls.unlink(path) }
+            close(descriptor)
+            descriptor = -1
+        }
     }
 
     private func writeOwner(window: UInt?) {
-        guard descriptor >= 0 else { return }
-        var text = "pid \(getpid())\n"
-        if let window { text += "window 0x\(String(window, radix: 16))\n" }
-        let bytes = Array(text.utf8)
-        // Shortened first: the new text is never longer than a stale one's tail would make it look.
-        _ = ftruncate(descriptor, 0)
-        _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            var text = "pid \(getpid())\n"
+            if let window { text += "window 0x\(String(window, radix: 16))\n" }
+            let bytes = Array(text.utf8)
+            // Shortened first: the new text is never longer than a stale one's tail would make it look.
+            _ = ftruncate(descriptor, 0)
+            _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        }
     }
 
     /// The holder as its lock file says. A holder that has just taken the lock may not have written yet: read
@@ -150,21 +208,11 @@ public final class DocumentLock {
 
     /// Whether the open file is still the one at `path` (not removed or replaced since it was opened).
     private static func isStillAtPath(_ descriptor: Int32, _ path: String) -> Bool {
-        guard let open = FileIdentity.of(descriptor: descriptor), let current = FileIdentity.of(path: path) else {
-            return false
-        }
-        return open.device == current.device && open.inode == current.inode
-    }
-
-    private static func createFolder(of path: String) throws(DocumentFileError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw DocumentFileError(path: folder, problem: "could not be created: \(error.localizedDescription)")
-        }
+        var open = stat()
+        guard fstat(descriptor, &open) == 0,
+            let current = try? FileSystemCalls.status(path, followingLinks: false)
+        else { return false }
+        return open.st_dev == current.st_dev && open.st_ino == current.st_ino
     }
 
     private static func failure(_ path: String, _ code: Int32) -> DocumentFileError {

@@ -12,11 +12,14 @@ public struct DocumentFileError: Error, CustomStringConvertible {
         self.problem = problem
     }
 
-    /// One line: control characters (a newline in a path, say) are shown as `?`.
+    /// One line: bytes of the path that are not text are shown as `\xHH` (`PathText.shown`), control characters
+    /// (a newline in a path, say) as `?`.
     public var description: String {
         String(
             String.UnicodeScalarView(
-                "\(path): \(problem)".unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+                "\(PathText.shown(path)): \(problem)".unicodeScalars.map {
+                    $0.value < 0x20 || $0.value == 0x7F ? "?" : $0
+                }))
     }
 }
 
@@ -46,7 +49,7 @@ public struct DocumentStore: Sendable {
 
     /// Whether a document exists at the path (a dangling symlink or a directory counts: loading will say why).
     public var exists: Bool {
-        (try? FilePath(path).stat(followTargetSymlink: false)) != nil
+        (try? FileSystemCalls.status(path, followingLinks: false)) != nil
     }
 
     /// Reads the document. A missing file is an empty drawing; anything unreadable is an error naming the problem.
@@ -57,94 +60,12 @@ public struct DocumentStore: Sendable {
     /// `load`, and the version of the file it read (nil: there was none).
     public func loadVersion() throws(DocumentFileError) -> (drawing: Drawing, version: FileIdentity?) {
         guard exists else { return (Drawing(), nil) }
-        let (bytes, version) = try readBytes()
+        let (bytes, version) = try RegularFile.read(path, limit: DocumentCodec.maximumFileSize)
         do {
             return (try DocumentCodec.decode(bytes), version)
         } catch {
             throw DocumentFileError(path: path, problem: error.description)
         }
-    }
-
-    /// Opens the document to read it (not blocking on a FIFO put in its place) and returns it with its size,
-    /// refusing directories and special files.
-    private func openRegularFile() throws(DocumentFileError) -> (fd: FileDescriptor, version: FileIdentity) {
-        let fd: FileDescriptor
-        let status: Stat
-        do {
-            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
-        } catch {
-            throw DocumentFileError(path: path, problem: Self.describe(error))
-        }
-        do {
-            status = try fd.stat()
-        } catch {
-            try? fd.close()
-            throw DocumentFileError(path: path, problem: Self.describe(error))
-        }
-        guard status.type == .regular else {
-            try? fd.close()
-            throw DocumentFileError(
-                path: path,
-                problem: status.type == .directory
-                    ? "is a directory, not a document; move it away" : "is not a regular file")
-        }
-        return (fd, FileIdentity(status.rawValue))
-    }
-
-    /// Reads at most the size limit, refusing directories, special files and anything larger, and says which
-    /// version of the file it read (as it was when opened).
-    private func readBytes() throws(DocumentFileError) -> (bytes: [UInt8], version: FileIdentity) {
-        let (fd, version) = try openRegularFile()
-        defer { try? fd.close() }
-        let size = Int(version.size)
-        let limit = DocumentCodec.maximumFileSize
-        if size > limit {
-            throw DocumentFileError(path: path, problem: DocumentError.tooLarge(bytes: size, limit: limit).description)
-        }
-        // The size stat gave plus one byte, so the end of the file shows without growing, read into uninitialized
-        // memory: zero-filling megabytes first would cost about as much as reading them. A file that grew since is
-        // read on below.
-        var count = 0
-        var failure: (any Error)?
-        var reachedEnd = false
-        var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
-            do {
-                while count < buffer.count {
-                    let n = try fd.read(
-                        into: UnsafeMutableRawBufferPointer(
-                            start: buffer.baseAddress! + count, count: buffer.count - count))
-                    if n == 0 {
-                        reachedEnd = true
-                        break
-                    }
-                    count += n
-                }
-            } catch {
-                failure = error
-            }
-            initialized = count
-        }
-        if let failure { throw DocumentFileError(path: path, problem: Self.describe(failure)) }
-        while !reachedEnd {
-            if count == bytes.count {
-                if count > limit {
-                    throw DocumentFileError(
-                        path: path, problem: DocumentError.tooLarge(bytes: count, limit: limit).description)
-                }
-                bytes.append(contentsOf: repeatElement(0, count: 65536))
-            }
-            do {
-                let n = try bytes.withUnsafeMutableBytes { buffer in
-                    try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-                }
-                if n == 0 { break }
-                count += n
-            } catch {
-                throw DocumentFileError(path: path, problem: Self.describe(error))
-            }
-        }
-        bytes.removeSubrange(count...)
-        return (bytes, version)
     }
 
     /// Writes the drawing crash-safely. The folder is created (mode 0700) if missing; the file is mode 0600.
@@ -173,15 +94,16 @@ public struct DocumentStore: Sendable {
 
     /// `copyAside`, and the version of the file it copied.
     private func copyAsideVersion(stamp: String) throws(DocumentFileError) -> (copy: String, version: FileIdentity) {
-        let (source, version) = try openRegularFile()
+        let (source, version) = try RegularFile.open(path)
         defer { try? source.close() }
-        var destination = "\(path).corrupt-\(stamp)"
+        var destination = PathText.sibling(of: path, adding: ".corrupt-\(stamp)")
         var suffix = 1
         var target: FileDescriptor
         while true {
             do {
                 target = try FileDescriptor.open(
-                    FilePath(destination), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec, .noFollow],
+                    PathText.filePath(destination), .writeOnly,
+                    options: [.create, .exclusiveCreate, .closeOnExec, .noFollow],
                     permissions: .ownerReadWrite)
                 break
             } catch {
@@ -190,13 +112,14 @@ public struct DocumentStore: Sendable {
                 }
             }
             suffix += 1
-            destination = "\(path).corrupt-\(stamp)-\(suffix)"
+            destination = PathText.sibling(of: path, adding: ".corrupt-\(stamp)-\(suffix)")
         }
         let copy = destination
         func fail(_ problem: String) -> DocumentFileError {
             try? target.close()
             _ = try? FileSystemCalls.unlink(copy)
-            return DocumentFileError(path: path, problem: "could not be copied aside to \(copy): \(problem)")
+            return DocumentFileError(
+                path: path, problem: "could not be copied aside to \(PathText.shown(copy)): \(problem)")
         }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         let zeros = [UInt8](repeating: 0, count: buffer.count)
@@ -246,20 +169,22 @@ public struct DocumentStore: Sendable {
                 let (copy, version) = try copyAsideVersion(stamp: stamp)
                 return OpenedDocument(
                     drawing: Drawing(), store: self,
-                    problem: "cannot read document \(error); kept it as \(copy) and starting with an empty drawing",
+                    problem:
+                        "cannot read document \(error); kept it as \(PathText.shown(copy)) and starting with an empty "
+                        + "drawing",
                     version: version)
             } catch let copyError {
-                var recovery = "\(path).recovered-\(stamp)"
+                var recovery = PathText.sibling(of: path, adding: ".recovered-\(stamp)")
                 var suffix = 1
                 while DocumentStore(path: recovery).exists {
                     suffix += 1
-                    recovery = "\(path).recovered-\(stamp)-\(suffix)"
+                    recovery = PathText.sibling(of: path, adding: ".recovered-\(stamp)-\(suffix)")
                 }
                 let reason = copyError.problem == error.problem ? "" : " (no copy: \(copyError.problem))"
                 return OpenedDocument(
                     drawing: Drawing(), store: DocumentStore(path: recovery),
                     problem: "cannot read document \(error); left it untouched\(reason) and starting with an empty "
-                        + "drawing saved to \(recovery)")
+                        + "drawing saved to \(PathText.shown(recovery))")
             }
         }
     }
@@ -278,7 +203,12 @@ public struct DocumentStore: Sendable {
         case .tooManySymbolicLinkLevels: "too many levels of symbolic links (a symlink loop?)"
         case .isDirectory: "is a directory, not a document; move it away"
         case .noSpace: "the disk is full"
+        case .diskQuotaExceeded: "the disk quota is used up"
         case .readOnlyFileSystem: "the file system is read-only"
+        case .notDirectory: "a part of the path is a file, not a folder"
+        case .fileNameTooLong: "the name is too long (at most 255 bytes a name, 4095 a path)"
+        case .noSuchAddressOrDevice: "nothing reads it (a pipe or device with no reader)"
+        case .brokenPipe: "its reader has gone (a closed pipe)"
         default: errno.description
         }
     }

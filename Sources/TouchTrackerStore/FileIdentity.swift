@@ -17,9 +17,7 @@ public struct FileIdentity: Sendable, Hashable {
 
     /// The identity of the file at `path` now (following symlinks), or nil when there is none.
     public static func of(path: String) -> FileIdentity? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return FileIdentity(info)
+        (try? FileSystemCalls.status(path)).map(FileIdentity.init)
     }
 
     /// The identity of an open file.

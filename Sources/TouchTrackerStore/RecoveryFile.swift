@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import SystemPackage
 import TouchTracker
 
 /// Where a drawing goes when the app must exit while it could not be saved to its document (a full disk, a folder
@@ -7,78 +8,133 @@ import TouchTracker
 /// and says where it is.
 ///
 /// One file per exit, never overwritten: `NAME-KEY-STAMP.json`, where NAME is the document's file name without its
-/// extension, KEY stands for the document's canonical path (`DocumentLock.canonicalPath`, so two `drawing.json` in
-/// different folders do not meet), and STAMP is the local time. It is an ordinary document: `touchtracker --document FILE` opens it.
+/// extension (cut to fit a name's 255 bytes), KEY stands for the document's canonical path
+/// (`DocumentLock.canonicalPath`, so two `drawing.json` in different folders do not meet), and STAMP is the local
+/// time. It is an ordinary document: `touchtracker --document FILE` opens it.
+///
+/// The temporary folder is shared with every user, so `$TMPDIR/touchtracker-UID` is used only while it is a real
+/// folder (not a link) of this user's that nobody else may enter (mode 0700), as XDG asks of a runtime folder:
+/// another user could make it first and plant a "recovery file" in it. Otherwise a fresh private folder is made
+/// for the file (`mkdtemp`), and `write` says so.
 public struct RecoveryFile: Sendable {
     /// The document the recovery files belong to.
     public let documentPath: String
-    /// The folders tried, in order: the state folder, then the temporary one.
-    public let folders: [String]
+    /// The folder in the user's state folder, when there is one.
+    public let stateFolder: String?
+    /// The system's temporary folder (`$TMPDIR`, or `/tmp`).
+    public let temporaryFolder: String
 
     public init(documentPath: String, environment: [String: String]) {
         self.documentPath = documentPath
-        var folders: [String] = []
         if let stateHome = environment["XDG_STATE_HOME"], stateHome.hasPrefix("/") {
-            folders.append(stateHome + "/touchtracker")
+            stateFolder = stateHome + "/touchtracker"
         } else if let home = environment["HOME"], home.hasPrefix("/") {
-            folders.append(home + "/.local/state/touchtracker")
+            stateFolder = home + "/.local/state/touchtracker"
+        } else {
+            stateFolder = nil
         }
-        let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-        folders.append(temporary + "/touchtracker-\(getuid())")
-        self.folders = folders
+        temporaryFolder = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+    }
+
+    /// The shared temporary folder's place for this user's recovery files.
+    public var sharedFolder: String { temporaryFolder + "/touchtracker-\(getuid())" }
+
+    /// The folders searched for recovery files, in order: the state folder, then the shared one while it is safe.
+    public var folders: [String] {
+        [stateFolder, Self.isPrivateFolder(sharedFolder) ? sharedFolder : nil].compactMap { $0 }
     }
 
     /// The start of every recovery file's name for this document.
     var prefix: String {
-        let name = (documentPath as NSString).lastPathComponent
-        let stem = (name as NSString).deletingPathExtension
-        return "\(stem.isEmpty ? name : stem)-\(Self.key(of: DocumentLock.canonicalPath(of: documentPath)))-"
+        let stem = PathText.stem(of: PathText.name(of: documentPath))
+        let key = PathText.hashKey(of: PathText.bytes(DocumentLock.canonicalPath(of: documentPath)))
+        // What follows the stem: "-KEY-YYYYMMDD-HHMMSS-N.json" at the longest.
+        return PathText.fitted(stem, before: "-\(key)-00000000-000000-000.json") + "-\(key)-"
     }
 
     /// Writes `drawing` to a new recovery file (crash-safe, mode 0600 in a 0700 folder, as documents are) and
     /// returns its path; tries the next folder when one fails. Throws the last folder's error when none works.
-    public func write(_ drawing: Drawing, stamp: String) throws(DocumentFileError) -> String {
+    /// `log` is told when the shared temporary folder could not be used as it is.
+    public func write(_ drawing: Drawing, stamp: String, log: (String) -> Void = { _ in }) throws(DocumentFileError)
+        -> String
+    {
         var lastError = DocumentFileError(path: documentPath, problem: "no folder to keep a recovery file in")
-        for folder in folders {
-            let path = "\(folder)/\(prefix)\(stamp).json"
+        if let stateFolder {
             do {
-                try DocumentStore(path: path).save(drawing)
-                return path
+                return try write(drawing, in: stateFolder, stamp: stamp)
             } catch {
                 lastError = error
             }
         }
+        var folder = sharedFolder
+        if !Self.makePrivateFolder(sharedFolder) {
+            var template = PathText.bytes(sharedFolder + "-XXXXXX").map { CChar(bitPattern: $0) } + [0]
+            guard mkdtemp(&template) != nil else {
+                throw DocumentFileError(path: sharedFolder, problem: DocumentStore.describe(errno: errno))
+            }
+            folder = PathText.decode(bytesOf: template)
+            log(
+                "\(PathText.shown(sharedFolder)) is not a private folder of this user's (mode 0700), so it is not "
+                    + "used; made \(PathText.shown(folder)) instead")
+        }
+        do {
+            return try write(drawing, in: folder, stamp: stamp)
+        } catch {
+            lastError = error
+        }
         throw lastError
+    }
+
+    /// A new recovery file in `folder`: `-2`, `-3`… is added to the stamp when one of that name exists.
+    private func write(_ drawing: Drawing, in folder: String, stamp: String) throws(DocumentFileError) -> String {
+        var path = "\(folder)/\(prefix)\(stamp).json"
+        var suffix = 1
+        while (try? FileSystemCalls.status(path, followingLinks: false)) != nil, suffix < 1000 {
+            suffix += 1
+            path = "\(folder)/\(prefix)\(stamp)-\(suffix).json"
+        }
+        try DocumentStore(path: path).save(drawing)
+        return path
     }
 
     /// The newest recovery file of this document, or nil when there is none.
     public func newest() -> String? {
-        var found: [(path: String, modified: Date)] = []
+        var found: [(path: String, modified: Int64)] = []
         for folder in folders {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
-            for name in names where name.hasPrefix(prefix) && name.hasSuffix(".json") {
+            for name in Self.names(in: folder) where name.hasPrefix(prefix) && name.hasSuffix(".json") {
                 let path = folder + "/" + name
-                let modified =
-                    (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? nil
-                found.append((path, modified ?? .distantPast))
+                guard let info = try? FileSystemCalls.status(path, followingLinks: false),
+                    info.st_mode & S_IFMT == S_IFREG
+                else { continue }
+                found.append((path, Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)))
             }
         }
         return found.max { ($0.modified, $0.path) < ($1.modified, $1.path) }?.path
     }
 
-    /// Eight hex digits of the 64-bit FNV-1a hash of `text`: short, stable across runs and machines.
-    static func key(of text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        return String(String(hash, radix: 16).suffix(8)).leftPadded(to: 8)
+    /// Whether `folder` is a real folder (not a link), owned by this user, that only this user may enter.
+    static func isPrivateFolder(_ folder: String) -> Bool {
+        guard let info = try? FileSystemCalls.status(folder, followingLinks: false) else { return false }
+        return info.st_mode & S_IFMT == S_IFDIR && info.st_uid == geteuid() && info.st_mode & 0o077 == 0
     }
-}
 
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
+    /// Makes `folder` private to this user if it is missing; whether it is private now.
+    private static func makePrivateFolder(_ folder: String) -> Bool {
+        _ = try? FileSystemCalls.makeFolder(folder, mode: 0o700)
+        return isPrivateFolder(folder)
+    }
+
+    /// The names in `folder` (none when it cannot be read).
+    static func names(in folder: String) -> [String] {
+        guard let directory = PathText.withCString(folder, { opendir($0) }) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                PathText.decode(raw.prefix { $0 != 0 })
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 }

@@ -3,6 +3,7 @@ import Synchronization
 import ThreadPriority
 import TouchTracker
 import TouchTrackerRender
+import TouchTrackerStore
 
 /// Ctrl+S's PNG, drawn and written on a thread of its own: the whole drawing is stroked for it (seconds at 100,000
 /// lines), which the event loop must never wait for. The loop is woken when it is done and takes the outcome
@@ -52,12 +53,15 @@ final class BackgroundExport: Sendable {
             while let request = nextRequest() {
                 let outcome: Outcome
                 do {
-                    try DrawingExporter.export(
-                        request.snapshot.drawing, format: .png, to: request.path, width: request.width,
-                        height: request.height, lineWidth: request.lineWidth)
+                    let bytes = try DrawingExporter.render(
+                        request.snapshot.drawing, format: .png, width: request.width, height: request.height,
+                        lineWidth: request.lineWidth)
+                    try AtomicFile.write(bytes, to: request.path)
                     outcome = .exported(path: request.path)
+                } catch let error as DocumentFileError {
+                    outcome = .failed(path: request.path, reason: error.description)
                 } catch {
-                    outcome = .failed(path: request.path, reason: "\(error)")
+                    outcome = .failed(path: request.path, reason: "\(PathText.shown(request.path)): \(error)")
                 }
                 state.withLock { $0.outcomes.append(outcome) }
                 wakeUp()

@@ -3,6 +3,7 @@ import Foundation
 import TouchKit
 import TouchTracker
 import TouchTrackerRender
+import TouchTrackerStore
 
 /// How the window app was asked to run.
 public struct X11AppOptions: Sendable {
@@ -134,32 +135,40 @@ public final class X11App {
 
     /// Losing the X server (it died, or the connection broke) ends the app from inside Xlib, which cannot go on.
     /// Before exiting with status 1, the strokes in progress complete (as a system cancel would) and the drawing is
-    /// saved; nothing here touches Xlib again.
+    /// saved; nothing here touches Xlib again. The last line says whether it was saved: when it was not, the
+    /// saver has already said where it was kept instead.
     private func installConnectionLostHandler() {
         connectionLostCleanup = { [unowned self] in self.finish() }
         XSetIOErrorHandler { _ in
-            connectionLostCleanup?()
+            let saved = connectionLostCleanup?() ?? true
             connectionLostCleanup = nil
-            let text = "touchtracker: lost the connection to the X server; the drawing was saved; exiting\n"
+            let text =
+                saved
+                ? "touchtracker: lost the connection to the X server; the drawing was saved; exiting\n"
+                : "touchtracker: lost the connection to the X server; the drawing could not be saved; exiting\n"
             _ = Array(text.utf8).withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
             exit(1)
         }
     }
 
-    /// Called last when the app ends (after the final `onEdit`), on every way out: SIGTERM/SIGINT, the window
-    /// closed, the X server lost. The platform's saver waits here for its pending save to reach the disk.
-    public var finishSaving: (() -> Void)?
+    /// Called last when the app ends (after the final `onEdit`), on every way out: SIGTERM, SIGINT, SIGHUP,
+    /// SIGQUIT, the window closed, the X server lost. The platform's saver waits here for its pending save to reach
+    /// the disk, and says whether it did (false: the drawing is not in its document; the saver said where it is).
+    public var finishSaving: (() -> Bool)?
 
     /// Ends the session without losing work: every live touch is cancelled by the system (so its line completes and
     /// is saved, and any move in progress is committed), the drawing is handed to `onEdit` once more, so a save
     /// that failed earlier is retried, and `finishSaving` waits for the save. Used on SIGTERM/SIGINT, on closing the
     /// window and on losing the X server. A Ctrl+S export still running is let finish, so its PNG is written.
-    private func finish() {
+    /// Returns whether the drawing was saved.
+    @discardableResult
+    private func finish() -> Bool {
         if let loader { adoptDocument(loader.waitAndTake()) }
         controller.window.cancelAllTouches()
         controller.onEdit?(controller.drawingView.snapshot)
-        finishSaving?()
+        let saved = finishSaving?() ?? true
         export.waitUntilIdle()
+        return saved
     }
 
     /// Scales outside 0.5...8 are typos or broken resources, not screens.
@@ -278,11 +287,11 @@ public final class X11App {
         for outcome in export.takeOutcomes() {
             switch outcome {
             case .exported(let path):
-                controller.showNotice(.exported((path as NSString).lastPathComponent))
-                if options.verbose { log("exported \(path)") }
+                controller.showNotice(.exported(PathText.shown(PathText.name(of: path))))
+                if options.verbose { log("exported \(PathText.shown(path))") }
             case .failed(let path, let reason):
-                controller.showNotice(.cannotExport((path as NSString).lastPathComponent))
-                log("cannot export \(path): \(reason)")
+                controller.showNotice(.cannotExport(PathText.shown(PathText.name(of: path))))
+                log("cannot export \(reason)")
             }
         }
     }
@@ -293,7 +302,7 @@ public final class X11App {
     /// The window's size and position now, to bring it back there next time.
     public var windowGeometry: WindowGeometry { window.currentGeometry() }
 
-    /// Runs until the window is closed or SIGTERM/SIGINT arrives. Returns the exit status.
+    /// Runs until the window is closed or a signal asks the app to end (`SignalPipe`). Returns the exit status.
     public func run() -> Int32 {
         window.map()
         let signalled = host.loop.run(
@@ -400,4 +409,4 @@ public final class X11App {
 
 /// What to do before exiting when Xlib reports the connection lost (a C callback cannot capture context). Set and
 /// read on the main thread only.
-nonisolated(unsafe) private var connectionLostCleanup: (() -> Void)?
+nonisolated(unsafe) private var connectionLostCleanup: (() -> Bool)?

@@ -111,7 +111,8 @@ public final class X11DemoApp {
         guard snapshot != lastSnapshot else { return }
         lastSnapshot = snapshot
         do {
-            try AtomicFile.write(snapshot, to: path)
+            // The loop must not wait for a pipe's reader to come; a folder that is not there is a typo.
+            try AtomicFile.write(snapshot, to: path, missingFolder: .refuse, waitsForReader: false)
         } catch {
             log("cannot write the demo state: \(error)")
         }

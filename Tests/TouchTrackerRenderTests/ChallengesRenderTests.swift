@@ -100,7 +100,8 @@ import TouchTrackerRender
         let size = DrawingExporter.canvasSize(for: drawing)
         #expect(size.width == 906 && size.height == 706)
         let path = folder.appendingPathComponent("out.png").path
-        try DrawingExporter.export(drawing, format: .png, to: path, width: size.width, height: size.height)
+        try Data(DrawingExporter.render(drawing, format: .png, width: size.width, height: size.height)).write(
+            to: URL(fileURLWithPath: path))
         let png = try CairoSurface(readingPNG: path)
         #expect(near(png.pixel(x: 100, y: 10), 0, 128, 0))
         #expect(near(png.pixel(x: 700, y: 400), 0, 0, 0, within: 60))

@@ -1,0 +1,73 @@
+import Glibc
+import SystemPackage
+
+/// Where a write to a path lands, found before anything is written: the path's symlinks (a chain of them,
+/// absolute or relative) are followed to the final file, so a crash-safe replace happens in the target's folder
+/// and the links stay links; a dangling link's target is the file to create.
+///
+/// A name that reaches an existing file that is not a regular one (a named pipe, a terminal, `/dev/null`) or a
+/// name that passes through `/proc` (`/dev/stdout` is `/proc/self/fd/1`, which names an open descriptor, not a
+/// place) is written in place, never replaced.
+struct FileTarget {
+    enum Kind: Equatable {
+        /// Nothing there yet: created.
+        case missing
+        /// A regular file, replaced by a new one with the same permission bits.
+        case regular(permissions: mode_t)
+        /// Written in place: a special file, or a descriptor's name.
+        case inPlace
+        /// A folder: nothing can be written there.
+        case folder
+    }
+
+    /// The final path: the given one with the symlinks of its last name followed (the folders on the way are
+    /// left to the kernel).
+    let path: String
+    let kind: Kind
+
+    /// How many symlinks a path may pass through, as the kernel allows (`MAXSYMLINKS`).
+    static let linkLimit = 40
+
+    /// Follows `path`'s symlinks to the file a write lands on.
+    static func resolve(_ path: String) throws(DocumentFileError) -> FileTarget {
+        var current = path
+        for _ in 0...linkLimit {
+            if current.hasPrefix("/proc/") { return try inPlace(path) }
+            let info: stat
+            do {
+                info = try FileSystemCalls.status(current, followingLinks: false)
+            } catch .noSuchFileOrDirectory {
+                return FileTarget(path: current, kind: .missing)
+            } catch {
+                throw DocumentFileError(path: path, problem: DocumentStore.describe(error))
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFLNK:
+                let target: String
+                do {
+                    target = try FileSystemCalls.readLink(current)
+                } catch {
+                    throw DocumentFileError(path: path, problem: DocumentStore.describe(error))
+                }
+                current = PathText.join(PathText.folder(of: current), target)
+            case S_IFREG:
+                return FileTarget(path: current, kind: .regular(permissions: info.st_mode & 0o7777))
+            case S_IFDIR:
+                return FileTarget(path: current, kind: .folder)
+            default:
+                return FileTarget(path: path, kind: .inPlace)
+            }
+        }
+        throw DocumentFileError(path: path, problem: DocumentStore.describe(Errno.tooManySymbolicLinkLevels))
+    }
+
+    /// A name through `/proc`: what it names now, followed by the kernel.
+    private static func inPlace(_ path: String) throws(DocumentFileError) -> FileTarget {
+        do {
+            let info = try FileSystemCalls.status(path)
+            return FileTarget(path: path, kind: info.st_mode & S_IFMT == S_IFDIR ? .folder : .inPlace)
+        } catch {
+            throw DocumentFileError(path: path, problem: DocumentStore.describe(error))
+        }
+    }
+}
