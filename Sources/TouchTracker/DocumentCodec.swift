@@ -11,6 +11,7 @@ public enum DocumentError: Error, Equatable, CustomStringConvertible {
     case unsupportedVersion(Int)
     case invalidCoordinate(field: String)
     case tooManyLines(Int, limit: Int)
+    case tooManyCircles(Int, limit: Int)
     case tooLarge(bytes: Int, limit: Int)
 
     public var description: String {
@@ -26,6 +27,7 @@ public enum DocumentError: Error, Equatable, CustomStringConvertible {
         case .invalidCoordinate(let field):
             "coordinate \"\(field)\" is not a finite number within ±\(Int(DocumentCodec.coordinateLimit))"
         case .tooManyLines(let count, let limit): "\(count) lines is more than the \(limit) a document may hold"
+        case .tooManyCircles(let count, let limit): "\(count) circles is more than the \(limit) a document may hold"
         case .tooLarge(let bytes, let limit): "the file is \(bytes) bytes, more than the \(limit) allowed"
         }
     }
@@ -36,8 +38,23 @@ public enum DocumentError: Error, Equatable, CustomStringConvertible {
 public enum DocumentCodec {
     /// Coordinates beyond this are refused: no screen is that large, and such values make renderers misbehave.
     public static let coordinateLimit = 1_000_000.0
+    /// The most lines a document may hold: the reader refuses more, and the app refuses an edit that would make
+    /// more (`DocumentLimits.document`), so whatever it saves it can open again.
     public static let maximumLineCount = 1_000_000
-    public static let maximumFileSize = 256 * 1024 * 1024
+    /// The most circles a document may hold, kept to as `maximumLineCount` is.
+    public static let maximumCircleCount = 1_000_000
+    /// The most bytes `encode` writes for one line or circle, the comma and indent before it included: four numbers
+    /// of at most 24 bytes each (a sign, 17 significant digits, a point and a three-digit exponent, as in
+    /// `-2.2250738585072014e-308`), a colour, a width of at most 23 bytes and the member names. The longest line
+    /// takes 202 bytes and the longest circle 211 (`DocumentLimitTests` measures them with this encoder).
+    static let longestShapeText = 224
+    /// The most bytes of a document outside its shapes (the version, the lists' brackets, every option), with room
+    /// to spare.
+    static let longestFixedText = 64 * 1024
+    /// The largest file read (about 427 MiB). Derived from the shape limits, not chosen on its own: a document
+    /// holding the most lines and the most circles, each written as long as a shape can be, fits, so a drawing
+    /// within the shape limits is never refused for its size.
+    public static let maximumFileSize = (maximumLineCount + maximumCircleCount) * longestShapeText + longestFixedText
 
     public static func decode(_ data: [UInt8]) throws(DocumentError) -> Drawing {
         if data.count > maximumFileSize { throw .tooLarge(bytes: data.count, limit: maximumFileSize) }

@@ -51,7 +51,9 @@ extension DocumentCodec {
     static func circles(_ value: JSONValue?) throws(DocumentError) -> [Circle] {
         guard let value else { return [] }
         guard case .array(let rawCircles) = value else { throw .wrongType(field: "circles", expected: "an array") }
-        if rawCircles.count > maximumLineCount { throw .tooManyLines(rawCircles.count, limit: maximumLineCount) }
+        if rawCircles.count > maximumCircleCount {
+            throw .tooManyCircles(rawCircles.count, limit: maximumCircleCount)
+        }
         var circles: [Circle] = []
         circles.reserveCapacity(rawCircles.count)
         for (index, rawCircle) in rawCircles.enumerated() {

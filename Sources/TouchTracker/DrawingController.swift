@@ -48,11 +48,19 @@ public final class DrawingController {
         set { drawingView.onEdit = newValue }
     }
 
+    /// How many lines and circles the drawing may hold (`DrawingView.limits`; the reader's, unless a test makes
+    /// them smaller): a stroke, circle or paste that would pass them is refused with a notice, changing nothing.
+    public var limits: DocumentLimits {
+        get { drawingView.limits }
+        set { drawingView.limits = newValue }
+    }
+
     /// A controller on `drawing`; with `documentLoading` on an empty canvas that takes input at once while its
-    /// document is read elsewhere (`DrawingView.adoptLoadedDocument`).
+    /// document is read elsewhere (`DrawingView.adoptLoadedDocument`). `limits`: how many lines and circles the
+    /// drawing may hold (a document's, `DocumentLimits.document`, unless a test wants a small drawing to be full).
     public init(
         size: Size, drawing: Drawing = Drawing(), clock: Clock = Clock(), scale: Double = 1,
-        documentLoading: Bool = false
+        documentLoading: Bool = false, limits: DocumentLimits = .document
     ) {
         let frame = Rect(origin: .zero, size: size)
         window = Window(frame: frame, clock: clock)
@@ -60,6 +68,11 @@ public final class DrawingController {
         drawingView =
             documentLoading ? DrawingView(frameWhileLoading: frame) : DrawingView(frame: frame, drawing: drawing)
         window.addSubview(drawingView)
+        drawingView.limits = limits
+        drawingView.onFull = { [weak self] kind in
+            guard let self else { return }
+            showNotice(.drawingFull(kind, limit: self.limits[kind]))
+        }
         installRecognizers()
         self.scale = scale
         applyScale()
@@ -240,12 +253,17 @@ public final class DrawingController {
     }
 
     /// Ctrl+V's shapes arrived: they go into the drawing as one undoable edit, centred on `point` (the pointer),
-    /// on top of everything, and the notice says how many. An empty paste says there was nothing to paste.
-    /// Linear in the shapes: a platform prepares a paste of more than `largePaste` shapes on another thread
-    /// (`placedForPaste`, `PreparedPaste`, `paste(_:)`).
+    /// on top of everything, and the notice says how many. An empty paste says there was nothing to paste; a paste
+    /// that would make the drawing hold more lines or circles than `limits` allow is refused whole, before anything
+    /// changes, and the notice says so. Linear in the shapes: a platform prepares a paste of more than `largePaste`
+    /// shapes on another thread (`placedForPaste`, `PreparedPaste`, `paste(_:)`).
     public func paste(_ shapes: [Shape], at point: Point) {
         guard !shapes.isEmpty else {
             showNotice(.nothingToPaste)
+            return
+        }
+        if let kind = drawingView.kindOverLimit(adding: shapes) {
+            showNotice(.pasteTooLarge(kind, limit: limits[kind]))
             return
         }
         endDrag()
@@ -263,9 +281,15 @@ public final class DrawingController {
     }
 
     /// Puts a paste prepared off the event loop on top of the drawing (one undoable edit, constant time) and says
-    /// so. False, changing nothing, when the drawing changed (or a drag is under way) since it was prepared:
-    /// prepare it again on the drawing as it is now.
+    /// so. True when the paste is done with: pasted, or refused whole because the drawing as it is now would then
+    /// hold more lines or circles than `limits` allow (the notice says so and nothing changes), so a caller that
+    /// prepares the paste again on false never retries one that cannot fit. False, changing nothing, when the
+    /// drawing changed (or a drag is under way) since it was prepared: prepare it again on the drawing as it is now.
     public func paste(_ prepared: PreparedPaste) -> Bool {
+        if let kind = drawingView.kindOverLimit(adding: prepared) {
+            showNotice(.pasteTooLarge(kind, limit: limits[kind]))
+            return true
+        }
         guard drawingView.paste(prepared) else { return false }
         closeMenu()
         showNotice(.pasted(count: prepared.shapes.count))

@@ -291,6 +291,11 @@ public struct PreparedPaste: Sendable {
     let result: ShapeCollection
     let widestWidth: Double
 
+    /// How many of `shapes` are lines. Constant time.
+    public var lineCount: Int { result.lineCount - base.lineCount }
+    /// How many of `shapes` are circles. Constant time.
+    public var circleCount: Int { result.circleCount - base.circleCount }
+
     /// Linear in `shapes`: call it off the event loop.
     public init(_ shapes: [Shape], onto base: ShapeCollection) {
         self.shapes = shapes

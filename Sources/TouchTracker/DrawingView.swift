@@ -14,6 +14,14 @@ public final class DrawingView: View {
     /// Called after every completed edit (and undo or redo, and option change) with the new document, as a snapshot
     /// taken in constant time (the receiver builds the `Drawing` from it, off the event loop if it likes).
     public var onEdit: ((DrawingSnapshot) -> Void)?
+    /// How many lines and circles the drawing may hold (the reader's: `DocumentLimits.document`). Nothing this view
+    /// does passes them: a stroke finished beyond them is dropped (`onFull` says so) and an addition or paste that
+    /// would pass them is refused, changing nothing. Undo and redo need no check: they only go back and forth
+    /// between states that were within them (an edit past them is never recorded).
+    public var limits = DocumentLimits.document
+    /// Called when a finished stroke was dropped because the drawing holds as many shapes of its kind as `limits`
+    /// allow.
+    public var onFull: ((Shape.Kind) -> Void)?
 
     public init(frame: Rect, drawing: Drawing = Drawing()) {
         document = DrawingDocument(drawing)
@@ -82,15 +90,38 @@ public final class DrawingView: View {
         return hadSelection
     }
 
-    /// Adds complete shapes on top (a paste): one undoable edit.
-    public func add(_ shapes: [Shape]) {
+    /// The kind (lines first) of which the drawing would hold more than `limits` allow with `lines` more lines and
+    /// `circles` more circles; nil when they fit.
+    public func kindOverLimit(addingLines lines: Int, circles: Int) -> Shape.Kind? {
+        limits.exceeded(lines: shapes.lineCount + lines, circles: shapes.circleCount + circles)
+    }
+
+    /// The kind of which the drawing would hold more than `limits` allow with `newShapes` added; nil when they fit.
+    public func kindOverLimit(adding newShapes: [Shape]) -> Shape.Kind? {
+        let newLines = newShapes.count(where: { $0.kind == .line })
+        return kindOverLimit(addingLines: newLines, circles: newShapes.count - newLines)
+    }
+
+    /// The kind of which the drawing would hold more than `limits` allow with `prepared`'s shapes added (to the
+    /// drawing as it is now, whatever it was prepared on); nil when they fit. Constant time.
+    public func kindOverLimit(adding prepared: PreparedPaste) -> Shape.Kind? {
+        kindOverLimit(addingLines: prepared.lineCount, circles: prepared.circleCount)
+    }
+
+    /// Adds complete shapes on top (a paste): one undoable edit. False, changing nothing, when the drawing would
+    /// then pass `limits`.
+    @discardableResult
+    public func add(_ shapes: [Shape]) -> Bool {
+        guard kindOverLimit(adding: shapes) == nil else { return false }
         apply(document.add(shapes).0)
+        return true
     }
 
     /// Puts a paste prepared on another thread on top: one undoable edit. False, changing nothing, when the
-    /// drawing changed since it was prepared.
+    /// drawing changed since it was prepared, or would then pass `limits` (`DrawingController.paste(_:)` checks
+    /// that first, so it can refuse the paste for good).
     public func paste(_ prepared: PreparedPaste) -> Bool {
-        guard let update = document.paste(prepared) else { return false }
+        guard kindOverLimit(adding: prepared) == nil, let update = document.paste(prepared) else { return false }
         apply(update)
         return true
     }
@@ -216,7 +247,8 @@ public final class DrawingView: View {
     }
 
     /// Finishes the strokes of lifted fingers, one finger at a time in touch order (each at its last place), and
-    /// adds the shapes they make to the document as one edit.
+    /// adds the shapes they make to the document as one edit. A shape the drawing has no room for under `limits`
+    /// is dropped (its stroke is gone from the screen all the same) and `onFull` is told.
     private func finishStrokes(of touches: Set<Touch>, updatingLocation: Bool = true) {
         let options = document.options
         var finished: [Shape] = []
@@ -230,7 +262,23 @@ public final class DrawingView: View {
             if let shape = tracker.ended(touch.identifier, options: options, damage: &damage) { finished.append(shape) }
         }
         guard !finished.isEmpty else { return }
+        var room = (lines: limits.lines - shapes.lineCount, circles: limits.circles - shapes.circleCount)
+        var full: [Shape.Kind] = []
+        finished.removeAll { shape in
+            let fits: Bool
+            switch shape.kind {
+            case .line:
+                fits = room.lines > 0
+                room.lines -= 1
+            case .circle:
+                fits = room.circles > 0
+                room.circles -= 1
+            }
+            if !fits, !full.contains(shape.kind) { full.append(shape.kind) }
+            return !fits
+        }
         // One edit, however many fingers lifted together.
-        apply(document.add(finished).0)
+        if !finished.isEmpty { apply(document.add(finished).0) }
+        for kind in full { onFull?(kind) }
     }
 }

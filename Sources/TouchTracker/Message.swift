@@ -74,6 +74,10 @@ extension Message {
         case pastedMany = "Pasted {1} shapes"
         case nothingToPaste = "Nothing to paste: the clipboard holds no TouchTracker shapes"
         case cannotPaste = "Cannot paste: the clipboard's drawing is not readable"
+        case fullOfLines = "The drawing is full: at most {1} lines"
+        case fullOfCircles = "The drawing is full: at most {1} circles"
+        case pasteTooManyLines = "Not pasted: the drawing would hold more than {1} lines"
+        case pasteTooManyCircles = "Not pasted: the drawing would hold more than {1} circles"
     }
 
     init(_ template: Template, _ arguments: Argument...) {
@@ -115,6 +119,27 @@ extension Message {
 
     public static func pasted(count: Int) -> Message {
         count == 1 ? Message(.pastedOne) : Message(.pastedMany, .literal("\(count)"))
+    }
+
+    /// A stroke was dropped: the drawing holds `limit` shapes of `kind`, as many as a document may.
+    public static func drawingFull(_ kind: Shape.Kind, limit: Int) -> Message {
+        Message(kind == .line ? .fullOfLines : .fullOfCircles, .literal(groupedDigits(limit)))
+    }
+
+    /// A paste was refused: with it the drawing would hold more than `limit` shapes of `kind`.
+    public static func pasteTooLarge(_ kind: Shape.Kind, limit: Int) -> Message {
+        Message(kind == .line ? .pasteTooManyLines : .pasteTooManyCircles, .literal(groupedDigits(limit)))
+    }
+
+    /// `number` with its digits in groups of three, as the notices write large numbers: 1,000,000.
+    static func groupedDigits(_ number: Int) -> String {
+        var digits = Array(String(number.magnitude))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return (number < 0 ? "-" : "") + String(digits)
     }
 
     /// The templates of the messages above and every menu item's title.

@@ -39,9 +39,10 @@ final class ClipboardPaster {
     private let decoded = DecodedOutcome()
     /// An owner that stops answering for this long (seconds) is given up on.
     static let timeout = 5.0
-    /// The most a paste reads (a 100,000-line document is 12 MB): an owner sending more is not sending a drawing
-    /// anyone drew, and memory is not spent on it.
-    static let maximumBytes = 256 << 20
+    /// The most a paste reads: the largest document the app reads (a 100,000-line document is 12 MB), so any
+    /// drawing the app saved can be pasted; an owner sending more is not sending a drawing anyone drew, and memory
+    /// is not spent on it.
+    static let maximumBytes = DocumentCodec.maximumFileSize
 
     init(_ connection: ClipboardConnection) {
         (display, window, atoms, wakeUp, log) = (

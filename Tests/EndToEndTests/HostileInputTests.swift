@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchTracker
 import XorgTestSupport
 
 #if canImport(Glibc)
@@ -82,7 +83,8 @@ struct HostileInputTests {
                         + Array("]}".utf8)),
                 problem: "1000001 lines is more than the 1000000"),
             BadDocument(
-                name: "a file of 256 MiB + 1 byte", kind: .sparse(256 << 20 + 1), problem: "more than the 268435456"),
+                name: "a file of maximumFileSize + 1 byte", kind: .sparse(DocumentCodec.maximumFileSize + 1),
+                problem: "more than the \(DocumentCodec.maximumFileSize)"),
             BadDocument(name: "a directory", kind: .directory, problem: "is a directory"),
             BadDocument(name: "a symlink loop", kind: .symlinkLoop, problem: "symlink loop"),
             BadDocument(name: "an unreadable file", kind: .unreadable, problem: "permission denied"),

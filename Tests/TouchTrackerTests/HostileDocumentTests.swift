@@ -33,7 +33,7 @@ enum HostileDocument: String, CaseIterable, Sendable, CustomStringConvertible {
     case nullCoordinate = "a null coordinate"
     case deepNesting = "nesting 100,000 levels deep"
     case tooManyLines = "1,000,001 lines"
-    case tooLarge = "a file larger than 256 MiB"
+    case tooLarge = "a file larger than maximumFileSize"
     case directory = "a directory in its place"
     case symlinkLoop = "a symlink loop"
     case fifo = "a named pipe in its place"
@@ -105,7 +105,7 @@ enum HostileDocument: String, CaseIterable, Sendable, CustomStringConvertible {
         case .hugeCoordinate: "\"lines[0].begin.y\" is not a finite number"
         case .stringCoordinate, .nullCoordinate: "\"lines[0].begin.x\" should be a number"
         case .tooManyLines: "1000001 lines is more than the 1000000"
-        case .tooLarge: "more than the 268435456 allowed"
+        case .tooLarge: "more than the \(DocumentCodec.maximumFileSize) allowed"
         case .directory: "is a directory"
         case .symlinkLoop: "symlink loop"
         case .fifo: "is not a regular file"
@@ -125,7 +125,7 @@ enum HostileDocument: String, CaseIterable, Sendable, CustomStringConvertible {
     func create(at path: String) throws {
         switch self {
         case .tooLarge:
-            // Sparse: 256 MiB + 1 byte of zeros after a valid start, without using the disk.
+            // Sparse: maximumFileSize + 1 byte of zeros after a valid start, without using the disk.
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             guard fd >= 0 else { throw POSIXError(.init(rawValue: errno)!) }
             defer { close(fd) }
