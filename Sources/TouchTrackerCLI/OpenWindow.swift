@@ -130,7 +130,10 @@ struct OpenWindow: ParsableCommand {
             app.controller.onEdit = { writer.submit($0) }
             watcher = Self.watch(
                 opened.store ?? requested, version: opened.version, writer: writer, mailbox: app.diskChanges,
-                onRewatch: { lock.takeAgain(for: requested.path) })
+                onRewatch: { [verbose] in
+                    if verbose { Diagnostics.note("the drawing's folder is back; watching it again") }
+                    lock.takeAgain(for: requested.path)
+                })
             app.standingNotice = { writer.status.failureReason.map { .notSaved(reason: $0) } }
             app.finishSaving = { [unowned app] in
                 guard let failure = writer.flush() else { return true }

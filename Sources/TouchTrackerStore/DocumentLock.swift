@@ -32,12 +32,16 @@ public final class DocumentLock: Sendable {
 
     /// The lock file's path.
     public let path: String
-    /// -1 once released.
-    private let descriptor: Mutex<Int32>
+    /// The lock file's name in its folder.
+    private let name: String
+    /// The lock file and its folder, both open (the folder so the file is removed from wherever the folder went:
+    /// a folder renamed away is left without a stale lock); nil once released.
+    private let files: Mutex<(file: Int32, folder: Int32)?>
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: String, descriptor: Int32, folder: Int32) {
         self.path = path
-        self.descriptor = Mutex(descriptor)
+        self.name = PathText.name(of: path)
+        self.files = Mutex((descriptor, folder))
     }
 
     deinit {
@@ -45,10 +49,12 @@ public final class DocumentLock: Sendable {
     }
 
     /// The document's path, absolute, with symlinks (of the file itself and of every folder on the way), `.` and
-    /// `..` resolved. A document that does not exist yet is named through its longest existing folder. Bytes in,
-    /// bytes out (`PathText`).
+    /// `..` resolved. A document that does not exist yet is named through its longest existing folder, and a
+    /// dangling symlink by the target it points to (which a save creates). Bytes in, bytes out (`PathText`).
     public static func canonicalPath(of documentPath: String) -> String {
-        var absolute = documentPath
+        var absolute =
+            (try? FileTarget.resolve(documentPath)).map { $0.kind == .inPlace ? documentPath : $0.path }
+            ?? documentPath
         if !absolute.hasPrefix("/") {
             guard let cwd = getcwd(nil, 0) else { return documentPath }
             defer { free(cwd) }
@@ -122,11 +128,12 @@ public final class DocumentLock: Sendable {
                 throw DocumentFileError(path: path, problem: problem)
             }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-                guard isStillAtPath(descriptor, path) else {
+                guard isStill(descriptor, named: name, in: folder.rawValue) else {
                     close(descriptor)
                     continue
                 }
-                let lock = DocumentLock(path: path, descriptor: descriptor)
+                let keptFolder = fcntl(folder.rawValue, F_DUPFD_CLOEXEC, 0)
+                let lock = DocumentLock(path: path, descriptor: descriptor, folder: keptFolder)
                 lock.writeOwner(window: nil)
                 return .acquired(lock)
             }
@@ -160,19 +167,22 @@ public final class DocumentLock: Sendable {
 
     /// Removes the lock file and unlocks it. Idempotent.
     public func release() {
-        descriptor.withLock { descriptor in
-            guard descriptor >= 0 else { return }
+        files.withLock { files in
+            guard let (descriptor, folder) = files else { return }
             // Removed while still locked, so nobody can take the lock on a file that is about to go; only while it
             // is still this lock's file (a folder removed and made again may hold another window's lock by now).
-            if Self.isStillAtPath(descriptor, path) { _ = try? FileSystemCalls.unlink(path) }
+            if folder >= 0, Self.isStill(descriptor, named: name, in: folder) {
+                _ = PathText.withCString(name) { unlinkat(folder, $0, 0) }
+            }
             close(descriptor)
-            descriptor = -1
+            if folder >= 0 { close(folder) }
+            files = nil
         }
     }
 
     private func writeOwner(window: UInt?) {
-        descriptor.withLock { descriptor in
-            guard descriptor >= 0 else { return }
+        files.withLock { files in
+            guard let descriptor = files?.file else { return }
             var text = "pid \(getpid())\n"
             if let window { text += "window 0x\(String(window, radix: 16))\n" }
             let bytes = Array(text.utf8)
@@ -206,11 +216,13 @@ public final class DocumentLock: Sendable {
         return owner
     }
 
-    /// Whether the open file is still the one at `path` (not removed or replaced since it was opened).
-    private static func isStillAtPath(_ descriptor: Int32, _ path: String) -> Bool {
+    /// Whether the open file is still the one named `name` in the open folder `folder` (not removed or replaced
+    /// since it was opened).
+    private static func isStill(_ descriptor: Int32, named name: String, in folder: Int32) -> Bool {
         var open = stat()
+        var current = stat()
         guard fstat(descriptor, &open) == 0,
-            let current = try? FileSystemCalls.status(path, followingLinks: false)
+            PathText.withCString(name, { fstatat(folder, $0, &current, AT_SYMLINK_NOFOLLOW) }) == 0
         else { return false }
         return open.st_dev == current.st_dev && open.st_ino == current.st_ino
     }

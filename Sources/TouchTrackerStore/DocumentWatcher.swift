@@ -57,7 +57,7 @@ public final class DocumentWatcher: Sendable {
         guard inotify >= 0 else {
             throw DocumentFileError(path: place.folder, problem: DocumentStore.describe(errno: errno))
         }
-        guard let watch = place.addWatch(inotify) else {
+        guard let watches = place.addWatches(inotify) else {
             let problem = DocumentStore.describe(errno: errno)
             close(inotify)
             throw DocumentFileError(path: place.folder, problem: problem)
@@ -75,7 +75,7 @@ public final class DocumentWatcher: Sendable {
         let thread = Thread {
             BackgroundPriority.lowerForThisThread()
             var watcher = WatchLoop(
-                inotify: inotify, watch: watch, documentPath: documentPath, place: place, settle: settle,
+                inotify: inotify, watches: watches, documentPath: documentPath, place: place, settle: settle,
                 reportAtStart: reportAtStart)
             watcher.run(wake: wakeRead, onRewatch: onRewatch, onChange: onChange)
             close(inotify)
@@ -103,24 +103,49 @@ public final class DocumentWatcher: Sendable {
         finished.wait()
     }
 
-    /// Where the document is: its target's folder and name.
+    /// Where the document is: its target's folder and name, and the folder's own folder and name in it.
     struct Place {
         let folder: String
         let name: [UInt8]
+        let parent: String
+        let folderName: [UInt8]
 
         init(_ documentPath: String) {
             let target = (try? FileTarget.resolve(documentPath).path) ?? documentPath
             folder = PathText.folder(of: target)
             name = PathText.bytes(PathText.name(of: target))
+            parent = PathText.folder(of: folder)
+            folderName = PathText.bytes(PathText.name(of: folder))
         }
 
-        /// Watches the folder; nil (errno set) when it cannot.
-        func addWatch(_ inotify: Int32) -> Int32? {
-            let mask = UInt32(
+        /// Watches the folder and, where there is one, its parent; nil (errno set) when the folder cannot be.
+        ///
+        /// The parent is watched because the folder's own "deleted" event comes only once nothing holds the folder
+        /// any more, and the document's lock file, open inside it, does: the parent hears of the removal at once.
+        func addWatches(_ inotify: Int32) -> Watches? {
+            let folderMask = UInt32(
                 IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_DELETE_SELF
                     | IN_MOVE_SELF | IN_ONLYDIR)
-            let watch = PathText.withCString(folder) { inotify_add_watch(inotify, $0, mask) }
-            return watch >= 0 ? watch : nil
+            let watch = PathText.withCString(folder) { inotify_add_watch(inotify, $0, folderMask) }
+            guard watch >= 0 else { return nil }
+            var parentWatch: Int32?
+            if parent != folder {
+                let parentMask = UInt32(IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+                let added = PathText.withCString(parent) { inotify_add_watch(inotify, $0, parentMask) }
+                if added >= 0, added != watch { parentWatch = added }
+            }
+            return Watches(folder: watch, parent: parentWatch)
+        }
+    }
+
+    /// The watch descriptors of a place.
+    struct Watches {
+        let folder: Int32
+        let parent: Int32?
+
+        func remove(from inotify: Int32) {
+            inotify_rm_watch(inotify, folder)
+            if let parent { inotify_rm_watch(inotify, parent) }
         }
     }
 
@@ -128,8 +153,8 @@ public final class DocumentWatcher: Sendable {
     /// reports each burst once it settles.
     private struct WatchLoop {
         let inotify: Int32
-        /// The folder's watch; nil while the folder is gone.
-        var watch: Int32?
+        /// The folder's watches; nil while the folder is gone.
+        var watches: Watches?
         let documentPath: String
         var place: Place
         let settle: Double
@@ -139,9 +164,11 @@ public final class DocumentWatcher: Sendable {
         var lookAgain: Double?
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-        init(inotify: Int32, watch: Int32, documentPath: String, place: Place, settle: Double, reportAtStart: Bool) {
+        init(
+            inotify: Int32, watches: Watches, documentPath: String, place: Place, settle: Double, reportAtStart: Bool
+        ) {
             self.inotify = inotify
-            self.watch = watch
+            self.watches = watches
             self.documentPath = documentPath
             self.place = place
             self.settle = settle
@@ -152,7 +179,7 @@ public final class DocumentWatcher: Sendable {
             while true {
                 // A burst under way is reported when it settles, which also stands for a look asked for meanwhile.
                 var due = firstEvent.map { min(lastEvent + settle, $0 + longestDelay) } ?? lookAgain
-                if watch == nil { due = min(due ?? .infinity, DocumentWatcher.now() + rewatchInterval) }
+                if watches == nil { due = min(due ?? .infinity, DocumentWatcher.now() + rewatchInterval) }
                 var timeout: Int32 = -1
                 if let due { timeout = Int32(max(0, (due - DocumentWatcher.now()) * 1000).rounded(.up)) }
                 var descriptors = [
@@ -168,14 +195,14 @@ public final class DocumentWatcher: Sendable {
                         lastEvent = DocumentWatcher.now()
                         if firstEvent == nil { firstEvent = lastEvent }
                     }
-                    if folderGone, let gone = watch {
+                    if folderGone, let gone = watches {
                         // Moved away, the old folder would still be watched: only its place counts.
-                        inotify_rm_watch(inotify, gone)
-                        watch = nil
+                        gone.remove(from: inotify)
+                        watches = nil
                     }
                     continue
                 }
-                if watch == nil { rewatch(onRewatch) }
+                if watches == nil { rewatch(onRewatch) }
                 if let due, DocumentWatcher.now() >= due { report(onChange) }
             }
         }
@@ -184,9 +211,9 @@ public final class DocumentWatcher: Sendable {
         /// before, if the document is a link that was pointed elsewhere).
         private mutating func rewatch(_ onRewatch: () -> Void) {
             let place = Place(documentPath)
-            guard let watch = place.addWatch(inotify) else { return }
+            guard let watches = place.addWatches(inotify) else { return }
             self.place = place
-            self.watch = watch
+            self.watches = watches
             onRewatch()
             lastEvent = DocumentWatcher.now()
             if firstEvent == nil { firstEvent = lastEvent }
@@ -199,11 +226,12 @@ public final class DocumentWatcher: Sendable {
         }
 
         /// Reads every queued event: whether one named the document in the watched folder, and whether that
-        /// folder itself went away.
+        /// folder itself went away (its own event, or its parent's naming it).
         private mutating func readEvents() -> (relevant: Bool, folderGone: Bool) {
             var relevant = false
             var folderGone = false
-            let (watch, name) = (self.watch, place.name)
+            let (watches, name, folderName) = (self.watches, place.name, place.folderName)
+            let selfGone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)
             while true {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
                 guard count > 0 else { break }
@@ -215,9 +243,14 @@ public final class DocumentWatcher: Sendable {
                         let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                         let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                         let nameBytes = bytes[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
-                        if descriptor == watch {
-                            if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { folderGone = true }
+                        if descriptor == watches?.folder {
+                            if mask & selfGone != 0 { folderGone = true }
                             if nameBytes.elementsEqual(name) { relevant = true }
+                        } else if let parent = watches?.parent, descriptor == parent {
+                            if mask & selfGone != 0 { folderGone = true }
+                            if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0, nameBytes.elementsEqual(folderName) {
+                                folderGone = true
+                            }
                         }
                         offset += 16 + length
                     }

@@ -32,7 +32,7 @@ struct FileTarget {
     static func resolve(_ path: String) throws(DocumentFileError) -> FileTarget {
         var current = path
         for _ in 0...linkLimit {
-            if current.hasPrefix("/proc/") { return try inPlace(path) }
+            if passesThroughProc(current) { return try inPlace(path) }
             let info: stat
             do {
                 info = try FileSystemCalls.status(current, followingLinks: false)
@@ -59,6 +59,15 @@ struct FileTarget {
             }
         }
         throw DocumentFileError(path: path, problem: DocumentStore.describe(Errno.tooManySymbolicLinkLevels))
+    }
+
+    /// Whether `path` is in `/proc`, or in a folder that is really there (`/dev/fd` is `/proc/self/fd`).
+    private static func passesThroughProc(_ path: String) -> Bool {
+        if path.hasPrefix("/proc/") { return true }
+        guard let real = PathText.withCString(PathText.folder(of: path), { realpath($0, nil) }) else { return false }
+        defer { free(real) }
+        let folder = PathText.decode(bytesOf: real)
+        return folder == "/proc" || folder.hasPrefix("/proc/")
     }
 
     /// A name through `/proc`: what it names now, followed by the kernel.

@@ -211,6 +211,10 @@ public final class X11App {
     /// Puts a paste's shapes into the drawing, or says why nothing was pasted.
     private func deliver(_ outcome: ClipboardPaster.Outcome) {
         switch outcome {
+        case .shapes(let shapes) where controller.drawingView.kindOverLimit(adding: shapes) != nil:
+            // Refused whole, with its notice, before anything is prepared.
+            controller.paste(shapes, at: pastePoint)
+            if options.verbose { log("paste of \(shapes.count) shapes refused: the drawing would pass its limits") }
         case .shapes(let shapes) where shapes.count > DrawingController.largePaste:
             startBackgroundPaste { shapes }
         case .shapes(let shapes):
@@ -248,7 +252,12 @@ public final class X11App {
     private func adoptPreparedPaste() {
         guard let prepared = backgroundPaste.take() else { return }
         let start = MonotonicClock.now()
-        if controller.paste(prepared) {
+        if let kind = controller.drawingView.kindOverLimit(adding: prepared) {
+            // The drawing grew while it was prepared: the controller refuses it whole, with its notice.
+            pasteInPreparation = false
+            _ = controller.paste(prepared)
+            if options.verbose { log("paste refused: the drawing would hold more \(kind)s than a document may") }
+        } else if controller.paste(prepared) {
             pasteInPreparation = false
             if options.verbose {
                 log(

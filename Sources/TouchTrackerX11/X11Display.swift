@@ -22,7 +22,7 @@ final class X11Display {
 
     /// Xlib's default handlers print several lines and exit on any protocol error. A protocol error (a request
     /// the server refused) is logged in one line and the app goes on; losing the connection exits with status 1
-    /// and one line. The drawing is already on disk: it is saved after every completed edit.
+    /// and one line. (The drawing window installs its own handler, which saves first and says whether it could.)
     private static func installErrorHandlers() {
         XSetErrorHandler { display, event in
             guard let event else { return 0 }
@@ -38,7 +38,7 @@ final class X11Display {
             return 0
         }
         XSetIOErrorHandler { _ in
-            writeStandardError("touchtracker: lost the connection to the X server; the drawing was saved; exiting\n")
+            writeStandardError("touchtracker: lost the connection to the X server; exiting\n")
             exit(1)
         }
     }

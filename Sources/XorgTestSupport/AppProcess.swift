@@ -23,12 +23,19 @@ public final class AppProcess: Sendable {
 
     /// Launches `touchtracker` with `arguments`. The environment is this process's, with
     /// `environment` applied on top; a nil value removes a variable (e.g. `["DISPLAY": nil]`).
-    public init(arguments: [String], environment: [String: String?] = [:]) throws {
+    /// `argumentBytes`, when given, replace `arguments` byte for byte (file names that are not UTF-8;
+    /// `arguments` then only names them in logs); `workingDirectory` is the app's current folder.
+    public init(
+        arguments: [String], argumentBytes: [[UInt8]]? = nil, environment: [String: String?] = [:],
+        workingDirectory: String? = nil
+    ) throws {
         executable = try Self.locateExecutable()
         self.arguments = arguments
         var fullEnvironment = ProcessInfo.processInfo.environment
         for (name, value) in environment { fullEnvironment[name] = value }
-        process = try ChildProcess(executable: executable.path, arguments: arguments, environment: fullEnvironment)
+        process = try ChildProcess(
+            executable: executable.path, arguments: arguments, argumentBytes: argumentBytes,
+            environment: fullEnvironment, workingDirectory: workingDirectory)
         trace("launched touchtracker \(process.pid): \(arguments.joined(separator: " "))")
     }
 

@@ -62,9 +62,12 @@ public final class ChildProcess: Sendable {
     private let stderrBuffer: CapturedStream
     private let supervision: Supervision
 
+    /// `argumentBytes`, when given, are passed instead of `arguments`, byte for byte (file names that are not
+    /// UTF-8); `workingDirectory` is the child's current folder (nil: this process's).
     public init(
-        executable: String, arguments: [String], environment: [String: String],
-        stdin stdinPipe: Bool = false, stdout: Output = .capture, stderr: Output = .capture
+        executable: String, arguments: [String], argumentBytes: [[UInt8]]? = nil, environment: [String: String],
+        workingDirectory: String? = nil, stdin stdinPipe: Bool = false, stdout: Output = .capture,
+        stderr: Output = .capture
     ) throws {
         self.executable = executable
         self.arguments = arguments
@@ -89,11 +92,13 @@ public final class ChildProcess: Sendable {
         self.stdinWriteEnd = Mutex(stdinWriteEnd)
         let configuration = Configuration(
             executable: .path(FilePath(executable)),
-            arguments: Arguments(arguments),
+            // Subprocess 1.0.2 copies raw byte arguments with strdup, which needs a terminating 0.
+            arguments: argumentBytes.map { Arguments($0.map { $0 + [0] }) } ?? Arguments(arguments),
             // By name (Subprocess 1.0.2 copies `.custom([[UInt8]])` entries with strdup, which needs a terminating 0).
             environment: .custom(
                 Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) })
-            ))
+            ),
+            workingDirectory: workingDirectory.map { FilePath($0) })
         let input = FileDescriptorInput.fileDescriptor(stdinReadEnd, closeAfterSpawningProcess: true)
 
         func file(_ path: String) throws -> FileDescriptorOutput {

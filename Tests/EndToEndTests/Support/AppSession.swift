@@ -20,19 +20,21 @@ final class AppSession: Sendable {
     let frame: Frame
 
     /// Starts the server and the app. `drawing` is saved as the document first (none: the app starts empty);
-    /// `folder` is where the document lives (default: a fresh temporary folder).
+    /// `folder` is where the document lives (default: a fresh temporary folder); `document` names the document
+    /// instead (a symlink, say: the app is given this path).
     static func launch(
         frame: Frame = Frame(x: 100, y: 80, width: 640, height: 480), readyTimeout: Duration = .seconds(10),
         depth: Int = 24, disabledExtensions: [String] = [], drawing: Drawing? = nil, folder: URL? = nil,
-        extraArguments: [String] = [], environment: [String: String?] = [:],
+        document named: URL? = nil, extraArguments: [String] = [], environment: [String: String?] = [:],
         onStarted: @Sendable (XorgServer, AppProcess) -> Void = { _, _ in }
     ) async throws -> AppSession {
         let server = try await XorgServer.start(depth: depth, disabledExtensions: disabledExtensions)
         do {
             // The document lives apart from the server's files: a test that kills the server (which removes them)
             // must still find what the app saved.
-            let document = try (folder ?? makeTemporaryFolder("touchtracker-session")).appendingPathComponent(
-                "drawing.json")
+            let document =
+                try named
+                ?? (folder ?? makeTemporaryFolder("touchtracker-session")).appendingPathComponent("drawing.json")
             if let drawing { try DocumentStore(path: document.path).save(drawing) }
             let app = try AppProcess(
                 display: server.display, document: document,

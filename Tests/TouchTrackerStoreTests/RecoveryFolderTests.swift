@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+import Testing
+import TouchKit
+import TouchTracker
+
+@testable import TouchTrackerStore
+
+/// The shared temporary folder keeps recovery files only while `touchtracker-UID` in it is a real folder of this
+/// user's that nobody else may enter; otherwise a new private folder is made, and nothing planted there is found.
+@Suite final class RecoveryFolderTests {
+    /// Stands for `$TMPDIR`.
+    let temporary: String
+
+    init() throws {
+        temporary = try FileProbe.makeTemporaryFolder("recovery")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: temporary)
+    }
+
+    let drawing = Drawing(lines: [Line(begin: Point(x: 1, y: 2), end: Point(x: 3, y: 4))])
+
+    /// A recovery file for a document, with no state folder (no `HOME`), so the temporary folder is used.
+    var recovery: RecoveryFile {
+        RecoveryFile(documentPath: temporary + "/docs/drawing.json", environment: ["TMPDIR": temporary])
+    }
+
+    /// What can stand at `touchtracker-UID` that must not be used.
+    enum Unsafe: String, CaseIterable, Sendable {
+        /// A folder anyone may write in (mode 0777).
+        case openFolder
+        /// A symlink to a folder (this user's, mode 0700).
+        case linkToFolder
+    }
+
+    /// Puts `unsafe` at the shared folder's place.
+    func plant(_ unsafe: Unsafe) throws {
+        let shared = recovery.sharedFolder
+        switch unsafe {
+        case .openFolder:
+            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+            try #require(chmod(shared, 0o777) == 0)
+        case .linkToFolder:
+            try FileManager.default.createDirectory(
+                atPath: temporary + "/elsewhere", withIntermediateDirectories: false)
+            try #require(chmod(temporary + "/elsewhere", 0o700) == 0)
+            try FileProbe.link(shared, to: temporary + "/elsewhere")
+        }
+    }
+
+    @Test("an unsafe shared folder is not written into", arguments: Unsafe.allCases)
+    func unsafeFolderIsNotUsed(unsafe: Unsafe) throws {
+        try plant(unsafe)
+        let path = try recovery.write(drawing, stamp: "20260102-030405")
+        #expect(PathText.folder(of: path) != recovery.sharedFolder && FileProbe.names(in: recovery.sharedFolder) == [])
+    }
+
+    @Test("instead of an unsafe shared folder a new folder of mode 0700 is made", arguments: Unsafe.allCases)
+    func unsafeFolderIsReplacedByAPrivateOne(unsafe: Unsafe) throws {
+        try plant(unsafe)
+        let path = try recovery.write(drawing, stamp: "20260102-030405")
+        #expect(FileProbe.mode(PathText.folder(of: path)) == 0o700)
+    }
+
+    @Test("an unsafe shared folder not used is logged", arguments: Unsafe.allCases)
+    func unsafeFolderIsLogged(unsafe: Unsafe) throws {
+        try plant(unsafe)
+        var logged: [String] = []
+        _ = try recovery.write(drawing, stamp: "20260102-030405") { logged.append($0) }
+        #expect(logged.count == 1 && logged[0].contains(recovery.sharedFolder))
+    }
+
+    @Test("a recovery file planted in an unsafe shared folder is not found", arguments: Unsafe.allCases)
+    func plantedRecoveryFileIsNotFound(unsafe: Unsafe) throws {
+        try plant(unsafe)
+        let planted = recovery.sharedFolder + "/" + recovery.prefix + "20260102-030405.json"
+        try FileProbe.create(planted, "{\"version\": 1, \"lines\": []}")
+        #expect(recovery.newest() == nil)
+    }
+
+    @Test("a recovery file written in a private shared folder is found")
+    func writtenRecoveryFileIsFound() throws {
+        let path = try recovery.write(drawing, stamp: "20260102-030405")
+        #expect(recovery.newest() == path && PathText.folder(of: path) == recovery.sharedFolder)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import TouchTrackerStore
+
+/// The watch follows the document: to its target's folder through a link, and back to its folder's place once a
+/// folder that was deleted or renamed away is there again.
+@Suite final class WatchedFolderTests {
+    /// Holds the document's folder (and where it is moved to), so removing it cleans up everything.
+    let base: String
+    var folder: String { base + "/docs" }
+    var document: String { folder + "/drawing.json" }
+
+    init() throws {
+        base = try FileProbe.makeTemporaryFolder("watchfolder")
+        try FileManager.default.createDirectory(atPath: base + "/docs", withIntermediateDirectories: true)
+        try FileProbe.create(base + "/docs/drawing.json", "{}")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: base)
+    }
+
+    /// A watcher on `path` that counts its reports, and its rewatches with the number of reports made by then.
+    struct Watch {
+        let watcher: DocumentWatcher
+        let changes: SharedCount
+        let rewatches: SharedCount
+        let changesAtRewatch: SharedCount
+    }
+
+    func watch(_ path: String) throws -> Watch {
+        let changes = SharedCount()
+        let rewatches = SharedCount()
+        let changesAtRewatch = SharedCount()
+        let watcher = try DocumentWatcher(
+            documentPath: path,
+            onRewatch: {
+                changesAtRewatch.set(changes.current)
+                rewatches.add()
+            },
+            onChange: {
+                changes.add()
+                return .done
+            })
+        return Watch(
+            watcher: watcher, changes: changes, rewatches: rewatches, changesAtRewatch: changesAtRewatch)
+    }
+
+    /// Waits for the watcher to see the folder back at its place and to make the report that comes with that, so a
+    /// report after this is one of a later change.
+    func watchedAgain(_ watch: Watch) async throws -> Bool {
+        try await FileProbe.eventually {
+            watch.rewatches.current >= 1 && watch.changes.current > watch.changesAtRewatch.current
+        }
+    }
+
+    @Test("a document written in its folder made again after the folder was deleted is reported")
+    func deletedFolderIsWatchedAgain() async throws {
+        let watch = try watch(document)
+        defer { watch.watcher.stop() }
+        try FileManager.default.removeItem(atPath: folder)
+        try #require(try await FileProbe.eventually { watch.changes.current >= 1 }, "the folder's removal is reported")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try #require(try await watchedAgain(watch), "the folder made again is watched")
+        let before = watch.changes.current
+        try AtomicFile.write(Array("{}".utf8), to: document)
+        #expect(try await FileProbe.eventually { watch.changes.current > before })
+    }
+
+    @Test("a document written in a new folder at the place of one renamed away is reported")
+    func renamedFolderIsWatchedAgainAtItsPlace() async throws {
+        let watch = try watch(document)
+        defer { watch.watcher.stop() }
+        try #require(rename(folder, base + "/moved") == 0)
+        try #require(try await FileProbe.eventually { watch.changes.current >= 1 }, "the folder's move is reported")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try #require(try await watchedAgain(watch), "the new folder is watched")
+        let before = watch.changes.current
+        try AtomicFile.write(Array("{}".utf8), to: document)
+        #expect(try await FileProbe.eventually { watch.changes.current > before })
+    }
+
+    @Test("a change to the folder renamed away is no longer reported once a new folder is at its place")
+    func renamedFolderIsLeft() async throws {
+        let watch = try watch(document)
+        defer { watch.watcher.stop() }
+        try #require(rename(folder, base + "/moved") == 0)
+        try #require(try await FileProbe.eventually { watch.changes.current >= 1 }, "the folder's move is reported")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try #require(try await watchedAgain(watch), "the new folder is watched")
+        let before = watch.changes.current
+        try AtomicFile.write(Array("{}".utf8), to: base + "/moved/drawing.json")
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(watch.changes.current == before)
+    }
+
+    @Test("a document reached through a symlink is watched in its target's folder")
+    func linkedDocumentIsWatchedAtItsTarget() async throws {
+        try FileManager.default.createDirectory(atPath: base + "/links", withIntermediateDirectories: false)
+        try FileProbe.link(base + "/links/drawing.json", to: "../docs/drawing.json")
+        let watch = try watch(base + "/links/drawing.json")
+        defer { watch.watcher.stop() }
+        try AtomicFile.write(Array("{\"version\": 1}".utf8), to: document)
+        #expect(try await FileProbe.eventually { watch.changes.current >= 1 })
+    }
+}
