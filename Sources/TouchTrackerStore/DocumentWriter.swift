@@ -33,8 +33,10 @@ public final class DocumentWriter: Sendable {
         var saved = 0
         var attempted = 0
         var lastAttemptFailed = false
-        /// Every save tried so far, so `flush` can wait for a new one.
-        var attempts = 0
+        /// Saves begun so far, and the number of the last one that ended, so `flush` can wait for one begun after
+        /// it was called (one under way then may have checked the document before an `acknowledge`).
+        var attemptsBegun = 0
+        var lastAttemptEnded = 0
         var status = Status()
         var failedAttempts = 0
         var retryDelay = DocumentWriter.firstRetryDelay
@@ -62,17 +64,23 @@ public final class DocumentWriter: Sendable {
     /// Signalled after every attempt, for `flush`.
     private let attempted = DispatchSemaphore(value: 0)
     private let log: @Sendable (String) -> Void
+    private let identityOf: @Sendable (String) -> FileIdentity?
     private let onStatusChange: @Sendable (Status) -> Void
 
     /// Starts the writer thread for `store`. `log` gets one line per new kind of failure and one when saving works
     /// again; `onStatusChange` is called on the writer's thread whenever `status` changes. The thread holds the
     /// writer until `stop`: a writer is never dropped with a save half done.
+    ///
+    /// `identityOf` looks at the file in the document's place before each save replaces it (`FileIdentity.of`;
+    /// tests put a file system that hangs there).
     public init(
         store: DocumentStore, log: @escaping @Sendable (String) -> Void = { _ in },
-        onStatusChange: @escaping @Sendable (Status) -> Void = { _ in }
+        onStatusChange: @escaping @Sendable (Status) -> Void = { _ in },
+        identityOf: @escaping @Sendable (String) -> FileIdentity? = FileIdentity.of(path:)
     ) {
         self.store = store
         self.log = log
+        self.identityOf = identityOf
         self.onStatusChange = onStatusChange
         let thread = Thread { [self] in writeUntilStopped() }
         thread.name = "document writer"
@@ -151,12 +159,12 @@ public final class DocumentWriter: Sendable {
     /// was waiting to retry). Returns the failure, nil when the drawing is saved.
     @discardableResult
     public func flush() -> String? {
-        let (target, attemptsBefore) = state.withLock { ($0.submitted, $0.attempts) }
+        let (target, attemptsBefore) = state.withLock { ($0.submitted, $0.attemptsBegun) }
         work.signal()
         while true {
             let outcome: String?? = state.withLock { state in
                 if state.saved >= target { return .some(nil) }
-                if state.attempts > attemptsBefore, state.attempted >= target, state.lastAttemptFailed {
+                if state.lastAttemptEnded > attemptsBefore, state.attempted >= target, state.lastAttemptFailed {
                     return .some(state.status.failure)
                 }
                 return .none
@@ -194,16 +202,22 @@ public final class DocumentWriter: Sendable {
     }
 
     private func save(_ snapshot: DrawingSnapshot, number: Int) {
+        let attempt = state.withLock { state in
+            state.attemptsBegun += 1
+            return state.attemptsBegun
+        }
         var failure: String?
         var reason: String?
         do {
             // Checked when the new file is ready, just before it takes the document's place, so another program's
             // version is not replaced unseen; the new version is remembered before anyone can see it at the path.
+            // The file is looked at outside the lock, which the event loop takes at every edit: a file system that
+            // hangs (a stalled network mount) holds up this thread, never the window.
             try store.save(snapshot.drawing) { (version: FileIdentity) throws(DocumentFileError) in
+                let guarded = state.withLock { $0.guardsOutsideChanges }
+                let current = guarded ? identityOf(store.path) : nil
                 try state.withLock { (state: inout State) throws(DocumentFileError) in
-                    if state.guardsOutsideChanges, let current = FileIdentity.of(path: store.path),
-                        !state.knownVersions.contains(current)
-                    {
+                    if state.guardsOutsideChanges, let current, !state.knownVersions.contains(current) {
                         let held = state.heldBack.flatMap { $0.version == current ? $0.problem : nil }
                         throw DocumentFileError(path: store.path, problem: held ?? Self.changedOnDiskProblem)
                     }
@@ -216,7 +230,7 @@ public final class DocumentWriter: Sendable {
         }
         let (status, message) = state.withLock { state -> (Status, String?) in
             state.attempted = max(state.attempted, number)
-            state.attempts += 1
+            state.lastAttemptEnded = attempt
             state.lastAttemptFailed = failure != nil
             var message: String?
             if let failure {

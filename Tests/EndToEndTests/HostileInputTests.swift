@@ -225,7 +225,7 @@ struct HostileInputTests {
         _ = symlink(folder + "/loop2", folder + "/loop1")
         _ = symlink(folder + "/loop1", folder + "/loop2")
         for (name, problem) in [
-            ("dir.jsonl", "is a directory"), ("loop1", "symlink loop"), ("missing", "No such file"),
+            ("dir.jsonl", "is a directory"), ("loop1", "symlink loop"), ("missing", "no such file or folder"),
         ] {
             let app = try replay(["replay", folder + "/" + name, "--state", folder + "/state.json"])
             #expect(try await app.waitForExit() == 1, "\(app.transcript)")

@@ -186,11 +186,11 @@ struct LargeDrawingTests {
             try await session.app.waitForStderrLine(containing: "document read t=", timeout: .seconds(90))
             // Lines in quick succession: each starts a save of about 12 MB while the previous may still run.
             try drawRows(session, count: 3, firstY: 100, spacing: 40, from: 100, to: 400)
-            // The kill comes once a save is writing its temporary file (`.drawing.json.tmp-PID`), soon after.
+            // The kill comes once a save is writing its temporary file (`.drawing.json.tmp-PID-RANDOM`), soon after.
             let folder = session.document.deletingLastPathComponent().path
-            let temporary = ".drawing.json.tmp-\(session.app.pid)"
+            let temporary = ".drawing.json.tmp-\(session.app.pid)-"
             try await waitUntil("a save to start writing", timeout: .seconds(60), poll: .milliseconds(1)) {
-                FileManager.default.fileExists(atPath: "\(folder)/\(temporary)")
+                try FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.hasPrefix(temporary) }
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
             try await session.app.kill()
