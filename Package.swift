@@ -80,11 +80,23 @@ let package = Package(
             name: "TouchTrackerRender",
             dependencies: ["TouchTracker", "TouchTrackerDemos", "ThreadPriority", "CCairo", "CPango"],
             swiftSettings: [.unsafeFlags(pangoIncludeFlags())]),
+        // MARK: The drawing session (what the app does with a window, whatever the window system)
+
+        // The controller and renderer, the document read, saved, watched and locked, exports, the clipboard's
+        // policy and each frame; a platform implements `SessionHost`. Imports no window system.
+        .target(
+            name: "TouchTrackerSession",
+            dependencies: [
+                "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "ThreadPriority", "CIntl",
+            ]),
+
+        // MARK: Platform hosts
+
         .target(
             name: "TouchTrackerX11",
             dependencies: [
-                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "ThreadPriority",
-                "CX11", "CCairo", "CIntl",
+                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "TouchTrackerSession",
+                "ThreadPriority", "CX11", "CCairo",
             ]
         ),
 
@@ -93,7 +105,8 @@ let package = Package(
         .executableTarget(
             name: "TouchTrackerCLI",
             dependencies: [
-                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "TouchTrackerX11",
+                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "TouchTrackerSession",
+                "TouchTrackerX11",
                 "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -143,6 +156,13 @@ let package = Package(
             name: "TouchTrackerDemosTests",
             dependencies: ["TouchTrackerDemos", "TouchTracker", "TouchTrackerRender", "TouchKit", "JSON"],
             exclude: ["Scenarios"]
+        ),
+        // The drawing session driven by an in-memory host: events in, frames and saved files out, no window system.
+        .testTarget(
+            name: "TouchTrackerSessionTests",
+            dependencies: [
+                "TouchTrackerSession", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "TouchKit",
+            ]
         ),
         // EventTranslator fed XEvents and XInput2 cookies built in memory (no X server).
         .testTarget(name: "TouchTrackerX11Tests", dependencies: ["TouchTrackerX11", "CX11", "TouchKit"]),

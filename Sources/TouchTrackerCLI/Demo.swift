@@ -4,6 +4,7 @@ import TouchKit
 import TouchTracker
 import TouchTrackerDemos
 import TouchTrackerRender
+import TouchTrackerSession
 import TouchTrackerStore
 import TouchTrackerX11
 

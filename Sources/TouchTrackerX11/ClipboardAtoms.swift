@@ -1,5 +1,6 @@
 import CX11
 import TouchTracker
+import TouchTrackerSession
 
 /// The atoms the clipboard speaks (ICCCM §2.6, freedesktop's clipboard-manager spec), interned once.
 struct ClipboardAtoms {
@@ -50,10 +51,13 @@ struct ClipboardAtoms {
     /// Every target the owner converts to, in the order TARGETS lists them (best first).
     var offeredTargets: [Atom] { [targets, timestamp, multiple, saveTargets, document, png] + textTargets }
 
-    /// Which encoding a data target is served from; nil for a target that is not data.
+    /// Which encoding a data target is served from (`ClipboardOffer`'s MIME types, and X's own text atoms); nil
+    /// for a target that is not data.
     func encoding(of target: Atom) -> ClipboardOffer.Encoding? {
-        if target == document || textTargets.contains(target) { return .document }
+        if target == utf8String || target == string { return .document }
+        if target == document { return .document }
         if target == png { return .png }
+        if target == textPlain || target == textPlainUTF8 { return .document }
         return nil
     }
 }

@@ -1,5 +1,6 @@
 import CX11
 import TouchTracker
+import TouchTrackerSession
 
 /// The window as owner of the CLIPBOARD selection after a Ctrl+C (ICCCM §2.2–2.7).
 ///
@@ -72,18 +73,18 @@ final class ClipboardOwner {
         return oldest.map { $0 + Self.staleAfter }
     }
 
-    /// Takes the clipboard for `shapes` at server time `time`. Returns false when the server gave it to someone
+    /// Takes the clipboard for `offer` at server time `time`. Returns false when the server gave it to someone
     /// else (a later owner). The JSON is encoded at once (a paste elsewhere, or a clipboard manager, usually asks
     /// for it first); the PNG when someone asks for it.
-    func take(_ shapes: ClipboardShapes, lineWidth: Double, time: Time) -> Bool {
+    func take(_ offer: ClipboardOffer, time: Time) -> Bool {
         XSetSelectionOwner(display.pointer, atoms.clipboard, window, time)
         guard XGetSelectionOwner(display.pointer, atoms.clipboard) == window else {
-            offer = nil
+            self.offer = nil
             return false
         }
-        offer = ClipboardOffer(shapes, lineWidth: lineWidth, wakeUp: wakeUp)
+        self.offer = offer
         ownedSince = time
-        _ = offer?.bytes(.document)
+        _ = offer.bytes(.document)
         return true
     }
 

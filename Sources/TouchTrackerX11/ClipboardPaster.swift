@@ -2,21 +2,14 @@ import CX11
 import Foundation
 import Synchronization
 import TouchTracker
+import TouchTrackerSession
 
 /// Ctrl+V from another client's clipboard: asks the owner for its TARGETS, then for the best one it has — the
 /// document's JSON, or else text (which may hold such a document) — reads it whole or in an INCR transfer, and
 /// decodes it on a worker thread. The event loop never waits: each step is an event, and `service()` hands over
 /// the outcome once decoded.
 final class ClipboardPaster {
-    enum Outcome: Sendable {
-        case shapes([Shape])
-        /// The window's own copy (it owns the clipboard): the shapes are read from the snapshot off the loop.
-        case ownCopy(DrawingSnapshot)
-        /// The clipboard is empty, holds no TouchTracker shapes, or its owner did not answer.
-        case nothing
-        /// A TouchTracker document that cannot be read (the reason, for the log).
-        case unreadable(String)
-    }
+    typealias Outcome = PasteOutcome
 
     private enum Stage {
         case idle
@@ -161,15 +154,9 @@ final class ClipboardPaster {
     /// Reads the shapes on a worker (a 100,000-line document takes ~50 ms to read).
     private func decode(_ bytes: [UInt8], target: Atom) {
         stage = .decoding
-        let isDocument = target == atoms.document
+        let mimeType = target == atoms.document ? ClipboardShapes.documentType : "text/plain"
         let thread = Thread { [decoded, wakeUp] in
-            let outcome: Outcome
-            do {
-                outcome = .shapes(try ClipboardShapes.shapes(fromDocument: bytes))
-            } catch {
-                // Text that is not a drawing is nothing to paste; a drawing that cannot be read is an error.
-                outcome = isDocument ? .unreadable("\(error)") : .nothing
-            }
+            let outcome = PasteOutcome.decode(bytes, mimeType: mimeType)
             decoded.value.withLock { $0 = outcome }
             wakeUp()
         }

@@ -1,6 +1,7 @@
 import CX11
 import TouchKit
 import TouchTracker
+import TouchTrackerSession
 
 /// The window's clipboard (DESIGN.md §2.17): Ctrl+C makes it the CLIPBOARD selection's owner (`ClipboardOwner`),
 /// Ctrl+V fetches another client's shapes (`ClipboardPaster`) — or takes its own offer directly — and at exit the
@@ -28,10 +29,10 @@ final class X11Clipboard {
         paster = ClipboardPaster(connection)
     }
 
-    /// Offers `shapes` on the clipboard from server time `time`. Returns false when the server did not make the
+    /// Offers `offer` on the clipboard from server time `time`. Returns false when the server did not make the
     /// window the owner.
-    func copy(_ shapes: ClipboardShapes, lineWidth: Double, time: UInt) -> Bool {
-        owner.take(shapes, lineWidth: lineWidth, time: Time(time))
+    func copy(_ offer: ClipboardOffer, time: UInt) -> Bool {
+        owner.take(offer, time: Time(time))
     }
 
     /// Starts a paste at server time `time`. When the window owns the clipboard its own shapes are the outcome at

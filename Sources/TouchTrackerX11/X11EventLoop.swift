@@ -1,6 +1,7 @@
 import CX11
 import Foundation
 import TouchKit
+import TouchTrackerSession
 
 /// The loop both windows run, shaped like st's: drain every queued X event, let due timers fire, draw one frame
 /// for the whole batch, then sleep in `poll` on the X connection (and the signal pipe) until the next event, the

@@ -1,0 +1,255 @@
+import Foundation
+import Synchronization
+import TouchTracker
+import TouchTrackerStore
+
+/// Keeps a drawing session and its document in step, whatever the window system (DESIGN.md §3b): one window per
+/// document (`DocumentLock`), the document read off the loop and kept safe when it cannot be (`DocumentStore
+/// .openForEditing`), every edit saved on the writer's thread (`DocumentWriter`), another program's changes read
+/// and shown (`DocumentWatcher`), and an exit that cannot save kept in a recovery file (`RecoveryFile`).
+///
+/// Nothing is saved before the document is read, so a drawing not yet shown is never written over. While a save
+/// fails the window says so, until one succeeds.
+public final class DocumentSync: Sendable {
+    /// What taking the document's lock found.
+    public enum LockOutcome {
+        /// This window has the document (or no lock could be taken, which was said on stderr: the window opens
+        /// anyway, and saving will say what is wrong).
+        case open
+        /// Another window has it.
+        case heldBy(DocumentLock.Owner)
+    }
+
+    /// The document as the person named it.
+    public let requested: DocumentStore
+    private let environment: [String: String]
+    private let verbose: Bool
+    private let log: @Sendable (String) -> Void
+    private let lock = HeldLock()
+    private let opened = OpenedDocumentBox()
+    private let watcher = Mutex<DocumentWatcher?>(nil)
+    private let writer = Mutex<DocumentWriter?>(nil)
+    private let recovery: RecoveryFile
+    private let identityOf: @Sendable (String) -> FileIdentity?
+
+    /// `log` gets every line for stderr (errors, and with `verbose` what happens). `identityOf` is how the writer
+    /// looks at the document before a save replaces it (tests put a file system that hangs there).
+    public init(
+        documentPath: String, environment: [String: String], verbose: Bool,
+        log: @escaping @Sendable (String) -> Void,
+        identityOf: @escaping @Sendable (String) -> FileIdentity? = FileIdentity.of(path:)
+    ) {
+        self.identityOf = identityOf
+        requested = DocumentStore(path: documentPath)
+        self.environment = environment
+        self.verbose = verbose
+        self.log = log
+        recovery = RecoveryFile(documentPath: documentPath, environment: environment)
+    }
+
+    /// Takes the document's lock, or says who holds it.
+    public func takeLock() -> LockOutcome {
+        do {
+            switch try DocumentLock.acquire(for: requested.path) {
+            case .acquired(let acquired):
+                lock.hold(acquired)
+            case .heldBy(let owner):
+                return .heldBy(owner)
+            }
+        } catch {
+            log("cannot lock the drawing (another window could open it too): \(error)")
+        }
+        return .open
+    }
+
+    /// Reads the document for the window (on the session's reading thread): an unreadable one is reported, kept
+    /// safe, and the window starts empty; the store to save to may then be a recovery file next to it.
+    public var loadDocument: @Sendable () -> Drawing {
+        { [self] in
+            let document = requested.openForEditing(stamp: Self.timeStamp())
+            if let problem = document.problem { log(problem) }
+            opened.set(document)
+            return document.drawing
+        }
+    }
+
+    /// Hands saving to `session` (from when its document is read), records `windowID` in the lock for a second
+    /// instance to bring forward (nil: the window system cannot be asked that), and says when an unsaved copy of
+    /// this document was kept by an earlier exit.
+    public func attach(to session: DrawingSession, windowID: UInt?) {
+        if let windowID { lock.setWindow(windowID) }
+        session.documentName = PathText.shown(PathText.name(of: requested.path))
+        session.onDocumentLoaded = { [unowned session, self] in
+            let store = opened.store ?? requested
+            let writer = DocumentWriter(
+                store: store, log: log, onStatusChange: { [wakeUp = session.wakeUp] _ in wakeUp() },
+                identityOf: identityOf)
+            self.writer.withLock { $0 = writer }
+            session.controller.onEdit = { writer.submit($0) }
+            watcher.withLock { $0 = watch(store, writer: writer, mailbox: session.diskChanges) }
+            session.standingNotice = { writer.status.failureReason.map { .notSaved(reason: $0) } }
+            session.finishSaving = { [unowned session, self] in
+                guard let failure = writer.flush() else { return true }
+                keepInRecoveryFile(session.controller.drawingView.drawing, failure: failure)
+                return false
+            }
+        }
+        if let kept = recovery.newest().map(PathText.shown) {
+            log("an unsaved copy of this drawing was kept in \(kept); open it with: touchtracker --document \(kept)")
+            session.controller.showNotice(.unsavedCopyKept(in: abbreviatingHome(kept)), for: 10)
+        }
+    }
+
+    /// Stops watching and saving and gives the lock back (after the session has finished, which waited for the
+    /// last save).
+    public func close() {
+        watcher.withLock { $0?.stop() }
+        writer.withLock { $0?.stop() }
+        lock.release()
+    }
+
+    /// An exit that could not save: the drawing goes to a recovery file, said on stderr.
+    private func keepInRecoveryFile(_ drawing: Drawing, failure: String) {
+        log("the drawing could not be saved: \(failure)")
+        do {
+            let path = PathText.shown(try recovery.write(drawing, stamp: Self.timeStamp(), log: log))
+            log("the drawing was kept in \(path); open it with: touchtracker --document \(path)")
+        } catch {
+            log("cannot keep the drawing in a recovery file either: \(error)")
+        }
+    }
+
+    /// Watches the document `store` saves to, and from then on keeps `writer` from saving over a version of it the
+    /// window has not shown (the version read, first). A version that is not one of `writer`'s own saves is read on
+    /// the watcher's thread and posted to the window; once it is on screen (and submitted) the writer may replace
+    /// it. An unreadable one is copied aside first (`NAME.corrupt-…`), so whatever the other program wrote is kept;
+    /// until a copy can be made (a full disk, say) it is not replaced, and the copy is tried again every
+    /// `copyRetryInterval` seconds. Nil (the window then does not follow outside changes, and saves as before) when
+    /// inotify cannot be set up; said once on stderr.
+    ///
+    /// The guard stays while the document's folder is gone (deleted or renamed): a save then makes the folder
+    /// again, the watcher watches it once it is back (the lock is taken again then) and looks, so a version another
+    /// program put there meanwhile is still shown before anything replaces it.
+    private func watch(_ store: DocumentStore, writer: DocumentWriter, mailbox: DiskChangeMailbox) -> DocumentWatcher? {
+        // Guarded before the watch starts, so its first look (below) already knows the version read.
+        writer.guardOutsideChanges(current: opened.version)
+        let (log, verbose, lock, requested) = (log, verbose, lock, requested)
+        do {
+            // A first look once it watches: a version written between the read and the watch sends no event.
+            return try DocumentWatcher(
+                documentPath: store.path, reportAtStart: true,
+                onRewatch: {
+                    if verbose { log("the drawing's folder is back; watching it again") }
+                    lock.takeAgain(for: requested.path, log: log)
+                },
+                onChange: { Self.look(at: store, writer: writer, mailbox: mailbox) })
+        } catch {
+            log("cannot watch \(PathText.shown(store.path)) for changes by other programs: \(error)")
+            writer.stopGuardingOutsideChanges()
+            return nil
+        }
+    }
+
+    /// What the watcher does with a change: see `watch`.
+    private static func look(at store: DocumentStore, writer: DocumentWriter, mailbox: DiskChangeMailbox)
+        -> DocumentWatcher.Look
+    {
+        // Gone: written again at the next edit. One of our own saves (or the version shown): nothing to adopt.
+        guard let version = FileIdentity.of(path: store.path), !writer.wroteVersion(version) else { return .done }
+        let problem: String
+        do {
+            // The version acknowledged is the one read, should it have changed again since the look above (gone
+            // since: nothing to adopt, as above).
+            let (drawing, read) = try store.loadVersion()
+            guard let read else { return .done }
+            mailbox.post(.readable(LoadedDocument(drawing), adopted: { writer.acknowledge(read) }))
+            return .done
+        } catch {
+            problem = "\(error)"
+        }
+        do throws(DocumentFileError) {
+            let copy = try store.copyAside(stamp: timeStamp())
+            writer.acknowledge(version)
+            mailbox.post(.unreadable(problem: "\(problem); a copy of it is kept as \(PathText.shown(copy))"))
+            return .done
+        } catch {
+            // What the other program wrote may be all there is of it: it is replaced only once copied. Said once a
+            // version: a retry that fails again finds it held back already.
+            if writer.holdBack(version, because: unreadableKeptProblem) {
+                let kept = "so it is kept as it is and not saved over until a copy of it can be made"
+                mailbox.post(.unreadable(problem: "\(problem); \(error.problem), \(kept)"))
+            }
+            return .again(after: copyRetryInterval)
+        }
+    }
+
+    /// How often an unreadable version another program wrote is tried again to be copied aside while it cannot be.
+    static let copyRetryInterval = 2.0
+
+    /// Why the drawing is not saved while such a version waits for its copy (the window's "Not saved" notice).
+    public static let unreadableKeptProblem =
+        "another program's unreadable version is kept until it can be copied aside"
+
+    /// `path` with the home folder written `~`, for a notice that must fit in the window.
+    func abbreviatingHome(_ path: String) -> String {
+        guard let home = environment["HOME"], home.count > 1, path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
+    }
+
+    /// Local time as `YYYYMMDD-HHMMSS`, for the names of kept copies.
+    public static func timeStamp(_ date: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: date)
+    }
+}
+
+/// The opened document's store and the version of it that was read, handed from the thread that reads it to the
+/// event loop.
+final class OpenedDocumentBox: Sendable {
+    private let opened = Mutex<(store: DocumentStore, version: FileIdentity?)?>(nil)
+
+    func set(_ document: OpenedDocument) { opened.withLock { $0 = (document.store, document.version) } }
+
+    var store: DocumentStore? { opened.withLock { $0?.store } }
+    var version: FileIdentity? { opened.withLock { $0?.version } }
+}
+
+/// The document's lock while the window has it. Taken again when the document's folder comes back after it went
+/// away (the lock file went with it), from the watcher's thread; released once at exit.
+final class HeldLock: Sendable {
+    private let lock = Mutex<DocumentLock?>(nil)
+    /// The window to record in a lock taken again.
+    private let window = Mutex<UInt?>(nil)
+
+    func hold(_ acquired: DocumentLock) { lock.withLock { $0 = acquired } }
+
+    func setWindow(_ id: UInt) {
+        window.withLock { $0 = id }
+        lock.withLock { $0?.setWindow(id) }
+    }
+
+    /// Takes the lock again after the folder was gone; says so through `log` when another window took it meanwhile.
+    func takeAgain(for documentPath: String, log: (String) -> Void) {
+        lock.withLock { held in
+            held?.release()
+            held = nil
+            do {
+                switch try DocumentLock.acquire(for: documentPath) {
+                case .acquired(let acquired):
+                    if let id = window.withLock({ $0 }) { acquired.setWindow(id) }
+                    held = acquired
+                case .heldBy(let owner):
+                    log(
+                        "the drawing's folder came back and process \(owner.pid) has locked the drawing meanwhile; "
+                            + "close one of the two windows")
+                }
+            } catch {
+                log("cannot lock the drawing again after its folder came back: \(error)")
+            }
+        }
+    }
+
+    func release() { lock.withLock { $0?.release() } }
+}

@@ -1,0 +1,355 @@
+import Foundation
+import TouchKit
+import TouchTracker
+import TouchTrackerRender
+import TouchTrackerStore
+
+/// How a drawing session was asked to run, whatever the window system.
+public struct SessionOptions: Sendable {
+    /// Device pixels per 96-dpi pixel (the host resolves it from the window system's settings or `--scale`).
+    public var scale: Double
+    public var verbose: Bool
+    /// Where Ctrl+S writes a PNG of the drawing (nil: Ctrl+S does nothing).
+    public var exportPath: String?
+    /// Print `touchtracker: frame presented t=SECONDS size=WxH touches=N` (CLOCK_MONOTONIC; N touch events handled
+    /// so far) after each frame, `touchtracker: document read t=SECONDS` when the document has been read and
+    /// `touchtracker: tiles complete t=SECONDS` when the painters have caught up, for latency measurements.
+    public var traceFrames = false
+    /// Threads painting tiles of complete lines in the background; nil: one per processor.
+    public var painterThreads: Int?
+
+    public init(scale: Double = 1, verbose: Bool = false, exportPath: String? = nil) {
+        self.scale = scale
+        self.verbose = verbose
+        self.exportPath = exportPath
+    }
+}
+
+/// What the app does with a window, whatever the window system (DESIGN.md §1): the controller and the renderer,
+/// the document read on another thread and put under whatever was drawn meanwhile, another program's changes to it
+/// adopted, Ctrl+S's export and Ctrl+C/Ctrl+V's policy (which shapes, which types, where a paste lands, large
+/// pastes prepared off the loop), the notices, and each frame. Saving is attached by `DocumentSync`.
+///
+/// A `SessionHost` is all a platform implements; its event loop hands input to `handle`, sizes to `resize` and
+/// draws a frame with `drawFrame` after each batch, until it ends the session with `finish`.
+public final class DrawingSession {
+    /// Held strongly: the host holds nothing of the session's, so there is no cycle.
+    private let host: any SessionHost
+    private let options: SessionOptions
+    private let log: (String) -> Void
+    public let renderer: DrawingRenderer
+    public let controller: DrawingController
+
+    /// Reads the document (on another thread); nil once it has been put into the canvas.
+    private var loader: DocumentLoader?
+    /// Ctrl+S's exports, drawn on another thread.
+    private let export: BackgroundExport
+    /// Large pastes, prepared off the event loop.
+    private let backgroundPaste: BackgroundPaste
+    /// Times a large paste found the drawing changed under it and was prepared again.
+    private var pasteAttempts = 0
+    /// Whether a large paste is being prepared off the loop.
+    private var pasteInPreparation = false
+    /// Where a paste under way puts its shapes (the pointer when Ctrl+V was pressed).
+    private var pastePoint = Point.zero
+    /// Touch events handled so far, so a frame's trace says which input it includes.
+    private var touchEventsHandled = 0
+    /// Whether the tiles were complete at the last frame (for the `tiles complete` trace).
+    private var tilesWereComplete = false
+
+    /// Called on the event loop once the document has been read and put under anything drawn meanwhile. Edits are
+    /// reported through `controller.onEdit` only from then on, so nothing is saved over a document not yet read.
+    public var onDocumentLoaded: (() -> Void)?
+    /// Asked before every frame for the notice that stays on screen while there is one (the drawing is not saved).
+    public var standingNotice: (() -> Message?)?
+    /// Called last when the session ends (after the final `onEdit`), on every way out. The saver waits here for its
+    /// pending save to reach the disk, and says whether it did (false: the drawing is not in its document; the
+    /// saver said where it is).
+    public var finishSaving: (() -> Bool)?
+    /// Where the document's watcher posts what another program did to the document (any thread).
+    public let diskChanges: DiskChangeMailbox
+    /// The document's file name, for notices about it.
+    public var documentName = "the drawing"
+
+    /// A session on a `width` x `height` window (device pixels) of `host`, reading the document with
+    /// `loadDocument` on another thread meanwhile: the first frame shows the background and takes touches; the
+    /// drawing appears, under whatever was drawn, when read.
+    public init(
+        host: any SessionHost, width: Int, height: Int, options: SessionOptions,
+        loadDocument: @escaping @Sendable () -> Drawing, log: @escaping (String) -> Void
+    ) throws {
+        self.host = host
+        self.options = options
+        self.log = log
+        renderer = try DrawingRenderer(
+            width: width, height: height,
+            painterThreads: options.painterThreads ?? ProcessInfo.processInfo.activeProcessorCount,
+            onTileFinished: host.wakeUp,
+            makeCanvas: { [unowned host] (width, height) throws(CairoError) in
+                try host.makeCanvas(width: width, height: height)
+            })
+        renderer.translate = Localization.translate
+        controller = DrawingController(
+            size: Size(width: Double(width), height: Double(height)), clock: Clock(now: MonotonicClock.now()),
+            scale: options.scale, documentLoading: true)
+        controller.localize = Localization.translate
+        loader = DocumentLoader(load: loadDocument, onLoaded: host.wakeUp)
+        export = BackgroundExport(wakeUp: host.wakeUp)
+        diskChanges = DiskChangeMailbox(wakeUp: host.wakeUp)
+        backgroundPaste = BackgroundPaste(wakeUp: host.wakeUp)
+        controller.onCopy = { [unowned self] shapes in self.copy(shapes) }
+        controller.onPaste = { [unowned self] in self.paste() }
+        if options.exportPath != nil {
+            controller.onExport = { [unowned self] in self.exportPNG() }
+        }
+        if options.verbose { log("tiles painted by \(renderer.painterThreads) background thread(s)") }
+    }
+
+    /// The clock the host's loop advances (TouchKit's timers run on it).
+    public var clock: Clock { controller.window.clock }
+
+    /// Wakes the host's loop for a frame, from any thread.
+    public var wakeUp: @Sendable () -> Void { host.wakeUp }
+
+    // MARK: Input
+
+    /// One input event from the host.
+    public func handle(_ event: SessionEvent) {
+        switch event {
+        case .touch(let input):
+            touchEventsHandled += 1
+            controller.send(input)
+        case .hover(let point):
+            controller.hover(at: point)
+        case .contextClick(let point):
+            controller.contextClick(at: point)
+        case .deviceRemoved(let source):
+            if options.verbose { log("device \(source) removed; its touches are cancelled") }
+        case .key(let command):
+            controller.handleKey(command)
+        }
+    }
+
+    /// The window is now `width` x `height` device pixels: the canvas first (a failure is logged, the old one
+    /// stays), then the drawing's content.
+    public func resize(width: Int, height: Int) {
+        resizeCanvas(width: width, height: height)
+        resizeContent(to: Size(width: Double(width), height: Double(height)))
+    }
+
+    /// The canvas part of `resize`, for a host that must resize its presenter between the two.
+    public func resizeCanvas(width: Int, height: Int) {
+        do {
+            try renderer.resize(width: width, height: height)
+        } catch {
+            log("cannot resize the canvas to \(width)x\(height): \(error)")
+        }
+    }
+
+    /// The content part of `resize`.
+    public func resizeContent(to size: Size) {
+        controller.resize(to: size)
+    }
+
+    // MARK: Frames
+
+    /// Takes what arrived from other threads (the document, exports, another program's changes, a paste), then
+    /// draws what changed and hands it, with `exposed` (window pixels the window system asked for again), to the
+    /// host.
+    public func drawFrame(exposed: Rect = .null) {
+        if let loader, let document = loader.take() { adoptDocument(document) }
+        reportExports()
+        adoptDiskChanges()
+        adoptPreparedPaste()
+        let standing = standingNotice?()
+        if standing != controller.standingNotice {
+            controller.standingNotice = standing
+            if options.verbose { log(standing.map { "notice shown: \($0)" } ?? "standing notice gone") }
+        }
+        host.prepareToDraw(into: renderer.canvas)
+        var region =
+            renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
+            ?? DamageRegion()
+        region.add(
+            exposed.intersection(Rect(x: 0, y: 0, width: Double(renderer.width), height: Double(renderer.height))))
+        guard !region.isEmpty else { return }
+        host.present(renderer.canvas, region: region)
+        guard options.traceFrames else { return }
+        let now = MonotonicClock.now()
+        log(
+            String(
+                format: "frame presented t=%.6f size=%dx%d touches=%d", now, renderer.width, renderer.height,
+                touchEventsHandled))
+        let tilesComplete = renderer.tilesComplete
+        if tilesComplete, !tilesWereComplete { log(String(format: "tiles complete t=%.6f", now)) }
+        tilesWereComplete = tilesComplete
+    }
+
+    // MARK: The end
+
+    /// Ends the session without losing work: every live touch is cancelled by the system (so its line completes and
+    /// is saved, and any move in progress is committed), the drawing is handed to `onEdit` once more, so a save
+    /// that failed earlier is retried, and `finishSaving` waits for the save. A Ctrl+S export still running is let
+    /// finish, so its PNG is written. Returns whether the drawing was saved.
+    @discardableResult
+    public func finish() -> Bool {
+        if let loader { adoptDocument(loader.waitAndTake()) }
+        controller.window.cancelAllTouches()
+        controller.onEdit?(controller.drawingView.snapshot)
+        let saved = finishSaving?() ?? true
+        export.waitUntilIdle()
+        return saved
+    }
+
+    // MARK: The document
+
+    /// Puts the document, once read, under what was drawn meanwhile, and hands saving over (`onDocumentLoaded`).
+    private func adoptDocument(_ document: consuming LoadedDocument?) {
+        guard let document = document else { return }
+        loader = nil
+        if options.verbose {
+            log("document read: \(document.shapes.lineCount) lines, \(document.shapes.circleCount) circles")
+        }
+        if options.traceFrames { log(String(format: "document read t=%.6f", MonotonicClock.now())) }
+        // Saving is set up first, so a drawing made while the document loaded is saved merged with it.
+        onDocumentLoaded?()
+        controller.adoptLoadedDocument(document)
+    }
+
+    /// Puts a document another program changed on screen (one undoable edit), or says it could not be read and
+    /// keeps the drawing on screen. Only once the document first read has arrived: before, it is still coming.
+    private func adoptDiskChanges() {
+        guard loader == nil else { return }
+        for change in diskChanges.take() {
+            switch change {
+            case .readable(let document, let adopted):
+                controller.drawingView.replaceDrawing(with: document)
+                adopted()
+                controller.showNotice(.reloaded(documentName))
+                if options.verbose { log("reloaded \(documentName): changed on disk") }
+            case .unreadable(let problem):
+                controller.showNotice(.unreadableOnDisk(documentName))
+                log("\(documentName) changed on disk but cannot be read (the drawing on screen is kept): \(problem)")
+            }
+        }
+    }
+
+    // MARK: Export
+
+    /// Ctrl+S: writes the drawing as it is shown (without menu or selection) to `exportPath`, and says so on screen.
+    /// The drawing is exported on another thread (`BackgroundExport`); its notice shows when the file is written.
+    private func exportPNG() {
+        guard let path = options.exportPath else { return }
+        export.start(
+            controller.drawingView.snapshot, to: path, width: renderer.width, height: renderer.height,
+            lineWidth: controller.drawingView.lineWidth)
+    }
+
+    /// Shows the notice of each export that finished.
+    private func reportExports() {
+        for outcome in export.takeOutcomes() {
+            switch outcome {
+            case .exported(let path):
+                controller.showNotice(.exported(PathText.shown(PathText.name(of: path))))
+                if options.verbose { log("exported \(PathText.shown(path))") }
+            case .failed(let path, let reason):
+                controller.showNotice(.cannotExport(PathText.shown(PathText.name(of: path))))
+                log("cannot export \(reason)")
+            }
+        }
+    }
+
+    // MARK: The clipboard
+
+    /// Ctrl+C: the host offers `shapes` (their PNG and JSON are made when asked for).
+    private func copy(_ shapes: ClipboardShapes) {
+        let offer = ClipboardOffer(shapes, lineWidth: controller.drawingView.lineWidth, wakeUp: host.wakeUp)
+        if !host.offerClipboard(offer) {
+            log("cannot copy: the window system gave the clipboard to another client")
+        } else if options.verbose {
+            log("copied \(shapes.isSelection ? "the selected shape" : "the drawing") to the clipboard")
+        }
+    }
+
+    /// Ctrl+V: the clipboard's shapes go where the pointer is (the window's middle when it is elsewhere).
+    private func paste() {
+        let middle = Point(x: Double(renderer.width) / 2, y: Double(renderer.height) / 2)
+        if let pointer = host.pointerLocation(), (0..<Double(renderer.width)).contains(pointer.x),
+            (0..<Double(renderer.height)).contains(pointer.y)
+        {
+            pastePoint = pointer
+        } else {
+            pastePoint = middle
+        }
+        if let outcome = host.readClipboard() { pasteArrived(outcome) }
+    }
+
+    /// What the clipboard held, once the host has read it: its shapes go into the drawing, or a notice says why
+    /// nothing was pasted.
+    public func pasteArrived(_ outcome: PasteOutcome) {
+        switch outcome {
+        case .shapes(let shapes) where controller.drawingView.kindOverLimit(adding: shapes) != nil:
+            // Refused whole, with its notice, before anything is prepared.
+            controller.paste(shapes, at: pastePoint)
+            if options.verbose { log("paste of \(shapes.count) shapes refused: the drawing would pass its limits") }
+        case .shapes(let shapes) where shapes.count > DrawingController.largePaste:
+            startBackgroundPaste { shapes }
+        case .shapes(let shapes):
+            controller.paste(shapes, at: pastePoint)
+            if options.verbose { log("pasted \(shapes.count) shapes") }
+        case .ownCopy(let snapshot) where snapshot.shapes.count > DrawingController.largePaste:
+            startBackgroundPaste { snapshot.drawing.shapes }
+        case .ownCopy(let snapshot):
+            pasteArrived(.shapes(snapshot.drawing.shapes))
+        case .nothing:
+            controller.showNotice(.nothingToPaste)
+        case .unreadable(let reason):
+            controller.showNotice(.cannotPaste)
+            log("cannot paste: the clipboard's drawing is not readable: \(reason)")
+        }
+    }
+
+    /// Prepares a large paste off the loop: `shapes` are read, placed on the paste point and put on top of the
+    /// drawing's shapes as they are now.
+    private func startBackgroundPaste(_ shapes: @escaping @Sendable () -> [Shape]) {
+        // One at a time: a Ctrl+V while a large paste is being prepared is ignored, as a second press would be
+        // while the clipboard is still being read.
+        guard !pasteInPreparation else { return }
+        pasteInPreparation = true
+        pasteAttempts = 0
+        let point = pastePoint
+        let lineWidth = controller.drawingView.lineWidth
+        backgroundPaste.start(onto: controller.drawingView.shapes) {
+            ClipboardShapes.placed(shapes(), centredOn: point, defaultWidth: lineWidth)
+        }
+    }
+
+    /// Swaps in a large paste prepared off the loop, or prepares it again when the drawing changed meanwhile. After
+    /// three tries (someone keeps editing, a drag goes on) it is added on the loop.
+    private func adoptPreparedPaste() {
+        guard let prepared = backgroundPaste.take() else { return }
+        let start = MonotonicClock.now()
+        if let kind = controller.drawingView.kindOverLimit(adding: prepared) {
+            // The drawing grew while it was prepared: the controller refuses it whole, with its notice.
+            pasteInPreparation = false
+            _ = controller.paste(prepared)
+            if options.verbose { log("paste refused: the drawing would hold more \(kind)s than a document may") }
+        } else if controller.paste(prepared) {
+            pasteInPreparation = false
+            if options.verbose {
+                log(
+                    String(
+                        format: "pasted %d shapes (prepared off the event loop; %.1f ms on it)", prepared.shapes.count,
+                        (MonotonicClock.now() - start) * 1000))
+            }
+        } else if pasteAttempts < 3 {
+            pasteAttempts += 1
+            backgroundPaste.start(onto: controller.drawingView.shapes) { prepared.shapes }
+        } else {
+            pasteInPreparation = false
+            // Already centred on the paste point: placing them there again moves them by nothing.
+            controller.paste(prepared.shapes, at: pastePoint)
+            if options.verbose { log("pasted \(prepared.shapes.count) shapes on the event loop") }
+        }
+    }
+}

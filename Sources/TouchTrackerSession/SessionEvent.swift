@@ -1,0 +1,17 @@
+import TouchKit
+import TouchTracker
+
+/// What a host's window system reported, in the session's terms (no window system's types). The window's own
+/// events go to their own calls: a new size to `DrawingSession.resize`, an exposed area to `drawFrame(exposed:)`.
+public enum SessionEvent {
+    /// A touch, a pointer drag or a pen: TouchKit's input.
+    case touch(TouchInput)
+    /// The pointer moved with no button held (menu highlight).
+    case hover(Point)
+    /// The secondary button was pressed at a point (select and open the menu at once).
+    case contextClick(Point)
+    /// An input device went away: its touches are cancelled by the system.
+    case deviceRemoved(sourceID: Int32)
+    /// A key, with its modifiers.
+    case key(KeyCommand)
+}

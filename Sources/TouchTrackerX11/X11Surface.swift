@@ -1,0 +1,45 @@
+import CX11
+import TouchKit
+import TouchTracker
+import TouchTrackerRender
+import TouchTrackerSession
+
+/// The X window as a drawing session's host: frames go through the window's presenter (MIT-SHM where the server
+/// has it), Ctrl+C and Ctrl+V through the CLIPBOARD selection (`X11Clipboard`), wake-ups through the loop's pipe.
+final class X11Surface: SessionHost {
+    private let host: X11WindowHost
+    let clipboard: X11Clipboard
+    /// The server time of the last key press: the clipboard's requests carry it, as ICCCM requires.
+    var lastKeyTime: UInt = 0
+
+    init(host: X11WindowHost, log: @escaping (String) -> Void) {
+        self.host = host
+        clipboard = X11Clipboard(display: host.display, window: host.window.id, wakeUp: host.loop.wakeUp, log: log)
+    }
+
+    var wakeUp: @Sendable () -> Void { host.loop.wakeUp }
+
+    func makeCanvas(width: Int, height: Int) throws(CairoError) -> CairoSurface {
+        try host.presenter.makeCanvas(width: width, height: height)
+    }
+
+    func prepareToDraw(into canvas: CairoSurface) {
+        host.presenter.prepareToDraw(into: canvas)
+    }
+
+    func present(_ canvas: CairoSurface, region: DamageRegion) {
+        host.presenter.present(canvas, region: region)
+    }
+
+    func offerClipboard(_ offer: ClipboardOffer) -> Bool {
+        clipboard.copy(offer, time: lastKeyTime)
+    }
+
+    func readClipboard() -> PasteOutcome? {
+        clipboard.paste(time: lastKeyTime, now: MonotonicClock.now())
+    }
+
+    func pointerLocation() -> Point? {
+        host.window.pointerLocation().map { Point(x: Double($0.x), y: Double($0.y)) }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Synchronization
+import Testing
+import TouchKit
+import TouchTracker
+import TouchTrackerRender
+import TouchTrackerSession
+import TouchTrackerStore
+
+/// The drawing session as a window system drives it, through `InMemoryHost`: events in, frames and saved files
+/// out, no X server.
+@Suite final class DrawingSessionTests {
+    let folder: String
+    let documentPath: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "touchtracker-session-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        documentPath = folder + "/drawing.json"
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// A session on a 400x300 window with its document synced, once the document has been read.
+    private func open(
+        drawing: Drawing? = nil, identityOf: @escaping @Sendable (String) -> FileIdentity? = FileIdentity.of(path:)
+    ) throws -> (DrawingSession, InMemoryHost, DocumentSync) {
+        if let drawing { try DocumentStore(path: documentPath).save(drawing) }
+        let host = InMemoryHost()
+        let sync = DocumentSync(
+            documentPath: documentPath, environment: ["XDG_STATE_HOME": folder + "/state"], verbose: false,
+            log: { _ in }, identityOf: identityOf)
+        guard case .open = sync.takeLock() else { throw SessionTestError("the document is locked") }
+        var options = SessionOptions()
+        options.painterThreads = 1
+        let session = try DrawingSession(
+            host: host, width: 400, height: 300, options: options, loadDocument: sync.loadDocument, log: { _ in })
+        sync.attach(to: session, windowID: nil)
+        try waitFor("the document to be read") {
+            session.drawFrame()
+            return session.controller.onEdit != nil
+        }
+        return (session, host, sync)
+    }
+
+    /// A stroke from `begin` to `end` by touch `id`, as a host's loop delivers it, then a frame.
+    private func stroke(_ session: DrawingSession, id: UInt64 = 1, from begin: Point, to end: Point) {
+        for (step, phase) in [TouchInput.Phase.began, .moved, .moved, .ended].enumerated() {
+            let t = Double(step) / 3
+            let point = Point(x: begin.x + (end.x - begin.x) * t, y: begin.y + (end.y - begin.y) * t)
+            let now = MonotonicClock.now()
+            session.clock.advance(to: now)
+            session.handle(.touch(TouchInput(id: id, phase: phase, location: point, timestamp: now)))
+        }
+        session.drawFrame()
+    }
+
+    @Test("a stroke handed to the session is presented in a frame, drawn on the canvas and saved to the document")
+    func strokeIsPresentedAndSaved() throws {
+        let (session, host, sync) = try open()
+        let framesBefore = host.frames.count
+        stroke(session, from: Point(x: 50, y: 150), to: Point(x: 350, y: 150))
+        #expect(host.frames.count > framesBefore)
+        #expect(host.frames.last?.contains(Point(x: 200, y: 150)) == true)
+        try waitFor("the canvas to show the line") {
+            session.drawFrame()
+            return (session.renderer.canvas.pixel(x: 200, y: 150)?.red ?? 255) < 100
+        }
+        #expect(session.finish())
+        sync.close()
+        #expect(try DocumentStore(path: documentPath).load().lines.count == 1)
+    }
+
+    @Test("the document read is shown under what was drawn before it arrived, and both are saved")
+    func documentReadIsMergedAndSaved() throws {
+        let line = Line(begin: Point(x: 10, y: 10), end: Point(x: 300, y: 20))
+        let (session, _, sync) = try open(drawing: Drawing(lines: [line]))
+        #expect(session.controller.drawingView.drawing.lines == [line])
+        stroke(session, from: Point(x: 50, y: 200), to: Point(x: 350, y: 200))
+        #expect(session.finish())
+        sync.close()
+        #expect(try DocumentStore(path: documentPath).load().lines.count == 2)
+    }
+
+    @Test("Ctrl+C offers the document's type, the PNG and text; Ctrl+V of that copy pastes it at the pointer")
+    func copyAndPasteThroughTheHost() throws {
+        let (session, host, sync) = try open()
+        defer { sync.close() }
+        stroke(session, from: Point(x: 50, y: 100), to: Point(x: 150, y: 100))
+        session.handle(.key(KeyCommand(key: "c", control: true)))
+        let offer = try #require(host.clipboard)
+        #expect(ClipboardOffer.mimeTypes.compactMap(ClipboardOffer.Encoding.init(mimeType:)).count == 4)
+        #expect(offer.shapes.snapshot.shapes.count == 1)
+        host.pointer = Point(x: 300, y: 250)
+        session.handle(.key(KeyCommand(key: "v", control: true)))
+        session.drawFrame()
+        let lines = session.controller.drawingView.drawing.lines
+        #expect(lines.count == 2)
+        let pasted = try #require(lines.last)
+        #expect(abs((pasted.begin.x + pasted.end.x) / 2 - 300) < 1 && abs(pasted.begin.y - 250) < 1)
+    }
+
+    @Test("a document another program writes is shown, and Ctrl+Z brings back what was on screen")
+    func outsideChangeIsAdopted() throws {
+        let (session, _, sync) = try open()
+        defer { sync.close() }
+        stroke(session, from: Point(x: 50, y: 100), to: Point(x: 350, y: 100))
+        try waitFor("the line saved") { (try? DocumentStore(path: documentPath).load().lines.count) == 1 }
+        let theirs = Drawing(
+            lines: (0..<3).map { Line(begin: Point(x: 20, y: Double($0) * 50 + 20), end: Point(x: 40, y: 40)) })
+        try Data(DocumentCodec.encode(theirs)).write(to: URL(fileURLWithPath: folder + "/theirs.tmp"))
+        #expect(rename(folder + "/theirs.tmp", documentPath) == 0)
+        try waitFor("their drawing on screen") {
+            session.drawFrame()
+            return session.controller.drawingView.drawing.lines.count == 3
+        }
+        session.handle(.key(KeyCommand(key: "z", control: true)))
+        #expect(session.controller.drawingView.drawing.lines.count == 1)
+    }
+
+    @Test("while a save's look at the document hangs, the session keeps taking input and presenting frames")
+    func framesGoOnWhileTheDiskHangs() throws {
+        let hung = Hang()
+        let (session, host, sync) = try open(identityOf: { path in
+            hung.waitWhileHung()
+            return FileIdentity.of(path: path)
+        })
+        hung.start()
+        stroke(session, id: 1, from: Point(x: 20, y: 40), to: Point(x: 380, y: 40))
+        try waitFor("a save to look at the document") { hung.isSomeoneWaiting }
+        // The writer's thread is stuck now. Each stroke below is an edit the loop hands over, and a frame.
+        var presented = 0
+        for row in 1...10 {
+            let before = host.frames.count
+            stroke(session, id: UInt64(row + 1), from: Point(x: 20, y: 40 + Double(row) * 20), to: Point(x: 380, y: 45))
+            if host.frames.count > before { presented += 1 }
+        }
+        hung.end()
+        #expect(presented == 10)
+        #expect(session.finish())
+        sync.close()
+        #expect(try DocumentStore(path: documentPath).load().lines.count == 11)
+    }
+
+    @Test("Ctrl+S writes the drawing as a PNG beside the document, off the loop, and the next frames take its outcome")
+    func exportIsWritten() throws {
+        let host = InMemoryHost()
+        let exportPath = folder + "/drawing.png"
+        var options = SessionOptions(exportPath: exportPath)
+        options.painterThreads = 1
+        let session = try DrawingSession(
+            host: host, width: 200, height: 100, options: options, loadDocument: { Drawing() }, log: { _ in })
+        stroke(session, from: Point(x: 10, y: 50), to: Point(x: 190, y: 50))
+        session.handle(.key(KeyCommand(key: "s", control: true)))
+        try waitFor("the export written") {
+            session.drawFrame()
+            return FileManager.default.fileExists(atPath: exportPath)
+        }
+        let png = try CairoSurface(readingPNG: exportPath)
+        #expect((png.pixel(x: 100, y: 50)?.red ?? 255) < 100)
+        session.finish()
+    }
+}
+
+/// A file system call that hangs until released (what a stalled network mount does).
+final class Hang: Sendable {
+    private let state = Mutex((hung: false, waiting: 0))
+    private let released = DispatchSemaphore(value: 0)
+
+    func start() { state.withLock { $0.hung = true } }
+
+    var isSomeoneWaiting: Bool { state.withLock { $0.waiting > 0 } }
+
+    func waitWhileHung() {
+        let hung = state.withLock { state -> Bool in
+            if state.hung { state.waiting += 1 }
+            return state.hung
+        }
+        if hung { released.wait() }
+    }
+
+    func end() {
+        let waiting = state.withLock { state -> Int in
+            state.hung = false
+            return state.waiting
+        }
+        for _ in 0..<waiting { released.signal() }
+    }
+}
+
+struct SessionTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Polls `condition` every millisecond for up to 10 s.
+func waitFor(_ what: String, _ condition: () throws -> Bool) throws {
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+        if try condition() { return }
+        usleep(1000)
+    }
+    throw SessionTestError("timed out waiting for \(what)")
+}
