@@ -69,16 +69,17 @@ let package = Package(
         .target(
             name: "TouchTrackerStore",
             dependencies: [
-                "TouchTracker", "ThreadPriority", .product(name: "SystemPackage", package: "swift-system"),
+                "TouchTracker", "BackgroundWork", .product(name: "SystemPackage", package: "swift-system"),
             ]),
 
         // MARK: Platform edges
 
-        // The priority of background threads (tile painters, the writer, the loader): setpriority and SCHED_IDLE.
-        .target(name: "ThreadPriority"),
+        // The one shape of background work (`Worker`: a named thread at a background priority with a mailbox, a
+        // wake-up for the loop and a stop), and the priorities themselves (setpriority, SCHED_IDLE).
+        .target(name: "BackgroundWork"),
         .target(
             name: "TouchTrackerRender",
-            dependencies: ["TouchTracker", "TouchTrackerDemos", "ThreadPriority", "CCairo", "CPango"],
+            dependencies: ["TouchTracker", "TouchTrackerDemos", "BackgroundWork", "CCairo", "CPango"],
             swiftSettings: [.unsafeFlags(pangoIncludeFlags())]),
         // MARK: The drawing session (what the app does with a window, whatever the window system)
 
@@ -87,7 +88,7 @@ let package = Package(
         .target(
             name: "TouchTrackerSession",
             dependencies: [
-                "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "ThreadPriority", "CIntl",
+                "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "BackgroundWork", "CIntl",
             ]),
 
         // MARK: Platform hosts
@@ -96,7 +97,7 @@ let package = Package(
             name: "TouchTrackerX11",
             dependencies: [
                 "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "TouchTrackerSession",
-                "ThreadPriority", "CX11", "CCairo",
+                "BackgroundWork", "CX11", "CCairo",
             ]
         ),
 
@@ -139,6 +140,7 @@ let package = Package(
         // MARK: Tests
 
         .testTarget(name: "TouchKitTests", dependencies: ["TouchKit", "SeededRandom"]),
+        .testTarget(name: "BackgroundWorkTests", dependencies: ["BackgroundWork"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "SeededRandom"]),
         // Scenarios/ holds replay scripts and expected snapshots, read by ScenarioTests at run time.
         .testTarget(

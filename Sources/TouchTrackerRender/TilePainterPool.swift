@@ -1,7 +1,7 @@
+import BackgroundWork
 import Dispatch
 import Foundation
 import Synchronization
-import ThreadPriority
 import TouchKit
 import TouchTracker
 
@@ -80,9 +80,7 @@ final class TilePainterPool: Sendable {
         self.tileSize = tileSize
         self.onFinished = onFinished
         for index in 0..<threadCount {
-            let thread = Thread { [self] in paintUntilStopped() }
-            thread.name = "tile painter \(index + 1)"
-            thread.start()
+            Worker.run("tile painter \(index + 1)") { [self] in paintUntilStopped() }
         }
     }
 
@@ -137,7 +135,6 @@ final class TilePainterPool: Sendable {
     }
 
     private func paintUntilStopped() {
-        BackgroundPriority.lowerForThisThread()
         while true {
             work.wait()
             let next: Job?? = state.withLock { state in

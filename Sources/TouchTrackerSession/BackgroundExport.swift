@@ -1,6 +1,6 @@
+import BackgroundWork
 import Foundation
 import Synchronization
-import ThreadPriority
 import TouchTracker
 import TouchTrackerRender
 import TouchTrackerStore
@@ -48,8 +48,7 @@ final class BackgroundExport: Sendable {
             return true
         }
         guard startThread else { return }
-        let thread = Thread { [self] in
-            BackgroundPriority.lowerForThisThread()
+        Worker.run("export") { [self] in
             while let request = nextRequest() {
                 let outcome: Outcome
                 do {
@@ -67,8 +66,6 @@ final class BackgroundExport: Sendable {
                 wakeUp()
             }
         }
-        thread.name = "export"
-        thread.start()
     }
 
     /// The queued request, or nil (and the thread is no longer running) when there is none.

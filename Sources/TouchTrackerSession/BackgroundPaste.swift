@@ -1,3 +1,4 @@
+import BackgroundWork
 import Foundation
 import Synchronization
 import TouchTracker
@@ -17,13 +18,10 @@ final class BackgroundPaste: Sendable {
     /// Prepares the shapes `placedShapes` gives (where the paste puts them; linear work, so it runs on the
     /// thread too) on top of `base`, the drawing's shapes now.
     func start(onto base: ShapeCollection, _ placedShapes: @escaping @Sendable () -> [Shape]) {
-        let thread = Thread { [self] in
+        Worker.run("paste", wakeUp: wakeUp) { [self] in
             let prepared = PreparedPaste(placedShapes(), onto: base)
             ready.withLock { $0 = prepared }
-            wakeUp()
         }
-        thread.name = "paste"
-        thread.start()
     }
 
     /// The prepared paste, once; nil while it is being prepared (or none is).

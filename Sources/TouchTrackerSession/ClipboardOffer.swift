@@ -1,6 +1,6 @@
+import BackgroundWork
 import Foundation
 import Synchronization
-import ThreadPriority
 import TouchTracker
 import TouchTrackerRender
 
@@ -71,8 +71,7 @@ public final class ClipboardOffer: Sendable {
     private func encode(_ encoding: Encoding) {
         let shapes = shapes
         let lineWidth = lineWidth
-        let thread = Thread { [self] in
-            BackgroundPriority.lowerForThisThread()
+        Worker.run("clipboard \(encoding)", wakeUp: wakeUp) { [self] in
             let bytes: Bytes
             switch encoding {
             case .document:
@@ -85,9 +84,6 @@ public final class ClipboardOffer: Sendable {
                 }
             }
             state.withLock { $0[encoding] = .some(bytes) }
-            wakeUp()
         }
-        thread.name = "clipboard \(encoding)"
-        thread.start()
     }
 }

@@ -1,6 +1,6 @@
+import BackgroundWork
 import Foundation
 import Synchronization
-import ThreadPriority
 import TouchTracker
 
 /// Reads the document on a thread of its own while the window opens, so the first frame does not wait for a large
@@ -12,15 +12,11 @@ final class DocumentLoader: Sendable {
     /// Starts reading with `load` (which reports its own problems) and calls `onLoaded` from the reading thread
     /// once the document is ready.
     init(load: @escaping @Sendable () -> Drawing, onLoaded: @escaping @Sendable () -> Void) {
-        let thread = Thread { [self] in
-            BackgroundPriority.lowerForThisThread()
+        Worker.run("document reader", wakeUp: onLoaded) { [self] in
             let document = LoadedDocument(load())
             result.withLock { $0 = document }
             done.signal()
-            onLoaded()
         }
-        thread.name = "document reader"
-        thread.start()
     }
 
     /// The document, once, when it is ready; nil before (and after it was taken). The caller owns it alone.

@@ -1,8 +1,8 @@
+import BackgroundWork
 import Dispatch
 import Foundation
 import Glibc
 import Synchronization
-import ThreadPriority
 import TouchTracker
 
 /// Watches one document for changes made by anyone, with inotify on its folder: an atomic replace (a temporary
@@ -72,8 +72,7 @@ public final class DocumentWatcher: Sendable {
         (wakeRead, wakeWrite) = (ends[0], ends[1])
         let finished = finished
         let wakeRead = wakeRead
-        let thread = Thread {
-            BackgroundPriority.lowerForThisThread()
+        Worker.run("document watcher") {
             var watcher = WatchLoop(
                 inotify: inotify, watches: watches, documentPath: documentPath, place: place, settle: settle,
                 reportAtStart: reportAtStart)
@@ -81,8 +80,6 @@ public final class DocumentWatcher: Sendable {
             close(inotify)
             finished.signal()
         }
-        thread.name = "document watcher"
-        thread.start()
     }
 
     deinit {

@@ -1,7 +1,7 @@
+import BackgroundWork
 import Dispatch
 import Foundation
 import Synchronization
-import ThreadPriority
 import TouchTracker
 
 /// Saves the drawing on a thread of its own, so the event loop never waits for the disk: the one owner of
@@ -82,9 +82,7 @@ public final class DocumentWriter: Sendable {
         self.log = log
         self.identityOf = identityOf
         self.onStatusChange = onStatusChange
-        let thread = Thread { [self] in writeUntilStopped() }
-        thread.name = "document writer"
-        thread.start()
+        Worker.run("document writer") { [self] in writeUntilStopped() }
     }
 
     public var status: Status { state.withLock { $0.status } }
@@ -181,7 +179,6 @@ public final class DocumentWriter: Sendable {
     }
 
     private func writeUntilStopped() {
-        BackgroundPriority.lowerForThisThread()
         while true {
             let delay = state.withLock { $0.status.failure == nil ? nil : $0.retryDelay }
             if let delay {

@@ -1,6 +1,6 @@
+import BackgroundWork
 import Foundation
 import Synchronization
-import ThreadPriority
 import TouchTracker
 
 /// Runs the codec's independent encoding jobs for a save side by side: the saving thread takes them in order, and
@@ -35,19 +35,17 @@ private final class EncodingHelpers: Sendable {
 
     /// Jobs offered and not yet taken.
     private let queue = Mutex<[Offer]>([])
-    /// One signal per queued job.
-    private let work = DispatchSemaphore(value: 0)
+    /// The helpers, in the idle class; they live as long as the process, asleep while there is nothing to save.
+    private let helpers: [Worker]
 
     init(threads: Int) {
-        for _ in 0..<threads {
-            Thread.detachNewThread { [self] in
-                BackgroundPriority.idleForThisThread()
-                while true {
-                    work.wait()
-                    if let next = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { next.job() }
-                }
-            }
-        }
+        helpers = (0..<threads).map { Worker(name: "save encoder \($0 + 1)", priority: .idle) }
+    }
+
+    /// What a helper is handed for each job offered: take the oldest offer still queued, if any. (The offer itself
+    /// stays in the shared queue, so one the saving thread did first can be taken back, with the drawing it holds.)
+    private func takeOne() {
+        if let next = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { next.job() }
     }
 
     /// Offers every job but the first to the helpers, runs on the calling thread each job no helper has taken,
@@ -64,7 +62,7 @@ private final class EncodingHelpers: Sendable {
                 finished.signal()
             }
             queue.withLock { $0.append(offer) }
-            work.signal()
+            helpers[index % helpers.count].submit { [self] in takeOne() }
         }
         let start = DispatchTime.now()
         for index in jobs.indices where results.claim(index) { results.set(index, jobs[index]()) }

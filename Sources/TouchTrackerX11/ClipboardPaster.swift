@@ -1,3 +1,4 @@
+import BackgroundWork
 import CX11
 import Foundation
 import Synchronization
@@ -155,13 +156,9 @@ final class ClipboardPaster {
     private func decode(_ bytes: [UInt8], target: Atom) {
         stage = .decoding
         let mimeType = target == atoms.document ? ClipboardShapes.documentType : "text/plain"
-        let thread = Thread { [decoded, wakeUp] in
-            let outcome = PasteOutcome.decode(bytes, mimeType: mimeType)
-            decoded.value.withLock { $0 = outcome }
-            wakeUp()
+        Worker.run("clipboard paste", wakeUp: wakeUp) { [decoded] in
+            decoded.value.withLock { $0 = PasteOutcome.decode(bytes, mimeType: mimeType) }
         }
-        thread.name = "clipboard paste"
-        thread.start()
     }
 }
 

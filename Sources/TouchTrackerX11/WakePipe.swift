@@ -24,12 +24,12 @@ final class WakePipe: Sendable {
     }
 
     /// A closure any thread may call to wake the loop. A full pipe already means "wake up", so a failed write is
-    /// fine.
+    /// fine. The closure holds the pipe, so its descriptors stay open for as long as any worker may still call it:
+    /// a worker that outlives the loop never writes into a closed descriptor, or one reused for something else.
     var wakeUp: @Sendable () -> Void {
-        let fd = writeFD
-        return {
+        { [self] in
             var byte: UInt8 = 1
-            _ = write(fd, &byte, 1)
+            _ = write(writeFD, &byte, 1)
         }
     }
 
