@@ -63,6 +63,7 @@ public final class DrawingController {
         documentLoading: Bool = false, limits: DocumentLimits = .document
     ) {
         let frame = Rect(origin: .zero, size: size)
+        documentArrived = !documentLoading
         window = Window(frame: frame, clock: clock)
         notices = NoticeBoard(clock: window.clock)
         drawingView =
@@ -83,6 +84,7 @@ public final class DrawingController {
     /// edit so it is saved.
     public func adoptLoadedDocument(_ document: consuming LoadedDocument) {
         drawingView.adoptLoadedDocument(document)
+        documentArrived = true
         if drawingView.undoStack.canUndo || drawingView.undoStack.canRedo { onEdit?(drawingView.snapshot) }
     }
 
@@ -151,6 +153,7 @@ public final class DrawingController {
     // MARK: Input
 
     public func send(_ input: TouchInput) {
+        if input.phase == .began { gestureHintDismissed = true }
         window.send(input)
         inspectorState.noteFailures(of: recognizers)
     }
@@ -168,6 +171,7 @@ public final class DrawingController {
     /// A right click: select the shape under the pointer and open its menu at once (no double-tap wait); on the
     /// empty canvas, deselect and open the settings menu there.
     public func contextClick(at point: Point) {
+        gestureHintDismissed = true
         if let shape = drawingView.shape(at: point) {
             drawingView.select(shape)
             openSelectionMenu(at: point)
@@ -181,6 +185,7 @@ public final class DrawingController {
     @discardableResult
     public func handleKey(_ command: KeyCommand) -> Bool {
         guard let action = KeyMap.action(for: command) else { return false }
+        gestureHintDismissed = true
         switch action {
         case .undo:
             endDrag()
@@ -467,7 +472,23 @@ public final class DrawingController {
     }
 
     /// Everything drawn above the canvas and the menu.
-    public var overlay: Overlay { Overlay(inspector: inspector, notice: notices.shown, scale: scale) }
+    public var overlay: Overlay {
+        Overlay(inspector: inspector, notice: notices.shown, hint: isHintShown ? .gestureHint : nil, scale: scale)
+    }
+
+    /// Whether the window shows a short hint of the gestures on an empty drawing until the first stroke (a window
+    /// sets it; replay, whose pictures are compared, does not).
+    public var showsGestureHint = false
+    /// Set by the first touch, click or key the app acts on: the hint does not come back, even on a drawing cleared
+    /// later.
+    private var gestureHintDismissed = false
+    /// Whether the document has been read (an empty canvas while a drawing loads is not an empty drawing).
+    private var documentArrived: Bool
+
+    private var isHintShown: Bool {
+        showsGestureHint && !gestureHintDismissed && documentArrived && drawingView.shapes.lineCount == 0
+            && drawingView.shapes.circleCount == 0
+    }
 
     // MARK: Snapshot
 

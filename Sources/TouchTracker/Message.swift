@@ -66,6 +66,8 @@ extension Message {
         case notSaved = "Not saved: {1} — retrying"
         case unsavedCopyKept = "Unsaved copy kept in {1}"
         case inspectorHeading = "Gesture inspector (F1 hides)"
+        case gestureHint =
+            "Drag with a finger or the mouse to draw\nTap a line to select it · Double-tap to clear\nHold a line and drag to move it · F1: gesture inspector"
         case inspectorTouches = "touches: {1}"
         case copiedSelection = "Copied the selected shape"
         case copiedDrawing = "Copied the drawing"
@@ -108,6 +110,9 @@ extension Message {
     public static func unsavedCopyKept(in path: String) -> Message { Message(.unsavedCopyKept, .literal(path)) }
 
     public static let inspectorHeading = Message(.inspectorHeading)
+
+    /// The hint an empty window shows until the first stroke: the gestures, one line each.
+    public static let gestureHint = Message(.gestureHint)
 
     public static func inspectorTouches(_ count: Int) -> Message { Message(.inspectorTouches, .literal("\(count)")) }
 

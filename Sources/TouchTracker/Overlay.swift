@@ -34,18 +34,22 @@ public struct InspectorSnapshot: Hashable, Sendable {
     }
 }
 
-/// Everything drawn above the drawing and the popup menu: the gesture inspector and a short notice.
+/// Everything drawn above the drawing and the popup menu: the gesture inspector, a short notice, and the hint an
+/// empty window shows a newcomer. (Never part of an export: exports draw the shapes alone.)
 public struct Overlay: Hashable, Sendable {
     public var inspector: InspectorSnapshot?
     /// A short confirmation such as "Exported drawing.png".
     public var notice: Message?
+    /// The gestures in a few lines, in the middle of an empty window until the first stroke.
+    public var hint: Message?
     public var scale: Double
 
-    public init(inspector: InspectorSnapshot? = nil, notice: Message? = nil, scale: Double = 1) {
+    public init(inspector: InspectorSnapshot? = nil, notice: Message? = nil, hint: Message? = nil, scale: Double = 1) {
         self.inspector = inspector
         self.notice = notice
+        self.hint = hint
         self.scale = scale
     }
 
-    public var isEmpty: Bool { inspector == nil && notice == nil }
+    public var isEmpty: Bool { inspector == nil && notice == nil && hint == nil }
 }

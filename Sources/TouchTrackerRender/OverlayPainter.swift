@@ -30,10 +30,17 @@ enum OverlayPainter {
             let text = noticeText(notice.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
             bounds = bounds.union(noticeFrame(text, scale: overlay.scale, canvas: canvas))
         }
+        if let hint = overlay.hint {
+            let lines = hintLines(hint.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
+            for frame in hintFrames(lines, canvas: canvas, scale: overlay.scale) { bounds = bounds.union(frame) }
+        }
         return bounds.isNull ? bounds : bounds.insetBy(dx: -2, dy: -2)
     }
 
     static func paint(_ overlay: Overlay, canvas: Rect, translate: Translate, in context: CairoContext) {
+        if let hint = overlay.hint {
+            paintHint(hint.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
+        }
         if let inspector = overlay.inspector { paintInspector(inspector, translate: translate, in: context) }
         if let notice = overlay.notice {
             paintNotice(notice.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
@@ -119,6 +126,43 @@ enum OverlayPainter {
         context.fill(frame)
         context.setColor(.white)
         layout.draw(at: Point(x: frame.minX + 16 * s, y: frame.midY - layout.size.height / 2), in: context)
+        context.restore()
+    }
+
+    // MARK: Hint
+
+    static let hintFontSize = 15.0
+    static let hintColor = Color(red: 0.45, green: 0.45, blue: 0.5)
+
+    /// The hint's lines, each laid out to fit the window less a margin.
+    private static func hintLines(_ text: String, scale s: Double, canvas: Rect, in context: CairoContext)
+        -> [TextLayout]
+    {
+        text.split(separator: "\n").map {
+            TextLayout(String($0), size: hintFontSize * s, maxWidth: canvas.width - 40 * s, for: context)
+        }
+    }
+
+    /// Each line's place: centred, the block of lines in the middle of the window.
+    private static func hintFrames(_ lines: [TextLayout], canvas: Rect, scale s: Double) -> [Rect] {
+        let spacing = 8 * s
+        let total = lines.map(\.size.height).reduce(0, +) + spacing * Double(max(0, lines.count - 1))
+        var y = (canvas.midY - total / 2).rounded()
+        return lines.map { line in
+            defer { y += line.size.height + spacing }
+            return Rect(
+                x: ((canvas.width - line.size.width) / 2).rounded(), y: y, width: line.size.width.rounded(.up),
+                height: line.size.height.rounded(.up))
+        }
+    }
+
+    private static func paintHint(_ text: String, scale s: Double, canvas: Rect, in context: CairoContext) {
+        let lines = hintLines(text, scale: s, canvas: canvas, in: context)
+        context.save()
+        context.setColor(hintColor)
+        for (line, frame) in zip(lines, hintFrames(lines, canvas: canvas, scale: s)) {
+            line.draw(at: frame.origin, in: context)
+        }
         context.restore()
     }
 }

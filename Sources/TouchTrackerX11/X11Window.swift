@@ -34,10 +34,13 @@ final class X11Window {
         setInputHint()
         var protocols = [deleteWindowAtom]
         XSetWMProtocols(dpy, window, &protocols, 1)
-        var pid = UInt(getpid())
-        XChangeProperty(
-            dpy, window, display.atom("_NET_WM_PID"), XA_CARDINAL, 32, PropModeReplace,
-            withUnsafeBytes(of: &pid) { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) }, 1)
+        // Format 32 means a C long per number in Xlib; the pointer is used only inside the closure that lends it.
+        let pid = CLong(getpid())
+        withUnsafeBytes(of: pid) { bytes in
+            _ = XChangeProperty(
+                dpy, window, display.atom("_NET_WM_PID"), XA_CARDINAL, 32, PropModeReplace,
+                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+        }
     }
 
     deinit {

@@ -13,14 +13,26 @@ import TouchTracker
     /// Every text the window translates.
     static let texts = Message.templates + DemoPainter.labels
 
-    /// The catalog's msgid → msgstr pairs (single-line strings, as these catalogs write them).
+    /// The catalog's msgid → msgstr pairs (single-line strings, as these catalogs write them, with PO's escapes for
+    /// quotes, backslashes and newlines).
     static func catalog(_ name: String) throws -> [String: String] {
         let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
         var entries: [String: String] = [:]
         var id: String?
         func unquote(_ line: Substring) -> String {
-            String(line.drop { $0 != "\"" }.dropFirst().dropLast())
-                .replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\")
+            var result = ""
+            var escaped = false
+            for character in line.drop(while: { $0 != "\"" }).dropFirst().dropLast() {
+                if escaped {
+                    result.append(character == "n" ? "\n" : character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else {
+                    result.append(character)
+                }
+            }
+            return result
         }
         for line in text.split(separator: "\n") {
             if line.hasPrefix("msgid ") {

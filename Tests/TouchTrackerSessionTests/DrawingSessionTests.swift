@@ -144,6 +144,24 @@ import TouchTrackerStore
         #expect(try DocumentStore(path: documentPath).load().lines.count == 11)
     }
 
+    @Test("an empty drawing shows the gestures in the middle of the window until the first touch, and only there")
+    func emptyWindowShowsTheGestureHintUntilTheFirstTouch() throws {
+        let (session, _, sync) = try open()
+        defer { sync.close() }
+        #expect(session.controller.overlay.hint == .gestureHint)
+        let middleRows = (120..<180).flatMap { y in (0..<400).map { x in (x, y) } }
+        func inkedPixels() -> Int {
+            middleRows.count { session.renderer.canvas.pixel(x: $0.0, y: $0.1).map { $0.red < 200 } ?? false }
+        }
+        #expect(inkedPixels() > 100, "the hint's text should be drawn in the middle of the window")
+        let now = MonotonicClock.now()
+        session.clock.advance(to: now)
+        session.handle(.touch(TouchInput(id: 1, phase: .began, location: Point(x: 20, y: 20), timestamp: now)))
+        session.drawFrame()
+        #expect(session.controller.overlay.hint == nil)
+        #expect(inkedPixels() == 0)
+    }
+
     @Test("Ctrl+S writes the drawing as a PNG beside the document, off the loop, and the next frames take its outcome")
     func exportIsWritten() throws {
         let host = InMemoryHost()
