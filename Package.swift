@@ -79,8 +79,14 @@ let package = Package(
         .target(name: "BackgroundWork"),
         .target(
             name: "TouchTrackerRender",
-            dependencies: ["TouchTracker", "TouchTrackerDemos", "BackgroundWork", "CCairo", "CPango"],
+            dependencies: ["TouchTracker", "BackgroundWork", "CCairo", "CPango"],
             swiftSettings: [.unsafeFlags(pangoIncludeFlags())]),
+        // The demos' painter: the Farm, the Circle and the Swipe drawn with the renderer's Cairo and Pango.
+        .target(
+            name: "TouchTrackerDemoPainter",
+            dependencies: ["TouchKit", "TouchTrackerDemos", "TouchTrackerRender", "CCairo"],
+            swiftSettings: [.unsafeFlags(pangoIncludeFlags())]),
+
         // MARK: The drawing session (what the app does with a window, whatever the window system)
 
         // The controller and renderer, the document read, saved, watched and locked, exports, the clipboard's
@@ -96,8 +102,8 @@ let package = Package(
         .target(
             name: "TouchTrackerX11",
             dependencies: [
-                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "TouchTrackerSession",
-                "BackgroundWork", "CX11", "CCairo",
+                "TouchTracker", "TouchTrackerDemos", "TouchTrackerDemoPainter", "TouchTrackerRender",
+                "TouchTrackerStore", "TouchTrackerSession", "BackgroundWork", "CX11", "CCairo",
             ]
         ),
 
@@ -106,8 +112,8 @@ let package = Package(
         .executableTarget(
             name: "TouchTrackerCLI",
             dependencies: [
-                "TouchTracker", "TouchTrackerDemos", "TouchTrackerRender", "TouchTrackerStore", "TouchTrackerSession",
-                "TouchTrackerX11",
+                "TouchTracker", "TouchTrackerDemos", "TouchTrackerDemoPainter", "TouchTrackerRender",
+                "TouchTrackerStore", "TouchTrackerSession", "TouchTrackerX11",
                 "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -150,13 +156,18 @@ let package = Package(
         .testTarget(name: "TouchTrackerStoreTests", dependencies: ["TouchTrackerStore", "TouchTracker", "TouchKit"]),
         .testTarget(
             name: "TouchTrackerRenderTests",
-            dependencies: ["TouchTrackerRender", "TouchTracker", "TouchKit", "SeededRandom"],
+            dependencies: [
+                "TouchTrackerRender", "TouchTrackerDemoPainter", "TouchTracker", "TouchKit", "SeededRandom",
+            ],
             // `@testable import TouchTrackerRender` sees its internal import of CPango, so it needs Pango's headers.
             swiftSettings: [.unsafeFlags(pangoIncludeFlags())]),
         // Scenarios/ holds demo replay scripts and expected scene snapshots, read by DemoScenarioTests at run time.
         .testTarget(
             name: "TouchTrackerDemosTests",
-            dependencies: ["TouchTrackerDemos", "TouchTracker", "TouchTrackerRender", "TouchKit", "JSON"],
+            dependencies: [
+                "TouchTrackerDemos", "TouchTrackerDemoPainter", "TouchTracker", "TouchTrackerRender", "TouchKit",
+                "JSON",
+            ],
             exclude: ["Scenarios"]
         ),
         // The drawing session driven by an in-memory host: events in, frames and saved files out, no window system.

@@ -91,8 +91,8 @@ public final class DrawingController {
     /// Sets every distance from its 96-dpi default (DESIGN.md §2) times `scale`, and redraws at the new scale.
     private func applyScale() {
         InteractionMetrics(scale: scale).apply(to: self)
-        drawingView.damage.cacheNeedsRebuild = true
-        drawingView.damage.add(window.bounds)
+        drawingView.changes.noteEverythingChanged()
+        drawingView.changes.add(window.bounds)
         if let menu { reopenMenu(menu) }
     }
 
@@ -146,7 +146,7 @@ public final class DrawingController {
         window.frame = frame
         drawingView.frame = frame
         // The cache holds window coordinates, which a resize does not change: only the window is redrawn.
-        drawingView.damage.add(frame)
+        drawingView.noteChanged(frame)
         if let menu { reopenMenu(menu) }
     }
 
@@ -433,17 +433,17 @@ public final class DrawingController {
                 localize: localize))
         view.onActivate = { [weak self] item in self?.activate(item) }
         view.onChange = { [weak self, weak view] in
-            if let self, let view { self.drawingView.damage.add(view.menu.damageFrame) }
+            if let self, let view { self.drawingView.noteChanged(view.menu.damageFrame) }
         }
         window.addSubview(view)
         menuView = view
-        drawingView.damage.add(view.menu.damageFrame)
+        drawingView.noteChanged(view.menu.damageFrame)
     }
 
     private func closeMenu() {
         guard let view = menuView else { return }
         menuView = nil
-        drawingView.damage.add(view.menu.damageFrame)
+        drawingView.noteChanged(view.menu.damageFrame)
         view.removeFromSuperview()
     }
 

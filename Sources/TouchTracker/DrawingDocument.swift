@@ -1,13 +1,13 @@
 // TouchKit only for its geometry (Point, Rect): the document knows no views, touches or recognizers.
 import TouchKit
 
-/// What an edit of the document changed, for whoever shows it. "Settled" shapes are the complete shapes that are
-/// not selected — the ones a renderer may keep in a cache; the selected shape is drawn live, on top.
+/// What an edit of the document changed, for whoever shows it. Shapes "at rest" are the complete shapes that are
+/// not selected (the selected shape is shown apart, highlighted and perhaps moving).
 public enum DocumentChange: Sendable {
-    /// A shape is no longer among the settled ones: deleted, undone, or selected.
-    case unsettled(Shape)
-    /// A shape is now among the settled ones: drawn, restored, moved by undo or redo, or deselected.
-    case settled(ShapeID, Shape)
+    /// A shape is no longer at rest: deleted, undone, or selected.
+    case leftRest(Shape)
+    /// A shape is now at rest: drawn, restored, moved by undo or redo, or deselected.
+    case cameToRest(ShapeID, Shape)
     /// The selected shape moved (a drag step): where it was and where it is.
     case selectionMoved(from: Shape, to: Shape)
     /// Every shape may have changed (a clear, its undo, a reload).
@@ -95,9 +95,9 @@ public struct DrawingDocument: Sendable {
         let id = id.flatMap { shapes[$0] == nil ? nil : $0 }
         guard id != selection else { return Update() }
         var update = Update()
-        if let old = selection, let shape = shapes[old] { update.changes.append(.settled(old, shape)) }
+        if let old = selection, let shape = shapes[old] { update.changes.append(.cameToRest(old, shape)) }
         selection = id
-        if let shape = selectedShape { update.changes.append(.unsettled(shape)) }
+        if let shape = selectedShape { update.changes.append(.leftRest(shape)) }
         return update
     }
 
@@ -112,7 +112,7 @@ public struct DrawingDocument: Sendable {
         for shape in newShapes {
             let id = shapes.append(shape)
             added.append(IdentifiedShape(id: id, shape: shape))
-            update.changes.append(.settled(id, shape))
+            update.changes.append(.cameToRest(id, shape))
         }
         update.merge(commit(.add(added)))
         update.collapseIfMany()
@@ -137,7 +137,7 @@ public struct DrawingDocument: Sendable {
         guard let id = selection, shapes[id] != nil else { return update }
         update.merge(select(nil))
         let shape = shapes.remove(id)!
-        update.changes.append(.unsettled(shape))
+        update.changes.append(.leftRest(shape))
         update.merge(commit(.delete(IdentifiedShape(id: id, shape: shape))))
         return update
     }
@@ -256,9 +256,9 @@ public struct DrawingDocument: Sendable {
             update.changes.append(.everything)
         case (.move(let id, let from, let to), _):
             let target = reversed ? from : to
-            if let current = shapes[id] { update.changes.append(.unsettled(current)) }
+            if let current = shapes[id] { update.changes.append(.leftRest(current)) }
             shapes.replace(id, with: target)
-            update.changes.append(.settled(id, target))
+            update.changes.append(.cameToRest(id, target))
         }
         update.collapseIfMany()
         return update
@@ -266,12 +266,12 @@ public struct DrawingDocument: Sendable {
 
     private mutating func remove(_ item: IdentifiedShape) -> [DocumentChange] {
         shapes.remove(item.id)
-        return [.unsettled(item.shape)]
+        return [.leftRest(item.shape)]
     }
 
     private mutating func restore(_ item: IdentifiedShape) -> [DocumentChange] {
         shapes.restore(item.id, item.shape)
-        return [.settled(item.id, item.shape)]
+        return [.cameToRest(item.id, item.shape)]
     }
 
     private mutating func commit(_ edit: Edit) -> Update {

@@ -1,16 +1,18 @@
 import TouchKit
 
 /// The TouchTracker canvas (the seed's TouchDrawView) as a TouchKit view: it hands fingers to the `StrokeTracker`,
-/// finished strokes and every edit to the `DrawingDocument`, and turns what they change into `damage`, which the
-/// renderer reads and clears. It reports each completed edit through `onEdit` so the platform can save.
+/// finished strokes and every edit to the `DrawingDocument`, and notes what they change in the drawing's look
+/// (`DrawingChanges`), which the renderer takes each frame (`takeChanges`). It reports each completed edit through
+/// `onEdit` so the platform can save.
 public final class DrawingView: View {
     public private(set) var document: DrawingDocument
     /// Fingers to shapes; its settings (tap slop, circle pairing, width by speed and pressure) may be changed.
     public var tracker = StrokeTracker()
     /// How close a tap must be to a shape to select it.
     public var hitRadius = 20.0
-    /// What changed since the renderer last looked.
-    public var damage = Damage()
+    /// What changed in the drawing's look since the renderer last took it. Only the model notes changes here; the
+    /// renderer takes them (`takeChanges`) and keeps its own bookkeeping.
+    public internal(set) var changes = DrawingChanges()
     /// Called after every completed edit (and undo or redo, and option change) with the new document, as a snapshot
     /// taken in constant time (the receiver builds the `Drawing` from it, off the event loop if it likes).
     public var onEdit: ((DrawingSnapshot) -> Void)?
@@ -27,8 +29,8 @@ public final class DrawingView: View {
         document = DrawingDocument(drawing)
         super.init(frame: frame)
         isMultipleTouchEnabled = true
-        damage.cacheNeedsRebuild = true
-        damage.add(bounds)
+        changes.noteEverythingChanged()
+        changes.add(bounds)
     }
 
     /// Shapes drawn while a document is still being read are numbered from here: far above the at most a million
@@ -128,7 +130,7 @@ public final class DrawingView: View {
 
     /// Removes every shape, complete and in progress. Undoable (the complete ones come back).
     public func clearAll() {
-        tracker.discardAll(damage: &damage)
+        tracker.discardAll(damage: &changes)
         apply(document.clear())
     }
 
@@ -171,22 +173,22 @@ public final class DrawingView: View {
         apply(document.adopt(loaded))
     }
 
-    /// Turns what the document changed into damage, and reports an edit.
+    /// Notes what the document changed in the drawing's look, and reports an edit.
     private func apply(_ update: DrawingDocument.Update) {
         for change in update.changes {
             switch change {
-            case .unsettled(let shape):
-                damage.invalidateCache(strokeRegion(shape))
-            case .settled(let id, let shape):
-                damage.insertIntoCache(id, covering: strokeRegion(shape))
+            case .leftRest(let shape):
+                changes.noteCompleteShapesChanged(in: strokeRegion(shape))
+            case .cameToRest(let id, let shape):
+                changes.noteShapeCompleted(id, covering: strokeRegion(shape))
             case .selectionMoved(let from, let to):
-                damage.add(strokeRegion(from))
-                damage.add(strokeRegion(to))
+                changes.add(strokeRegion(from))
+                changes.add(strokeRegion(to))
             case .everything:
-                // Only the cache: the window keeps showing the tiles it has until each is repainted and swapped in
-                // (which damages that tile's place), so recomposing the whole window now would show the same
-                // pixels — and cost a full-window frame that a finger drawing meanwhile would wait for.
-                damage.cacheNeedsRebuild = true
+                // Not the window's region: how and when the window shows the complete shapes anew is the
+                // renderer's choice (it may keep showing what it has until it has caught up, rather than spend a
+                // whole-window frame that a finger drawing meanwhile would wait for).
+                changes.noteEverythingChanged()
             }
         }
         if update.edited { onEdit?(document.snapshot) }
@@ -194,12 +196,18 @@ public final class DrawingView: View {
 
     private func strokeRegion(_ shape: Shape) -> DamageRegion { .stroke(of: shape, defaultWidth: lineWidth) }
 
-    /// The damage to draw the next frame with: `damage` with the bands of the lines in progress that moved (their
-    /// place at the last frame and their place now) added to the region. The caller then clears `damage`.
-    public var damageForFrame: Damage {
-        var result = damage
+    /// The changes to draw the next frame with, handed over and forgotten: `changes` with the bands of the lines in
+    /// progress that moved (their place at the last frame and their place now) added to the region.
+    public func takeChanges() -> DrawingChanges {
+        var result = changes
         tracker.addMovedLines(to: &result)
+        changes = DrawingChanges()
         return result
+    }
+
+    /// Notes that `rect` of the window must be shown again (a menu opened or closed over the drawing).
+    public func noteChanged(_ rect: Rect) {
+        changes.add(rect)
     }
 
     // MARK: Touches
@@ -216,7 +224,7 @@ public final class DrawingView: View {
         let options = document.options
         for touch in touches.sorted(by: { $0.identifier < $1.identifier }) {
             tracker.began(
-                touch.identifier, at: canvasPoint(of: touch), time: touch.timestamp, options: options, damage: &damage)
+                touch.identifier, at: canvasPoint(of: touch), time: touch.timestamp, options: options, damage: &changes)
         }
     }
 
@@ -225,7 +233,7 @@ public final class DrawingView: View {
         for touch in touches {
             tracker.moved(
                 touch.identifier, to: canvasPoint(of: touch), time: touch.timestamp, force: touch.force,
-                options: options, damage: &damage)
+                options: options, damage: &changes)
         }
     }
 
@@ -243,7 +251,7 @@ public final class DrawingView: View {
 
     /// Drops the stroke a touch is drawing, if any (a gesture claimed the touch).
     public func discardStroke(of touch: Touch) {
-        tracker.discardStroke(of: touch.identifier, damage: &damage)
+        tracker.discardStroke(of: touch.identifier, damage: &changes)
     }
 
     /// Finishes the strokes of lifted fingers, one finger at a time in touch order (each at its last place), and
@@ -257,9 +265,11 @@ public final class DrawingView: View {
             if updatingLocation {
                 tracker.moved(
                     touch.identifier, to: canvasPoint(of: touch), time: touch.timestamp, force: touch.force,
-                    options: options, sampling: false, damage: &damage)
+                    options: options, sampling: false, damage: &changes)
             }
-            if let shape = tracker.ended(touch.identifier, options: options, damage: &damage) { finished.append(shape) }
+            if let shape = tracker.ended(touch.identifier, options: options, damage: &changes) {
+                finished.append(shape)
+            }
         }
         guard !finished.isEmpty else { return }
         var room = (lines: limits.lines - shapes.lineCount, circles: limits.circles - shapes.circleCount)

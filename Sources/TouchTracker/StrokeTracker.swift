@@ -6,7 +6,7 @@ import TouchKit
 /// back as a `Shape` for the document to add.
 ///
 /// It knows fingers by `Touch.identifier` (unique per contact) and records what it changed on screen in the
-/// `Damage` it is given.
+/// `DrawingChanges` it is given.
 public struct StrokeTracker: Sendable {
     /// Stroke width of every line without a width of its own, in pixels.
     public var lineWidth = 10.0
@@ -65,7 +65,7 @@ public struct StrokeTracker: Sendable {
     /// A finger went down at `point`: it starts a line, or, paired with a finger that went down just before, a
     /// circle (when `options.circles` is on).
     public mutating func began(
-        _ id: UInt64, at point: Point, time: TimeInterval, options: DrawingOptions, damage: inout Damage
+        _ id: UInt64, at point: Point, time: TimeInterval, options: DrawingOptions, damage: inout DrawingChanges
     ) {
         var velocity = VelocityTracker()
         velocity.add(point, at: time)
@@ -104,7 +104,7 @@ public struct StrokeTracker: Sendable {
     /// whether the sample counts for the finger's speed (a lift's does not).
     public mutating func moved(
         _ id: UInt64, to point: Point, time: TimeInterval, force: Double?, options: DrawingOptions,
-        sampling: Bool = true, damage: inout Damage
+        sampling: Bool = true, damage: inout DrawingChanges
     ) {
         guard point.isFinite else { return }
         var width: Double?
@@ -169,7 +169,7 @@ public struct StrokeTracker: Sendable {
     /// A finger lifted (or was taken away by the system, its work kept): its stroke finishes. Returns the shape
     /// finished, styled for the document (the chosen colour, widths only when a width option is on), if it drew a
     /// visible one; a circle finishes when the first of its fingers lifts.
-    public mutating func ended(_ id: UInt64, options: DrawingOptions, damage: inout Damage) -> Shape? {
+    public mutating func ended(_ id: UInt64, options: DrawingOptions, damage: inout DrawingChanges) -> Shape? {
         let chosenColor = options.color == .black ? nil : options.color
         tracks[id] = nil
         if spentTouches.remove(id) != nil { return nil }
@@ -192,7 +192,7 @@ public struct StrokeTracker: Sendable {
 
     /// Drops the line (or circle) a finger is drawing, if any (a gesture claimed the touch). The other finger of a
     /// dropped circle draws nothing more.
-    public mutating func discardStroke(of id: UInt64, damage: inout Damage) {
+    public mutating func discardStroke(of id: UInt64, damage: inout DrawingChanges) {
         tracks[id] = nil
         spentTouches.remove(id)
         if let line = linesInProgress.removeValue(forKey: id), line.isVisible {
@@ -205,30 +205,30 @@ public struct StrokeTracker: Sendable {
     }
 
     /// Drops every stroke in progress (a clear). The fingers stay down and draw nothing more until they lift.
-    public mutating func discardAll(damage: inout Damage) {
+    public mutating func discardAll(damage: inout DrawingChanges) {
         for line in linesInProgress.values where line.isVisible { damage.add(region(line.line)) }
         for circle in circlesInProgress.values where circle.isVisible { damage.add(bounds(circle.circle)) }
         linesInProgress.removeAll()
         circlesInProgress.removeAll()
     }
 
-    // MARK: Damage
+    // MARK: Changes
 
     /// Records that the line in progress of `touch` is about to change; `before` is its place now if it is shown.
     /// Only the first change since the last frame keeps its place: that is what the screen shows.
-    private func noteMoved(_ touch: UInt64, before: Line?, damage: inout Damage) {
+    private func noteMoved(_ touch: UInt64, before: Line?, damage: inout DrawingChanges) {
         let width = before?.width ?? lineWidth
         if let index = damage.movedLinesInProgress.index(forKey: touch) {
             damage.movedLinesInProgress.values[index].width = Swift.max(
                 damage.movedLinesInProgress.values[index].width, width)
         } else {
-            damage.movedLinesInProgress[touch] = Damage.MovedLine(shown: before, width: width)
+            damage.movedLinesInProgress[touch] = DrawingChanges.MovedLine(shown: before, width: width)
         }
     }
 
     /// Adds to `damage`'s region the bands of the lines in progress that moved since the last frame (their place
     /// at the last frame and their place now), and forgets the moves.
-    public func addMovedLines(to damage: inout Damage) {
+    public func addMovedLines(to damage: inout DrawingChanges) {
         guard !damage.movedLinesInProgress.isEmpty else { return }
         for (touch, moved) in damage.movedLinesInProgress {
             let current = linesInProgress[touch].flatMap { $0.isVisible ? $0.line : nil }

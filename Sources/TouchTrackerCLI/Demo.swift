@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TouchKit
 import TouchTracker
+import TouchTrackerDemoPainter
 import TouchTrackerDemos
 import TouchTrackerRender
 import TouchTrackerSession

@@ -20,6 +20,8 @@ public final class DrawingRenderer {
     private let tiles: TileCache
     /// Whether the tiles were ever asked for (the first frame asks for all of them).
     private var tilesStarted = false
+    /// What a `waitUntilTilesComplete` took from the view and left for the next frame to draw.
+    private var carried: WindowChanges?
     /// Shapes that went into the tiles at a version the tiles under them do not show yet, drawn live meanwhile.
     private var pendingShapes: [ShapeID: Int] = [:]
     /// The overlay last drawn and the pixels it covered, so a change repaints both the old and the new place.
@@ -112,40 +114,51 @@ public final class DrawingRenderer {
     /// tests, the benchmark and anything that needs a complete picture; the window never waits.
     @discardableResult
     public func waitUntilTilesComplete(for view: DrawingView, timeout: Double = 30) -> Bool {
-        _ = takeTileChanges(from: view, keepingDamage: true)
+        carried = takeTileChanges(from: view)
         let (complete, changed) = tiles.waitUntilComplete(timeout: timeout) { scene(of: view) }
-        // The tiles swapped in are drawn by the next frame.
-        view.damage.add(changed)
+        // The tiles swapped in, and what the view changed, are drawn by the next frame.
+        carried?.add(changed)
         return complete
     }
 
-    /// Turns what the view changed in the cache into tile changes, and returns the rest of its damage.
-    private func takeTileChanges(from view: DrawingView, keepingDamage: Bool = false) -> Damage {
-        var damage = view.damageForFrame
-        if damage.cacheNeedsRebuild || !tilesStarted {
-            // The first frame shows the whole window; later rebuilds show each tile as it is swapped in (a cache
-            // with nothing to show is made plain at once by `schedule`, which returns where).
-            if !tilesStarted { damage.add(Rect(x: 0, y: 0, width: Double(width), height: Double(height))) }
+    /// Takes what the view changed, turns its complete shapes' part into tile changes, and returns what is left to
+    /// draw in the window (with what an earlier `waitUntilTilesComplete` carried over). The view is only read from:
+    /// the renderer keeps its own bookkeeping.
+    private func takeTileChanges(from view: DrawingView) -> WindowChanges {
+        let changes = view.takeChanges()
+        var rest = carried ?? WindowChanges()
+        carried = nil
+        rest.add(changes.region)
+        rest.redrawnLinesInProgress.formUnion(changes.redrawnLinesInProgress)
+        if changes.everythingChanged || !tilesStarted {
+            // The first frame shows the whole window; later rebuilds show each tile as it is swapped in (tiles with
+            // nothing to show are made plain at once by `schedule`, which returns where).
+            if !tilesStarted { rest.add(Rect(x: 0, y: 0, width: Double(width), height: Double(height))) }
             tilesStarted = true
             tiles.beginChange()
             tiles.invalidateAll()
             // Shapes drawn live stay live until the repainted tiles show them: the tiles showing meanwhile were
             // painted before them (a line finished just before a paste, or before its document arrived, would
             // vanish for as long as the repaint takes). Shapes gone with the change are pruned next.
-            for shape in Array(pendingShapes.keys) + (damage.cacheInsertions ?? []) {
+            for shape in Array(pendingShapes.keys) + (changes.shapesCompleted ?? []) {
                 pendingShapes[shape] = tiles.version
             }
-        } else if !damage.staleCacheRegions.isEmpty {
+        } else if !changes.completeShapesChanged.isEmpty {
             tiles.beginChange()
-            for rect in damage.staleCacheRegions.rects { tiles.invalidate(rect) }
-            for shape in damage.cacheInsertions ?? [] { pendingShapes[shape] = tiles.version }
+            for rect in changes.completeShapesChanged.rects { tiles.invalidate(rect) }
+            for shape in changes.shapesCompleted ?? [] { pendingShapes[shape] = tiles.version }
         }
-        // What is left to draw is the window region; the cache's part is handed over.
-        var rest = Damage()
-        rest.add(damage.region)
-        rest.redrawnLinesInProgress = damage.redrawnLinesInProgress
-        view.damage = keepingDamage ? rest : Damage()
         return rest
+    }
+
+    /// What is left to draw in the window once the tiles have taken their part of the view's changes.
+    private struct WindowChanges {
+        var region = DamageRegion()
+        /// Lines in progress whose whole stroke, old place and new, is in `region`.
+        var redrawnLinesInProgress: Set<UInt64> = []
+
+        mutating func add(_ rect: Rect) { region.add(rect) }
+        mutating func add(_ other: DamageRegion) { region.add(other) }
     }
 
     private func scene(of view: DrawingView) -> TileScene {

@@ -16,14 +16,14 @@ public enum TextLanguage {
 /// A piece of text laid out by Pango for one Cairo context, in the desktop's sans-serif font (fontconfig's
 /// "sans", with its fallback for scripts the font lacks, HarfBuzz shaping and bidirectional text): measure it,
 /// then draw it. Owns its `PangoLayout` and releases it when it goes.
-final class TextLayout {
+public final class TextLayout {
     /// The `PangoLayout`: made in `init`, released in `deinit`, never handed out.
     private let layout: OpaquePointer
 
     /// Lays out `text` at `size` pixels (absolute, so a HiDPI scale is already in it). With `maxWidth`, text too
     /// wide is cut with an ellipsis at its end (its start for right-to-left text). `language` (an RFC 3066 tag such as "ja") picks fonts as for that language; by
     /// default the window's (`TextLanguage`), which decides, say, which face shows Han text.
-    init(
+    public init(
         _ text: String, size: Double, bold: Bool = false, maxWidth: Double? = nil,
         language: String? = nil, for context: CairoContext
     ) {
@@ -49,7 +49,7 @@ final class TextLayout {
     }
 
     /// The laid-out text's logical size in pixels (the advance of its glyphs, one line height per line).
-    var size: Size {
+    public var size: Size {
         var width: Int32 = 0
         var height: Int32 = 0
         pango_layout_get_pixel_size(layout, &width, &height)
@@ -57,21 +57,21 @@ final class TextLayout {
     }
 
     /// From the top of the layout to the first line's baseline, in pixels.
-    var baseline: Double { Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE) }
+    public var baseline: Double { Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE) }
 
     /// Whether the text reads right to left (its first strong character is Arabic or Hebrew, say).
-    var isRightToLeft: Bool {
+    public var isRightToLeft: Bool {
         pango_layout_get_direction(layout, 0) == PANGO_DIRECTION_RTL
     }
 
     /// Draws the text with its top-left corner at `origin`, in the context's current colour.
-    func draw(at origin: Point, in context: CairoContext) {
+    public func draw(at origin: Point, in context: CairoContext) {
         cairo_move_to(context.pointer, origin.x.rounded(), origin.y.rounded())
         pango_cairo_show_layout(context.pointer, layout)
     }
 
     /// Draws the text with its first baseline starting at `origin`.
-    func draw(baselineAt origin: Point, in context: CairoContext) {
+    public func draw(baselineAt origin: Point, in context: CairoContext) {
         draw(at: Point(x: origin.x, y: origin.y - baseline), in: context)
     }
 }

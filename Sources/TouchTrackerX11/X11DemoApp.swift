@@ -2,6 +2,7 @@ import CX11
 import Foundation
 import TouchKit
 import TouchTracker
+import TouchTrackerDemoPainter
 import TouchTrackerDemos
 import TouchTrackerRender
 import TouchTrackerSession

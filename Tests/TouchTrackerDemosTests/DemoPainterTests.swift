@@ -1,5 +1,6 @@
 import Testing
 import TouchKit
+import TouchTrackerDemoPainter
 import TouchTrackerDemos
 import TouchTrackerRender
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchTracker
+import TouchTrackerDemoPainter
 
 @testable import TouchTrackerRender
 

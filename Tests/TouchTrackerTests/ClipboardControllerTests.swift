@@ -96,9 +96,9 @@ import TouchTracker
     func largePasteRepaintsInTheBackground() {
         let c = controller(Drawing())
         let lines = (0..<2000).map { Shape.line(Line(begin: Point(x: 0, y: Double($0)), end: Point(x: 50, y: 0))) }
-        c.drawingView.damage = Damage()
+        _ = c.drawingView.takeChanges()
         c.paste(lines, at: Point(x: 400, y: 300))
-        #expect(c.drawingView.damage.cacheNeedsRebuild)
+        #expect(c.drawingView.changes.everythingChanged)
         #expect(c.drawingView.shapes.count == 2000)
     }
 
@@ -125,7 +125,7 @@ import TouchTracker
         #expect(c.paste(prepared))
         #expect(c.drawingView.drawing.lines.count == 4)
         #expect(c.drawingView.drawing.lines.suffix(2) == placed.compactMap(\.line))
-        #expect(c.drawingView.damage.cacheNeedsRebuild)
+        #expect(c.drawingView.changes.everythingChanged)
         c.handleKey(KeyCommand(key: "z", control: true))
         #expect(c.drawingView.drawing.lines == twoLines.lines)
         c.handleKey(KeyCommand(key: "y", control: true))

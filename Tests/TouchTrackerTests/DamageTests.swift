@@ -9,18 +9,18 @@ import TouchTracker
 
     @Test("marking the same part of the cache stale three times restrokes it once, whatever its floating-point extent")
     func sameRegionOnce() {
-        var damage = Damage()
-        for _ in 0..<3 { damage.invalidateCache(Self.awkward) }
-        #expect(damage.staleCacheRegions.rects.count == 1)
+        var damage = DrawingChanges()
+        for _ in 0..<3 { damage.noteCompleteShapesChanged(in: Self.awkward) }
+        #expect(damage.completeShapesChanged.rects.count == 1)
     }
 
     @Test("a stale region inside one already marked adds nothing; one beside it is kept apart")
     func containedAndSeparateRegions() {
-        var damage = Damage()
-        damage.invalidateCache(Rect(x: 0, y: 0, width: 100, height: 100))
-        damage.invalidateCache(Rect(x: 10, y: 10, width: 20, height: 20))
-        damage.invalidateCache(Rect(x: 300, y: 300, width: 20, height: 20))
-        #expect(damage.staleCacheRegions.rects.count == 2)
+        var damage = DrawingChanges()
+        damage.noteCompleteShapesChanged(in: Rect(x: 0, y: 0, width: 100, height: 100))
+        damage.noteCompleteShapesChanged(in: Rect(x: 10, y: 10, width: 20, height: 20))
+        damage.noteCompleteShapesChanged(in: Rect(x: 300, y: 300, width: 20, height: 20))
+        #expect(damage.completeShapesChanged.rects.count == 2)
     }
 
     @Test("a rectangle contains itself, its inner rectangles, and not one that sticks out")

@@ -3,6 +3,7 @@ import Foundation
 import TouchKit
 import TouchTracker
 import TouchTrackerDemos
+import TouchTrackerRender
 
 /// Draws a demo scene with Cairo at the scene clock's current time: the farm's animals as vector pictures (with the
 /// long press's flip and the clearing cross-dissolve), the circle, the swipe labels, and a title bar with the
