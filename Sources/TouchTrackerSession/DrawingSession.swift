@@ -92,7 +92,7 @@ public final class DrawingSession {
         controller = DrawingController(
             size: Size(width: Double(width), height: Double(height)), clock: Clock(now: MonotonicClock.now()),
             scale: options.scale, documentLoading: true)
-        controller.localize = Localization.translate
+        controller.translate = Localization.translate
         controller.showsGestureHint = true
         loader = DocumentLoader(load: loadDocument, onLoaded: host.wakeUp)
         export = BackgroundExport(wakeUp: host.wakeUp)

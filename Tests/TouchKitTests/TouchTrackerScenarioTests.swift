@@ -2,9 +2,12 @@ import Testing
 
 @testable import TouchKit
 
-/// The recognizers TouchTracker puts on its drawing view, wired as the app does, with a stand-in drawing view that
-/// starts a line only once a touch leaves the tap slop, drops lines a gesture claimed and keeps ones the system
-/// interrupted.
+/// A stand-in for TouchTracker's drawing view, for TouchKit's own tests (this target sees TouchKit alone, not the
+/// app): the same four recognizers with the same requirements as `DrawingController` sets up (a tap that waits for
+/// the double tap to fail, a long press that begins only on a line, a one-finger pan that does not cancel the
+/// view's touches), and a view of its own that starts a line only once a touch leaves the tap slop, drops lines a
+/// gesture claimed and keeps ones the system interrupted. The app's own wiring is tested through its controller in
+/// TouchTrackerTests (the replay scenarios and DrawingViewTests).
 final class DrawingStandIn: View, GestureRecognizerDelegate {
     var linesInProgress: [Touch: (Point, Point)] = [:]
     var lines: [(Point, Point)] = []

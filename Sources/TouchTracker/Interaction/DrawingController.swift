@@ -31,9 +31,10 @@ public final class DrawingController {
 
     private let inspectorState = GestureInspector()
     private let notices: NoticeBoard
-    /// How the platform shows an English text (a menu title) in the user's language: used only to make menus
-    /// wide enough, since the model keeps every text in English.
-    public var localize: @Sendable (String) -> String = { $0 }
+    /// How the platform shows an English text (a menu title) in the user's language (`Translate`, the same
+    /// function the renderer draws with): used only to make menus wide enough, since the model keeps every text in
+    /// English.
+    public var translate: Translate = untranslated
     /// Ctrl+S: the platform exports the drawing (the core knows no file formats). Nil: Ctrl+S does nothing.
     public var onExport: (() -> Void)?
     /// Ctrl+C: the platform offers these shapes on its clipboard. Nil: Ctrl+C does nothing.
@@ -430,7 +431,7 @@ public final class DrawingController {
         let view = MenuView(
             menu: PopupMenu(
                 anchor: point, items: items, checkedItems: checked, within: window.bounds, scale: scale,
-                localize: localize))
+                translate: translate))
         view.onActivate = { [weak self] item in self?.activate(item) }
         view.onChange = { [weak self, weak view] in
             if let self, let view { self.drawingView.noteChanged(view.menu.damageFrame) }

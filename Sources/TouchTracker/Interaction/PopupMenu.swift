@@ -23,17 +23,17 @@ public struct PopupMenu: Hashable, Sendable {
     public var itemHeight: Double { Self.itemHeight * scale }
     public var padding: Double { Self.padding * scale }
 
-    /// A menu of `items` at `anchor`, kept inside `bounds`. Its width fits the longest title as `localize` puts it
+    /// A menu of `items` at `anchor`, kept inside `bounds`. Its width fits the longest title as `translate` puts it
     /// (the user's language; English by default).
     public init(
         anchor: Point, items: [MenuItem], checkedItems: [MenuItem] = [], within bounds: Rect, scale: Double = 1,
-        localize: (String) -> String = { $0 }
+        translate: (String) -> String = { $0 }
     ) {
         self.anchor = anchor
         self.items = items
         self.checkedItems = checkedItems.filter { items.contains($0) }
         self.scale = scale
-        let longest = items.map { Self.columns(localize($0.title)) }.max() ?? 0
+        let longest = items.map { Self.columns(translate($0.title)) }.max() ?? 0
         let width = scale * Swift.max(Self.minimumWidth, Double(longest) * Self.widthPerCharacter + 40)
         let height = Double(items.count) * Self.itemHeight * scale + 2 * Self.padding * scale
         // Open below-right of the point, flipping or clamping so the whole menu stays visible.

@@ -184,12 +184,6 @@ public struct DrawingDocument: Sendable {
         return Update(changes: [.everything])
     }
 
-    /// Replaces the whole document (loading a file). Not undoable; clears the history.
-    public mutating func reset(to drawing: Drawing) -> Update {
-        self = DrawingDocument(drawing)
-        return Update(changes: [.everything])
-    }
-
     /// Changes the options (a settings toggle or a colour): saved with the document, not an undoable edit; shapes
     /// already drawn keep their colour and width.
     public mutating func setOptions(_ newOptions: DrawingOptions) -> Update {

@@ -157,11 +157,6 @@ public final class DrawingView: View {
         apply(document.setOptions(newOptions))
     }
 
-    /// Replaces the whole document (loading a file). Not undoable; clears the history.
-    public func replaceDrawing(_ newDrawing: Drawing) {
-        apply(document.reset(to: newDrawing))
-    }
-
     /// Replaces every complete shape with `loaded`'s (the document changed on disk and was read again): one
     /// undoable edit. Strokes in progress go on; the window's settings stay as they are.
     public func replaceDrawing(with loaded: consuming LoadedDocument) {

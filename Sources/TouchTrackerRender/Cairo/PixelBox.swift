@@ -1,0 +1,35 @@
+import TouchKit
+
+/// Whole pixels of an image surface: the pixels a window rectangle touches, rounded out and cut to the surface.
+/// (The platform rounds the rectangles it presents the same way.)
+public struct PixelBox: Equatable, Sendable {
+    public var x0, y0, x1, y1: Int
+
+    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+    }
+
+    init(_ rect: Rect, within surface: CairoSurface) {
+        self.init(rect, width: surface.width, height: surface.height)
+    }
+
+    /// The pixels `rect` touches in a `width` x `height` image: empty for an empty or not finite rectangle.
+    public init(_ rect: Rect, width: Int, height: Int) {
+        guard !rect.isEmpty, rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite else {
+            self.init(x0: 0, y0: 0, x1: 0, y1: 0)
+            return
+        }
+        let limitX = Double(width)
+        let limitY = Double(height)
+        self.init(
+            x0: Int(min(limitX, max(0, rect.minX.rounded(.down)))),
+            y0: Int(min(limitY, max(0, rect.minY.rounded(.down)))),
+            x1: Int(min(limitX, max(0, rect.maxX.rounded(.up)))), y1: Int(min(limitY, max(0, rect.maxY.rounded(.up)))))
+    }
+
+    public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
+
+    func intersection(_ other: PixelBox) -> PixelBox {
+        PixelBox(x0: max(x0, other.x0), y0: max(y0, other.y0), x1: min(x1, other.x1), y1: min(y1, other.y1))
+    }
+}

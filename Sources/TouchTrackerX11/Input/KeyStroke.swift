@@ -1,0 +1,9 @@
+/// A key pressed in the window: the keysym's name and the modifiers held.
+struct KeyStroke: Hashable {
+    var name: String
+    var control: Bool
+    var shift: Bool
+    /// The server's time of the press (milliseconds): the clipboard takes ownership and asks for conversions
+    /// with it, as ICCCM requires.
+    var serverTime: UInt = 0
+}

@@ -1,0 +1,20 @@
+import TouchKit
+
+/// What the X11 translator makes of one X event, free of Xlib types.
+enum PlatformEvent {
+    case touch(TouchInput)
+    /// The pointer moved with no button held (menu highlight).
+    case hover(Point)
+    /// Button 3 was pressed at a point (select and open the menu at once).
+    case contextClick(Point)
+    /// A slave device went away or was disabled: its touches are cancelled by the system.
+    case deviceRemoved(sourceID: Int32)
+    /// Part of the window must be repainted; `isLast` ends a batch (Expose `count == 0`).
+    case expose(Rect, isLast: Bool)
+    case resized(width: Int, height: Int)
+    case mapped
+    case closeRequested
+    case key(KeyStroke)
+    /// Selection traffic for the clipboard (`X11Clipboard`).
+    case clipboard(ClipboardEvent)
+}
