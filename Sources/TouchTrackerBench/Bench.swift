@@ -95,7 +95,7 @@ enum Bench {
         var naive: [Int: Double] = [:]
         for (index, count) in counts.enumerated() {
             costs[count] = Measure.median(samples[index])
-            // The seed's way: every event redraws every line.
+            // The iOS tutorial's way: every event redraws every line.
             let setup = setups[index]
             let context = try CairoContext(surface: setup.renderer.canvas)
             let runs = count >= 100_000 ? 2 : (count >= 10_000 ? 5 : 30)
@@ -132,7 +132,7 @@ enum Bench {
         return rows
     }
 
-    /// The hit-test row: hit test at 100,000 lines, index against the seed's sampling.
+    /// The hit-test row: hit test at 100,000 lines, index against the iOS tutorial's sampling.
     static func hitTestRow() -> Row {
         let lines = Workloads.randomLines(100_000)
         let collection = ShapeCollection(lines: lines)
@@ -146,7 +146,7 @@ enum Bench {
         let indexed = Measure.samples(runs: points.count) { run in
             if collection.topmostShape(near: points[run], radius: 20) != nil { found += 1 }
         }
-        // The seed returns the first (oldest) hit, so its cost depends on where that is: measure it as it is.
+        // The iOS tutorial returns the first (oldest) hit, so its cost depends on where that is: measure it as it is.
         let naive = Measure.samples(runs: 40) { run in
             _ = Workloads.seedHitTest(lines, at: points[run])
         }
@@ -201,7 +201,7 @@ enum Bench {
                 rate / 1e6, passes, (rates.min() ?? rate) / 1e6, (rates.max() ?? rate) / 1e6, inputs.count, seconds),
             // The target is for the app as it starts (every recognizer, default styles); the row with every style on
             // shows what they add. It was 2 M events/s while TouchKit switched off Swift's exclusivity checks on its
-            // hot path; with them on (issue 15) the floor is 1 M, still ~800x a ten-finger 120 Hz screen.
+            // hot path; with them on (as the app keeps them) the floor is 1 M, still ~800x a ten-finger 120 Hz screen.
             target: everyStyle ? "- (the styles are off by default; for comparison)" : "≥ 1 M events/s",
             passed: everyStyle || rate >= 1_000_000,
             values: ["eventsPerSecond": rate, "passes": Double(passes), "events": Double(inputs.count)])

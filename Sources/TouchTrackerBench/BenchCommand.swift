@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 
-/// `touchtracker-bench`: measures TouchTracker against the seed's naive way in one run (issue: instant with 100,000
-/// lines). Prints a table and writes JSON; `--help` lists the options (`--only GROUP,...` runs some row groups
+/// `touchtracker-bench`: measures TouchTracker against the iOS tutorial's naive way in one run (the target: instant
+/// with 100,000 lines). Prints a table and writes JSON; `--help` lists the options (`--only GROUP,...` runs some row groups
 /// alone). The rows that measure the real app (memory, latency, length, responsiveness) run the release
 /// `touchtracker` next to this executable (or TOUCHTRACKER_BIN) under a private Xorg, which needs root.
 @main

@@ -52,7 +52,7 @@ enum Workloads {
         return inputs
     }
 
-    /// The seed's hit test: 21 samples along every line, the first line with a sample within 20 px.
+    /// The iOS tutorial's hit test: 21 samples along every line, the first line with a sample within 20 px.
     static func seedHitTest(_ lines: [Line], at point: Point) -> Int? {
         for (index, line) in lines.enumerated() {
             for step in 0...20 {

@@ -9,7 +9,7 @@ import TouchTrackerSession
 import TouchTrackerStore
 import TouchTrackerX11
 
-/// `touchtracker demo farm|circle|swipe`: the seed's gesture demos. With `--replay` the scene runs a script on a
+/// `touchtracker demo farm|circle|swipe`: the gesture demos of the UIKit course the app comes from. With `--replay` the scene runs a script on a
 /// virtual clock (no display needed) and writes its state and/or a picture; without it the demo opens in a window.
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(

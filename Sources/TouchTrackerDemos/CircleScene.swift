@@ -1,13 +1,13 @@
 import JSON
 import TouchKit
 
-/// The seed's Circle demo: a red filled circle. A tap places its centre, a pan makes it follow the finger (the
+/// The UIKit course's Circle demo: a red filled circle. A tap places its centre, a pan makes it follow the finger (the
 /// translation is applied and reset on every change), a pinch scales its radius (likewise with the scale). Pan and
 /// pinch work together, so two fingers can move and size it at once. Every property change asks for a redraw.
 public final class CircleScene: DemoScene {
     public let kind = DemoSceneKind.circle
     public let window: Window
-    /// The view the recognizers watch (the seed's top view); the circle is drawn on it.
+    /// The view the recognizers watch (the UIKit course's top view); the circle is drawn on it.
     public let canvas: View
     public let tapRecognizer = TapGestureRecognizer()
     public let panRecognizer = PanGestureRecognizer()
@@ -17,7 +17,7 @@ public final class CircleScene: DemoScene {
 
     /// The circle's centre, in window coordinates. Starts at the window's centre.
     public var center: Point { didSet { needsDisplay = true } }
-    /// The circle's radius (100 at first, as in the seed), at least `minimumRadius`.
+    /// The circle's radius (100 at first, as in the UIKit course), at least `minimumRadius`.
     public var radius: Double = 100 {
         didSet {
             radius = max(radius, Self.minimumRadius)

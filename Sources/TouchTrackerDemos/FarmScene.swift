@@ -2,7 +2,7 @@ import Foundation
 import JSON
 import TouchKit
 
-/// What a farm animal is now. Taps and long presses move it along the seed's cycle.
+/// What a farm animal is now. Taps and long presses move it along the UIKit course's cycle.
 public enum AnimalKind: String, CaseIterable, Sendable, Hashable {
     case hen, egg, chicken, friedEgg, roast
 
@@ -25,7 +25,7 @@ public enum AnimalKind: String, CaseIterable, Sendable, Hashable {
         }
     }
 
-    /// The size of the kind's picture, which is the animal view's bounds (as the seed sizes its image view).
+    /// The size of the kind's picture, which is the animal view's bounds (as the UIKit course sizes its image view).
     public var pictureSize: Size {
         switch self {
         case .hen: Size(width: 120, height: 110)
@@ -37,7 +37,7 @@ public enum AnimalKind: String, CaseIterable, Sendable, Hashable {
     }
 }
 
-/// One animal on the farm: a view of its own with its own recognizers (the seed's GHPImageView).
+/// One animal on the farm: a view of its own with its own recognizers (the UIKit course's GHPImageView).
 ///
 /// Tap cycles its kind, a long press roasts or fries it with a flip, and pan, pinch and rotation move, scale and
 /// turn it, all three at once with two fingers. Each gesture's change is applied and the recognizer's value reset
@@ -79,7 +79,7 @@ public final class AnimalView: View, GestureRecognizerDelegate {
         }
         longPressRecognizer.name = "animal long press"
         longPressRecognizer.addTarget(self) { animal, recognizer in
-            // A long press is continuous; only its beginning matters here (as in the seed).
+            // A long press is continuous; only its beginning matters here (as in the UIKit course).
             if recognizer.state == .began { animal.longPressBegan(at: recognizer.now) }
         }
         panRecognizer.name = "animal pan"
@@ -168,7 +168,7 @@ extension GestureRecognizer.State {
     var isApplied: Bool { self == .began || self == .changed || self == .ended }
 }
 
-/// La Granja (the seed's Farm demo): a tap on the background creates a hen where it lands; a pan from the left
+/// La Granja (the UIKit course's Farm demo): a tap on the background creates a hen where it lands; a pan from the left
 /// edge of the window clears every animal with a 0.5 s cross-dissolve. Each animal is an `AnimalView`.
 public final class FarmScene: DemoScene {
     public let kind = DemoSceneKind.farm

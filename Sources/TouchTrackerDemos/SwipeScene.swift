@@ -1,12 +1,12 @@
 import JSON
 import TouchKit
 
-/// The seed's swipe test, written on raw touches: compare where a finger went down with where it lifted (the path
-/// in between is not looked at, as in the seed).
+/// The UIKit course's swipe test, written on raw touches: compare where a finger went down with where it lifted (the path
+/// in between is not looked at, as in the UIKit course).
 public enum RawSwipe {
-    /// Travel needed along the axis (the seed's kMinLength).
+    /// Travel needed along the axis (the UIKit course's kMinLength).
     public static let minimumLength = 30.0
-    /// Largest drift across the axis (the seed's kMaxError).
+    /// Largest drift across the axis (the UIKit course's kMaxError).
     public static let maximumError = 5.0
 
     /// "Horizontal", "Vertical", or nil when the stroke is neither.
@@ -19,7 +19,7 @@ public enum RawSwipe {
     }
 }
 
-/// A view that detects swipes with `touchesBegan`/`touchesEnded` overrides only, no recognizer (the seed's first
+/// A view that detects swipes with `touchesBegan`/`touchesEnded` overrides only, no recognizer (the UIKit course's first
 /// swipe demo). The label keeps the last swipe's name; a stroke that is neither leaves it as it was.
 public final class RawSwipeView: View {
     /// "Horizontal", "Vertical", or empty before the first swipe.
@@ -56,7 +56,7 @@ public final class RawSwipeView: View {
 
 /// The Swipe demo: on the left, the raw-touch swipe detector; on the right, the same idea with a
 /// `SwipeGestureRecognizer` (all four directions, its direction shown) that requires the custom Z recognizer to
-/// fail (the seed's "Z del zorro" example), so a Z is never taken for a rightward swipe.
+/// fail (the UIKit course's "Z del zorro" example), so a Z is never taken for a rightward swipe.
 public final class SwipeScene: DemoScene {
     public let kind = DemoSceneKind.swipe
     public let window: Window

@@ -111,7 +111,7 @@ public struct ZPath: Sendable, Hashable {
     }
 }
 
-/// A custom recognizer written as a subclass, as the seed shows is possible: one finger drawing a "Z" (the seed's
+/// A custom recognizer written as a subclass, as the UIKit course shows is possible: one finger drawing a "Z" (the UIKit course's
 /// "Z del zorro"). Discrete: it recognizes when the finger lifts after a Z, and fails as soon as the stroke starts
 /// off in a direction other than right, when a second finger joins, or after `maximumDuration`.
 ///

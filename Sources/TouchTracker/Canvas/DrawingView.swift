@@ -1,6 +1,6 @@
 import TouchKit
 
-/// The TouchTracker canvas (the seed's TouchDrawView) as a TouchKit view: it hands fingers to the `StrokeTracker`,
+/// The TouchTracker canvas (the UIKit course's TouchDrawView) as a TouchKit view: it hands fingers to the `StrokeTracker`,
 /// finished strokes and every edit to the `DrawingDocument`, and notes what they change in the drawing's look
 /// (`DrawingChanges`), which the renderer takes each frame (`takeChanges`). It reports each completed edit through
 /// `onEdit` so the platform can save.

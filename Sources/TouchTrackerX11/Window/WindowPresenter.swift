@@ -14,7 +14,7 @@ import TouchTrackerRender
 /// every move's frame). Before drawing, `prepareToDraw` waits until the server has read the last frame. Without
 /// shared memory, each rectangle goes with one `XPutImage` straight from the canvas's memory. (Cairo's Xlib surface
 /// would make the same copy, but through a 16 MiB MIT-SHM pool that it walks across chunk by chunk, so the app's
-/// resident memory crept up by megabytes over minutes of drawing: the soak test found it.) Any other visual keeps
+/// resident memory would creep up by megabytes over minutes of drawing.) Any other visual keeps
 /// the Cairo Xlib path, which converts pixel formats.
 final class WindowPresenter {
     private enum Path {
