@@ -13,10 +13,11 @@ struct BenchAppSession {
     let launchedAt: Double
     private let directory: String
 
-    /// Opens the app on `lines` (default: `lineCount` random 100 px lines).
-    static func launch(lineCount: Int, lines: [Line]? = nil, extraArguments: [String] = []) async throws
-        -> BenchAppSession
-    {
+    /// Opens the app on `lines` (default: `lineCount` random 100 px lines), with `environment` on top of this
+    /// process's.
+    static func launch(
+        lineCount: Int, lines: [Line]? = nil, extraArguments: [String] = [], environment: [String: String?] = [:]
+    ) async throws -> BenchAppSession {
         let executable = try AppProcess.locateExecutable()
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw EndToEndLatency.Failure(description: "\(executable.path) is not an executable")
@@ -32,7 +33,7 @@ struct BenchAppSession {
             let launchedAt = EndToEndLatency.now()
             let app = try AppProcess(
                 display: server.display, document: document, geometry: (server.width, server.height, 0, 0),
-                extraArguments: extraArguments)
+                extraArguments: extraArguments, environment: environment)
             cleanUp.append { app.stop() }
             try await app.waitForStderrLine(containing: "touchtracker: ready", timeout: .seconds(30))
             return BenchAppSession(

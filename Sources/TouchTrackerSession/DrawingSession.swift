@@ -17,6 +17,10 @@ public struct SessionOptions: Sendable {
     public var traceFrames = false
     /// Threads painting tiles of complete lines in the background; nil: one per processor.
     public var painterThreads: Int?
+    /// For the benchmark's floor only: frames present their region without drawing into it
+    /// (`DrawingRenderer.drawsNothingForBenchmarkFloor`). Set from `TOUCHTRACKER_BENCH_FLOOR=1`, which only
+    /// `touchtracker-bench` sets.
+    public var benchmarkFloor = false
 
     public init(scale: Double = 1, verbose: Bool = false, exportPath: String? = nil) {
         self.scale = scale
@@ -89,6 +93,7 @@ public final class DrawingSession {
                 try host.makeCanvas(width: width, height: height)
             })
         renderer.translate = Localization.translate
+        renderer.drawsNothingForBenchmarkFloor = options.benchmarkFloor
         controller = DrawingController(
             size: Size(width: Double(width), height: Double(height)), clock: Clock(now: MonotonicClock.now()),
             scale: options.scale, documentLoading: true)

@@ -39,4 +39,14 @@ struct DemoWindowTests {
         #expect(abs(animal.scale - 1.5) / 1.5 <= 0.02, "scale \(animal.scale)")
         #expect(abs(animal.rotation - endAngle) / endAngle <= 0.02, "rotation \(animal.rotation)")
     }
+
+    @Test("a demo window that loses its X server exits with status 1 and one line that claims no drawing was saved")
+    func lostServerSaysSo() async throws {
+        let farm = try await FarmSession.launch()
+        defer { farm.stop() }
+        farm.server.stop()
+        #expect(try await farm.app.waitForExit() == 1, "\(farm.app.transcript)")
+        #expect(farm.app.stderr.contains("lost the connection to the X server; exiting"), "\(farm.app.transcript)")
+        #expect(!farm.app.stderr.contains("saved"), "\(farm.app.transcript)")
+    }
 }

@@ -34,6 +34,10 @@ public final class DrawingRenderer {
     public var selectedColor = Color.green
     /// Puts the menu's titles, notices and the inspector's labels in the user's language.
     public var translate: Translate = untranslated
+    /// For the benchmark's floor only (`touchtracker-bench`'s long-line row, through `TOUCHTRACKER_BENCH_FLOOR`):
+    /// each frame works out its region as usual but draws nothing into it, so the platform presents the same band
+    /// unchanged — what presenting alone costs, against which the app's drawing is measured. Never set otherwise.
+    public var drawsNothingForBenchmarkFloor = false
 
     /// A renderer for a `width` x `height` window. With `painterThreads` > 0 tiles are painted by that many threads
     /// in the background and `onTileFinished` is called (on a painter's thread) each time one is ready, so the
@@ -106,7 +110,9 @@ public final class DrawingRenderer {
         }
         let region = damage.region.intersection(full)
         guard !region.isEmpty else { return nil }
-        compose(view, menu: menu, overlay: overlay, in: region, redrawn: damage.redrawnLinesInProgress)
+        if !drawsNothingForBenchmarkFloor {
+            compose(view, menu: menu, overlay: overlay, in: region, redrawn: damage.redrawnLinesInProgress)
+        }
         return region
     }
 
