@@ -139,6 +139,12 @@ public final class DrawingView: View {
         apply(document.moveSelection(by: offset))
     }
 
+    /// Moves the selected shape by `offset` as one saved edit (an arrow key); `joiningLastMove` keeps a run of them
+    /// one undo step (`DrawingDocument.nudgeSelection`).
+    public func nudgeSelectedShape(by offset: Point, joiningLastMove: Bool) {
+        apply(document.nudgeSelection(by: offset, joiningLastMove: joiningLastMove))
+    }
+
     /// Ends a move in progress, recording it for undo and saving.
     public func finishMove() {
         apply(document.finishMove())
@@ -249,9 +255,36 @@ public final class DrawingView: View {
         tracker.discardStroke(of: touch.identifier, damage: &changes)
     }
 
+    // MARK: The keyboard's line
+
+    /// Starts the line the keyboard draws at `point` (through the stroke tracker, as a finger's, never paired into
+    /// a circle).
+    public func beginKeyboardLine(at point: Point, time: TimeInterval) {
+        var options = document.options
+        options.circles = false
+        tracker.began(KeyboardCursor.lineTouch, at: point, time: time, options: options, damage: &changes)
+    }
+
+    /// Moves the keyboard line's end to `point`.
+    public func moveKeyboardLine(to point: Point, time: TimeInterval) {
+        tracker.moved(
+            KeyboardCursor.lineTouch, to: point, time: time, force: nil, options: document.options, damage: &changes)
+    }
+
+    /// Finishes the keyboard's line: one edit, as a finger's lift makes (nothing when it is shorter than a tap).
+    public func finishKeyboardLine() {
+        if let shape = tracker.ended(KeyboardCursor.lineTouch, options: document.options, damage: &changes) {
+            addFinished([shape])
+        }
+    }
+
+    /// Drops the keyboard's line in progress.
+    public func cancelKeyboardLine() {
+        tracker.discardStroke(of: KeyboardCursor.lineTouch, damage: &changes)
+    }
+
     /// Finishes the strokes of lifted fingers, one finger at a time in touch order (each at its last place), and
-    /// adds the shapes they make to the document as one edit. A shape the drawing has no room for under `limits`
-    /// is dropped (its stroke is gone from the screen all the same) and `onFull` is told.
+    /// adds the shapes they make to the document as one edit.
     private func finishStrokes(of touches: Set<Touch>, updatingLocation: Bool = true) {
         let options = document.options
         var finished: [Shape] = []
@@ -266,8 +299,16 @@ public final class DrawingView: View {
                 finished.append(shape)
             }
         }
+        addFinished(finished)
+    }
+
+    /// Adds finished strokes' shapes to the document as one edit, however many fingers lifted together. A shape the
+    /// drawing has no room for under `limits` is dropped (its stroke is gone from the screen all the same) and
+    /// `onFull` is told.
+    private func addFinished(_ shapes: [Shape]) {
+        var finished = shapes
         guard !finished.isEmpty else { return }
-        var room = (lines: limits.lines - shapes.lineCount, circles: limits.circles - shapes.circleCount)
+        var room = (lines: limits.lines - self.shapes.lineCount, circles: limits.circles - self.shapes.circleCount)
         var full: [Shape.Kind] = []
         finished.removeAll { shape in
             let fits: Bool

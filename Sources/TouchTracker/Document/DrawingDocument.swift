@@ -203,6 +203,25 @@ public struct DrawingDocument: Sendable {
         return Update(changes: [.selectionMoved(from: shape, to: moved)])
     }
 
+    /// Moves the selected shape by `offset` at once, as one edit (saved), not a drag (a keyboard's arrow press).
+    /// With `joiningLastMove`, when the newest edit is a move of the same shape, it is made to end here instead of
+    /// a new edit being recorded: a run of presses is one undo step. Ignored while a drag is under way, or when the
+    /// shape would leave the coordinates a document may hold.
+    public mutating func nudgeSelection(by offset: Point, joiningLastMove: Bool) -> Update {
+        guard moveOrigin == nil, offset.isFinite, offset != .zero, let id = selection, let shape = shapes[id] else {
+            return Update()
+        }
+        let moved = shape.translated(by: offset)
+        guard moved.isStorable else { return Update() }
+        shapes.replace(id, with: moved)
+        if joiningLastMove, case .move(let lastID, let from, _)? = undoStack.undoEdits.last, lastID == id {
+            undoStack.replaceLast(with: .move(id: id, from: from, to: moved))
+        } else {
+            undoStack.record(.move(id: id, from: shape, to: moved))
+        }
+        return Update(changes: [.selectionMoved(from: shape, to: moved)], edited: true)
+    }
+
     /// Ends a move in progress, recording it for undo (and so for saving).
     public mutating func finishMove() -> Update {
         guard let origin = moveOrigin else { return Update() }

@@ -56,6 +56,13 @@ public struct UndoStack: Sendable {
         redoEdits.removeAll()
     }
 
+    /// Puts `edit` in the place of the newest one (a run of keyboard moves of one shape stays one undo step).
+    mutating func replaceLast(with edit: Edit) {
+        guard !undoEdits.isEmpty else { return record(edit) }
+        undoEdits[undoEdits.count - 1] = edit
+        redoEdits.removeAll()
+    }
+
     mutating func popUndo() -> Edit? {
         guard let edit = undoEdits.popLast() else { return nil }
         redoEdits.append(edit)

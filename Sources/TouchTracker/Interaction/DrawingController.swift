@@ -30,6 +30,8 @@ public final class DrawingController {
     }
 
     private let inspectorState = GestureInspector()
+    /// The keyboard's place, line and moves (drawing and selecting without a pointer).
+    public private(set) var keyboard: KeyboardCursor
     private let notices: NoticeBoard
     /// How the platform shows an English text (a menu title) in the user's language (`Translate`, the same
     /// function the renderer draws with): used only to make menus wide enough, since the model keeps every text in
@@ -65,6 +67,7 @@ public final class DrawingController {
     ) {
         let frame = Rect(origin: .zero, size: size)
         documentArrived = !documentLoading
+        keyboard = KeyboardCursor(location: Point(x: frame.midX, y: frame.midY))
         window = Window(frame: frame, clock: clock)
         notices = NoticeBoard(clock: window.clock)
         drawingView =
@@ -146,15 +149,19 @@ public final class DrawingController {
         let frame = Rect(origin: .zero, size: size)
         window.frame = frame
         drawingView.frame = frame
-        // The cache holds window coordinates, which a resize does not change: only the window is redrawn.
+        // Complete shapes keep their window coordinates, which a resize does not change: only the window is redrawn.
         drawingView.noteChanged(frame)
+        keyboard.move(by: .zero, within: frame)
         if let menu { reopenMenu(menu) }
     }
 
     // MARK: Input
 
     public func send(_ input: TouchInput) {
-        if input.phase == .began { gestureHintDismissed = true }
+        if input.phase == .began {
+            gestureHintDismissed = true
+            keyboard.movingShape = nil
+        }
         window.send(input)
         inspectorState.noteFailures(of: recognizers)
     }
@@ -187,6 +194,7 @@ public final class DrawingController {
     public func handleKey(_ command: KeyCommand) -> Bool {
         guard let action = KeyMap.action(for: command) else { return false }
         gestureHintDismissed = true
+        if case .arrow = action {} else { keyboard.movingShape = nil }
         switch action {
         case .undo:
             endDrag()
@@ -199,15 +207,26 @@ public final class DrawingController {
         case .deleteSelection:
             guard drawingView.selectedShape != nil else { return false }
             deleteSelectedShape()
-        case .closeMenu:
-            guard menuView != nil else { return false }
-            closeMenu()
-        case .highlightPrevious:
-            guard let menuView else { return false }
-            menuView.moveHighlight(by: -1)
-        case .highlightNext:
-            guard let menuView else { return false }
-            menuView.moveHighlight(by: 1)
+        case .escape:
+            if menuView != nil {
+                closeMenu()
+            } else if keyboard.isDrawing {
+                keyboard.isDrawing = false
+                drawingView.cancelKeyboardLine()
+            } else if drawingView.selection != nil {
+                endDrag()
+                drawingView.select(nil)
+            } else {
+                return false
+            }
+        case .arrow(let direction, let fine):
+            return arrow(direction, fine: fine)
+        case .keyboardLine:
+            keyboardLine()
+        case .selectNext:
+            return selectAlong(by: 1)
+        case .selectPrevious:
+            return selectAlong(by: -1)
         case .activateHighlighted:
             guard let menu, let index = menu.highlightedIndex else { return false }
             activate(menu.items[index])
@@ -239,6 +258,84 @@ public final class DrawingController {
             onPaste()
         }
         return true
+    }
+
+    // MARK: The keyboard
+
+    /// An arrow key: chooses in an open menu (Up and Down); else moves the keyboard's line, or the selected shape
+    /// (a run of presses on one shape is one undo step), or the cursor, by one step, inside the window.
+    private func arrow(_ direction: KeyboardCursor.Direction, fine: Bool) -> Bool {
+        if let menuView {
+            switch direction {
+            case .up: menuView.moveHighlight(by: -1)
+            case .down: menuView.moveHighlight(by: 1)
+            case .left, .right: return false
+            }
+            return true
+        }
+        let offset = direction.offset(fine ? KeyboardCursor.fineStep : KeyboardCursor.step)
+        let before = keyboard.location
+        keyboard.isShown = true
+        if keyboard.isDrawing {
+            keyboard.move(by: offset, within: window.bounds)
+            drawingView.moveKeyboardLine(to: keyboard.location, time: window.clock.now)
+        } else if let selection = drawingView.selection, dragAnchor == nil {
+            drawingView.nudgeSelectedShape(by: offset, joiningLastMove: keyboard.movingShape == selection)
+            keyboard.movingShape = drawingView.selection
+            keyboard.move(by: offset, within: window.bounds)
+        } else {
+            keyboard.move(by: offset, within: window.bounds)
+        }
+        noteKeyboardCursorMoved(from: before)
+        return true
+    }
+
+    /// Space: starts a line at the keyboard cursor (closing a menu and the selection first), or finishes the one it
+    /// draws as an edit like any finger's.
+    private func keyboardLine() {
+        let before = keyboard.location
+        keyboard.isShown = true
+        if keyboard.isDrawing {
+            keyboard.isDrawing = false
+            drawingView.finishKeyboardLine()
+        } else {
+            closeMenu()
+            endDrag()
+            drawingView.select(nil)
+            keyboard.isDrawing = true
+            drawingView.beginKeyboardLine(at: keyboard.location, time: window.clock.now)
+        }
+        noteKeyboardCursorMoved(from: before)
+    }
+
+    /// Tab (`step` 1) and Shift+Tab (-1): selects the next or previous shape in drawing order (the oldest first,
+    /// wrapping around) and puts the cursor on its middle. Not while the keyboard draws a line.
+    private func selectAlong(by step: Int) -> Bool {
+        let order = drawingView.shapes.order
+        guard !keyboard.isDrawing, !order.isEmpty else { return false }
+        closeMenu()
+        endDrag()
+        let next: Int
+        if let selection = drawingView.selection, let position = drawingView.shapes.position(of: selection) {
+            next = (position + step + order.count) % order.count
+        } else {
+            next = step > 0 ? 0 : order.count - 1
+        }
+        drawingView.select(order[next])
+        let before = keyboard.location
+        keyboard.isShown = true
+        if let shape = drawingView.selectedShape {
+            keyboard.location = shape.menuAnchor
+            keyboard.move(by: .zero, within: window.bounds)
+        }
+        noteKeyboardCursorMoved(from: before)
+        return true
+    }
+
+    /// The crosshair's old and new place must be shown again.
+    private func noteKeyboardCursorMoved(from before: Point) {
+        drawingView.noteChanged(KeyboardCursor.crosshairFrame(at: before, scale: scale))
+        drawingView.noteChanged(KeyboardCursor.crosshairFrame(at: keyboard.location, scale: scale))
     }
 
     // MARK: Clipboard
@@ -455,7 +552,14 @@ public final class DrawingController {
 
     /// What the gesture inspector shows now, or nil while it is hidden.
     public var inspector: InspectorSnapshot? {
-        inspectorState.snapshot(of: window, recognizers: recognizers, scale: scale)
+        guard var snapshot = inspectorState.snapshot(of: window, recognizers: recognizers, scale: scale) else {
+            return nil
+        }
+        if keyboard.isShown {
+            snapshot.keyboard = InspectorSnapshot.KeyboardMark(
+                location: keyboard.location, isDrawing: keyboard.isDrawing)
+        }
+        return snapshot
     }
 
     /// A short confirmation shown on screen (for example after exporting), while it lasts, in English.
@@ -474,7 +578,9 @@ public final class DrawingController {
 
     /// Everything drawn above the canvas and the menu.
     public var overlay: Overlay {
-        Overlay(inspector: inspector, notice: notices.shown, hint: isHintShown ? .gestureHint : nil, scale: scale)
+        Overlay(
+            inspector: inspector, notice: notices.shown, hint: isHintShown ? .gestureHint : nil,
+            keyboardCursor: keyboard.isShown ? keyboard.location : nil, scale: scale)
     }
 
     /// Whether the window shows a short hint of the gestures on an empty drawing until the first stroke (a window

@@ -4,10 +4,18 @@ public enum KeyAction: Hashable, Sendable {
     case undo
     case redo
     case deleteSelection
-    case closeMenu
-    case highlightPrevious
-    case highlightNext
+    /// Escape: closes the open menu; else cancels the keyboard's line in progress; else deselects.
+    case escape
+    /// An arrow key (`fine`: with Shift): in an open menu Up and Down choose; else it moves the line the keyboard
+    /// draws, or the selected shape, or the keyboard cursor (`KeyboardCursor`).
+    case arrow(KeyboardCursor.Direction, fine: Bool)
     case activateHighlighted
+    /// Space: starts a line at the keyboard cursor, or finishes the one it draws.
+    case keyboardLine
+    /// Tab: selects the next shape in drawing order (the oldest first, wrapping).
+    case selectNext
+    /// Shift+Tab: selects the previous shape.
+    case selectPrevious
     /// The Menu key or Shift+F10: the selection's menu.
     case openSelectionMenu
     case toggle(DrawingOption)
@@ -28,10 +36,15 @@ public enum KeyMap {
         case ("z", true, false): .undo
         case ("z", true, true), ("y", true, _): .redo
         case ("Delete", false, _), ("KP_Delete", false, _): .deleteSelection
-        case ("Escape", _, _): .closeMenu
-        case ("Up", false, _), ("KP_Up", false, _): .highlightPrevious
-        case ("Down", false, _), ("KP_Down", false, _): .highlightNext
+        case ("Escape", _, _): .escape
+        case ("Up", false, let shift), ("KP_Up", false, let shift): .arrow(.up, fine: shift)
+        case ("Down", false, let shift), ("KP_Down", false, let shift): .arrow(.down, fine: shift)
+        case ("Left", false, let shift), ("KP_Left", false, let shift): .arrow(.left, fine: shift)
+        case ("Right", false, let shift), ("KP_Right", false, let shift): .arrow(.right, fine: shift)
         case ("Return", false, _), ("KP_Enter", false, _): .activateHighlighted
+        case ("space", false, false): .keyboardLine
+        case ("Tab", false, false): .selectNext
+        case ("Tab", false, true), ("ISO_Left_Tab", false, _): .selectPrevious
         case ("Menu", _, _), ("F10", false, true): .openSelectionMenu
         case ("o", false, _): .toggle(.circles)
         case ("a", false, _): .toggle(.colorByAngle)

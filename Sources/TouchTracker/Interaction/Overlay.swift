@@ -24,7 +24,15 @@ public struct InspectorSnapshot: Hashable, Sendable {
 
     public var touches: [TouchMark]
     public var recognizers: [RecognizerRow]
+    /// The keyboard cursor, once shown: where it is and whether it draws a line.
+    public var keyboard: KeyboardMark?
     public var scale: Double
+
+    /// The keyboard cursor in the inspector, marked like a touch.
+    public struct KeyboardMark: Hashable, Sendable {
+        public var location: Point
+        public var isDrawing: Bool
+    }
 
     /// One line of text per recognizer, as the inspector panel shows it.
     public var recognizerLines: [String] {
@@ -42,14 +50,20 @@ public struct Overlay: Hashable, Sendable {
     public var notice: Message?
     /// The gestures in a few lines, in the middle of an empty window until the first stroke.
     public var hint: Message?
+    /// Where the keyboard cursor is, once a key has moved it (a small crosshair).
+    public var keyboardCursor: Point?
     public var scale: Double
 
-    public init(inspector: InspectorSnapshot? = nil, notice: Message? = nil, hint: Message? = nil, scale: Double = 1) {
+    public init(
+        inspector: InspectorSnapshot? = nil, notice: Message? = nil, hint: Message? = nil,
+        keyboardCursor: Point? = nil, scale: Double = 1
+    ) {
         self.inspector = inspector
         self.notice = notice
         self.hint = hint
+        self.keyboardCursor = keyboardCursor
         self.scale = scale
     }
 
-    public var isEmpty: Bool { inspector == nil && notice == nil && hint == nil }
+    public var isEmpty: Bool { inspector == nil && notice == nil && hint == nil && keyboardCursor == nil }
 }

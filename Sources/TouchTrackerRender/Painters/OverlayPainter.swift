@@ -24,11 +24,21 @@ enum OverlayPainter {
                         x: touch.location.x - reach, y: touch.location.y - reach - 24 * s,
                         width: 2 * reach + 120 * s, height: 2 * reach + 24 * s))
             }
+            if let keyboard = inspector.keyboard {
+                let reach = (touchRadius + 4) * s
+                bounds = bounds.union(
+                    Rect(
+                        x: keyboard.location.x - reach, y: keyboard.location.y - reach - 24 * s,
+                        width: 2 * reach + 160 * s, height: 2 * reach + 24 * s))
+            }
             bounds = bounds.union(panelFrame(panelText(inspector, translate: translate, in: context), scale: s))
         }
         if let notice = overlay.notice {
             let text = noticeText(notice.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
             bounds = bounds.union(noticeFrame(text, scale: overlay.scale, canvas: canvas))
+        }
+        if let cursor = overlay.keyboardCursor {
+            bounds = bounds.union(KeyboardCursor.crosshairFrame(at: cursor, scale: overlay.scale))
         }
         if let hint = overlay.hint {
             let lines = hintLines(hint.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
@@ -42,9 +52,33 @@ enum OverlayPainter {
             paintHint(hint.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
         }
         if let inspector = overlay.inspector { paintInspector(inspector, translate: translate, in: context) }
+        if let cursor = overlay.keyboardCursor { paintCrosshair(at: cursor, scale: overlay.scale, in: context) }
         if let notice = overlay.notice {
             paintNotice(notice.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
         }
+    }
+
+    // MARK: Keyboard cursor
+
+    static let crosshairColor = Color(red: 0.1, green: 0.3, blue: 0.85)
+
+    /// The keyboard cursor: a small crosshair, a white edge under a blue one so it shows on lines and on white.
+    private static func paintCrosshair(at point: Point, scale s: Double, in context: CairoContext) {
+        let cr = context.pointer
+        let radius = KeyboardCursor.crosshairRadius * s
+        context.save()
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        for (color, width) in [(Color.white, 4.0 * s), (crosshairColor, 2.0 * s)] {
+            cairo_new_path(cr)
+            cairo_move_to(cr, point.x - radius, point.y)
+            cairo_line_to(cr, point.x + radius, point.y)
+            cairo_move_to(cr, point.x, point.y - radius)
+            cairo_line_to(cr, point.x, point.y + radius)
+            context.setColor(color)
+            cairo_set_line_width(cr, width)
+            cairo_stroke(cr)
+        }
+        context.restore()
     }
 
     // MARK: Inspector
@@ -87,6 +121,19 @@ enum OverlayPainter {
             TextLayout("#\(touch.id) \(touch.phase)", size: 14 * s, for: context).draw(
                 baselineAt: Point(x: center.x + (touchRadius + 4) * s, y: center.y - (touchRadius - 4) * s),
                 in: context)
+        }
+        if let keyboard = inspector.keyboard, keyboard.location.isFinite {
+            let center = keyboard.location
+            let half = touchRadius * s * 0.8
+            cairo_new_path(cr)
+            cairo_rectangle(cr, center.x - half, center.y - half, 2 * half, 2 * half)
+            context.setColor(Color(red: 0.1, green: 0.45, blue: 0.95, alpha: 0.15))
+            cairo_fill_preserve(cr)
+            context.setColor(inspectorColor)
+            cairo_set_line_width(cr, 3 * s)
+            cairo_stroke(cr)
+            TextLayout(keyboard.isDrawing ? "keyboard, drawing" : "keyboard", size: 14 * s, for: context).draw(
+                baselineAt: Point(x: center.x + half + 6 * s, y: center.y - half + 8 * s), in: context)
         }
         let text = panelText(inspector, translate: translate, in: context)
         let panel = panelFrame(text, scale: s)

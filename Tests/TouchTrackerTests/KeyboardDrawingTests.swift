@@ -1,0 +1,179 @@
+import Testing
+import TouchKit
+
+@testable import TouchTracker
+
+/// Drawing and selecting without a pointer (DESIGN.md §2.18), through the same controller and edits as touch.
+@Suite struct KeyboardDrawingTests {
+    /// A 400x300 window's controller, with every edit it reports counted.
+    final class Keyboard {
+        let controller: DrawingController
+        var edits = 0
+
+        init(drawing: Drawing = Drawing()) {
+            controller = DrawingController(size: Size(width: 400, height: 300), drawing: drawing)
+            controller.onEdit = { [unowned self] _ in edits += 1 }
+        }
+
+        @discardableResult
+        func press(_ key: String, shift: Bool = false, times: Int = 1) -> Bool {
+            var handled = true
+            for _ in 0..<times { handled = controller.handleKey(KeyCommand(key: key, shift: shift)) && handled }
+            return handled
+        }
+
+        var lines: [Line] { controller.drawingView.drawing.lines }
+        var cursor: Point { controller.keyboard.location }
+    }
+
+    static let twoLines = Drawing(lines: [
+        Line(begin: Point(x: 20, y: 20), end: Point(x: 120, y: 20)),
+        Line(begin: Point(x: 20, y: 200), end: Point(x: 220, y: 280)),
+    ])
+
+    @Test("the cursor starts at the window's centre, hidden, and the arrows move it 10 px, 1 px with Shift")
+    func arrowsMoveTheCursor() {
+        let keyboard = Keyboard()
+        #expect(keyboard.cursor == Point(x: 200, y: 150) && !keyboard.controller.keyboard.isShown)
+        keyboard.press("Right", times: 3)
+        keyboard.press("Up", shift: true, times: 2)
+        #expect(keyboard.cursor == Point(x: 230, y: 148))
+        #expect(keyboard.controller.keyboard.isShown)
+        #expect(keyboard.controller.overlay.keyboardCursor == Point(x: 230, y: 148))
+    }
+
+    @Test("the cursor stays inside the window")
+    func cursorStaysInside() {
+        let keyboard = Keyboard()
+        keyboard.press("Left", times: 50)
+        keyboard.press("Down", times: 50)
+        #expect(keyboard.cursor == Point(x: 0, y: 299))
+    }
+
+    @Test("Space starts a line at the cursor, the arrows move its end live, Space finishes it as one undoable edit")
+    func spaceArrowsSpaceDrawsALine() {
+        let keyboard = Keyboard()
+        keyboard.press("space")
+        keyboard.press("Right", times: 10)
+        #expect(keyboard.controller.drawingView.tracker.linesInProgress[KeyboardCursor.lineTouch]?.isVisible == true)
+        #expect(keyboard.lines.isEmpty && keyboard.edits == 0)
+        keyboard.press("space")
+        #expect(keyboard.lines == [Line(begin: Point(x: 200, y: 150), end: Point(x: 300, y: 150))])
+        #expect(keyboard.edits == 1)
+        keyboard.controller.handleKey(KeyCommand(key: "z", control: true))
+        #expect(keyboard.lines.isEmpty)
+    }
+
+    @Test("Escape cancels the keyboard's line in progress: nothing is drawn and nothing saved")
+    func escapeCancelsTheLine() {
+        let keyboard = Keyboard()
+        keyboard.press("space")
+        keyboard.press("Down", times: 5)
+        keyboard.press("Escape")
+        #expect(keyboard.controller.drawingView.tracker.linesInProgress.isEmpty)
+        keyboard.press("space")
+        #expect(keyboard.lines.isEmpty && keyboard.edits == 0)
+        #expect(keyboard.controller.keyboard.isDrawing)
+    }
+
+    @Test("Tab selects the shapes oldest first and wraps; Shift+Tab goes back; the cursor goes to each one's middle")
+    func tabWalksTheShapes() {
+        let keyboard = Keyboard(drawing: Self.twoLines)
+        let ids = keyboard.controller.drawingView.shapes.order
+        keyboard.press("Tab")
+        #expect(keyboard.controller.drawingView.selection == ids[0])
+        #expect(keyboard.cursor == Point(x: 70, y: 20))
+        keyboard.press("Tab")
+        #expect(keyboard.controller.drawingView.selection == ids[1])
+        keyboard.press("Tab")
+        #expect(keyboard.controller.drawingView.selection == ids[0])
+        keyboard.press("Tab", shift: true)
+        #expect(keyboard.controller.drawingView.selection == ids[1])
+        keyboard.press("ISO_Left_Tab")
+        #expect(keyboard.controller.drawingView.selection == ids[0])
+    }
+
+    @Test("the arrows move the selected shape, each press saved, and a run of presses is one undo step")
+    func arrowsMoveTheSelectionAsOneUndoStep() {
+        let keyboard = Keyboard(drawing: Self.twoLines)
+        keyboard.press("Tab")
+        keyboard.press("Right", times: 3)
+        keyboard.press("Down", shift: true, times: 2)
+        #expect(keyboard.lines[0] == Line(begin: Point(x: 50, y: 22), end: Point(x: 150, y: 22)))
+        #expect(keyboard.edits == 5)
+        #expect(keyboard.cursor == Point(x: 100, y: 22))
+        keyboard.controller.handleKey(KeyCommand(key: "z", control: true))
+        #expect(keyboard.lines[0] == Self.twoLines.lines[0])
+        #expect(!keyboard.controller.drawingView.undoStack.canUndo)
+    }
+
+    @Test("two runs of arrow presses, another key between them, are two undo steps")
+    func separateRunsAreSeparateSteps() {
+        let keyboard = Keyboard(drawing: Self.twoLines)
+        keyboard.press("Tab")
+        keyboard.press("Right", times: 2)
+        keyboard.press("F1")
+        keyboard.press("Right", times: 2)
+        keyboard.controller.handleKey(KeyCommand(key: "z", control: true))
+        #expect(keyboard.lines[0].begin == Point(x: 40, y: 20))
+    }
+
+    @Test("Delete deletes the shape Tab selected; Escape deselects; Ctrl+Z brings it back")
+    func deleteAndDeselectFromTheKeyboard() {
+        let keyboard = Keyboard(drawing: Self.twoLines)
+        keyboard.press("Tab")
+        keyboard.press("Tab")
+        keyboard.press("Escape")
+        #expect(keyboard.controller.drawingView.selection == nil)
+        keyboard.press("Tab")
+        keyboard.press("Delete")
+        #expect(keyboard.lines == [Self.twoLines.lines[1]])
+        keyboard.controller.handleKey(KeyCommand(key: "z", control: true))
+        #expect(keyboard.lines.count == 2)
+    }
+
+    @Test("Menu opens the selected shape's menu, Up/Down/Return choose in it, and the arrows do not move the shape")
+    func menuFromTheKeyboard() {
+        let keyboard = Keyboard(drawing: Self.twoLines)
+        keyboard.press("Tab")
+        keyboard.press("Menu")
+        #expect(keyboard.controller.menu?.items.map(\.title) == ["Delete"])
+        keyboard.press("Down")
+        keyboard.press("Return")
+        #expect(keyboard.lines == [Self.twoLines.lines[1]])
+    }
+
+    @Test("the gesture inspector shows the keyboard cursor, and whether it draws")
+    func inspectorShowsTheKeyboard() {
+        let keyboard = Keyboard()
+        keyboard.press("F1")
+        #expect(keyboard.controller.inspector?.keyboard == nil)
+        keyboard.press("space")
+        keyboard.press("Left")
+        #expect(
+            keyboard.controller.inspector?.keyboard
+                == InspectorSnapshot.KeyboardMark(location: Point(x: 190, y: 150), isDrawing: true))
+    }
+
+    @Test("a replay script of key events draws, selects, moves and deletes as the keys do")
+    func replayScriptsReproduceTheKeyboard() throws {
+        let script = """
+            {"t": 0.0, "key": "space"}
+            {"t": 0.1, "key": "Right"}
+            {"t": 0.2, "key": "Right"}
+            {"t": 0.3, "key": "shift+Down"}
+            {"t": 0.4, "key": "space"}
+            {"t": 0.5, "key": "space"}
+            {"t": 0.6, "key": "Up"}
+            {"t": 0.7, "key": "Up"}
+            {"t": 0.8, "key": "Escape"}
+            {"t": 0.9, "key": "Tab"}
+            {"t": 1.0, "key": "Left"}
+            """
+        let controller = DrawingController(size: Size(width: 400, height: 300))
+        ReplayRunner.run(try ReplayScript.parse(script), on: controller)
+        #expect(
+            controller.drawingView.drawing.lines == [Line(begin: Point(x: 190, y: 150), end: Point(x: 210, y: 151))])
+        #expect(controller.snapshot.selectedLine == 0)
+    }
+}
