@@ -30,8 +30,13 @@ struct TouchTrackerCommand: ParsableCommand {
               three fingers up       the colour menu
 
             Keys:
+              arrows                 move the keyboard cursor 10 px (Shift: 1)
+              Space                  start a line there; Space again ends it
+              Tab, Shift+Tab         select the next or previous shape;
+                                     the arrows then move it
               Delete                 delete the selected line
-              Up/Down/Return         choose in the menu; Escape closes it
+              Up/Down/Return         choose in the menu; Escape closes it,
+                                     cancels a keyboard line, deselects
               Menu, Shift+F10        open the selected line's menu
               Ctrl+Z                 undo; Ctrl+Shift+Z or Ctrl+Y redo
               Ctrl+C, Ctrl+V         copy (PNG and shapes), paste at the pointer
