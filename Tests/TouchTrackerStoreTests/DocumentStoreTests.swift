@@ -46,7 +46,9 @@ import TouchTrackerStore
         }
         let large = Drawing(lines: lines)
         let store = DocumentStore(path: folder + "/large.json")
-        try store.save(large)
+        let encoding = ParallelEncoding()
+        defer { encoding.stop() }
+        try store.save(large, encoding: encoding)
         let written = try Data(contentsOf: URL(fileURLWithPath: folder + "/large.json"))
         #expect(Array(written) == DocumentCodec.encode(large))
         #expect(try store.load() == large)
@@ -61,7 +63,9 @@ import TouchTrackerStore
                 return [UInt8(index)]
             }
         }
-        #expect(ParallelEncoding.run(jobs) == (0..<9).map { [UInt8($0)] })
+        let encoding = ParallelEncoding()
+        defer { encoding.stop() }
+        #expect(encoding.run(jobs) == (0..<9).map { [UInt8($0)] })
     }
 
     @Test("saving creates a private folder and a private file")

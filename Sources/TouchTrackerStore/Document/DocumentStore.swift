@@ -69,16 +69,19 @@ public struct DocumentStore: Sendable {
     }
 
     /// Writes the drawing crash-safely. The folder is created (mode 0700) if missing; the file is mode 0600.
+    /// `encoding`'s helpers encode batches side by side with the calling thread (nil: the calling thread alone).
     /// `beforeRename` sees the new file's identity just before it replaces the old one (`AtomicFile`).
     public func save(
-        _ drawing: Drawing, beforeRename: (FileIdentity) throws(DocumentFileError) -> Void = { _ in }
+        _ drawing: Drawing, encoding: ParallelEncoding? = nil,
+        beforeRename: (FileIdentity) throws(DocumentFileError) -> Void = { _ in }
     ) throws(DocumentFileError) {
         // Streamed: the text of a large drawing goes to the file a few batches at a time instead of being built
         // whole, and the batches in flight are encoded side by side.
         try AtomicFile.write(to: path, beforeRename: beforeRename) {
             (file: borrowing AtomicFile.Output) throws(DocumentFileError) in
             try DocumentCodec.encode(
-                drawing, batchesAtOnce: ParallelEncoding.batchesAtOnce, encodeBatches: ParallelEncoding.run
+                drawing, batchesAtOnce: encoding == nil ? 1 : ParallelEncoding.batchesAtOnce,
+                encodeBatches: { jobs in encoding?.run(jobs) ?? jobs.map { $0() } }
             ) { (chunk: [UInt8]) throws(DocumentFileError) in try file.write(chunk) }
         }
     }

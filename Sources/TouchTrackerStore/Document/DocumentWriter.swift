@@ -65,6 +65,8 @@ public final class DocumentWriter: Sendable {
     private let attempted = DispatchSemaphore(value: 0)
     private let log: @Sendable (String) -> Void
     private let identityOf: @Sendable (String) -> FileIdentity?
+    /// The save's encoding helpers, stopped with the writer.
+    private let encoding = ParallelEncoding()
     private let onStatusChange: @Sendable (Status) -> Void
 
     /// Starts the writer thread for `store`. `log` gets one line per new kind of failure and one when saving works
@@ -191,7 +193,11 @@ public final class DocumentWriter: Sendable {
                 guard let pending = state.pending else { return .some(nil) }
                 return .some((pending, state.submitted))
             }
-            guard let next else { return }
+            guard let next else {
+                // Stopped: the save's helpers go with the writer.
+                encoding.stop()
+                return
+            }
             guard let (snapshot, number) = next else { continue }
             save(snapshot, number: number)
             attempted.signal()
@@ -210,7 +216,7 @@ public final class DocumentWriter: Sendable {
             // version is not replaced unseen; the new version is remembered before anyone can see it at the path.
             // The file is looked at outside the lock, which the event loop takes at every edit: a file system that
             // hangs (a stalled network mount) holds up this thread, never the window.
-            try store.save(snapshot.drawing) { (version: FileIdentity) throws(DocumentFileError) in
+            try store.save(snapshot.drawing, encoding: encoding) { (version: FileIdentity) throws(DocumentFileError) in
                 let guarded = state.withLock { $0.guardsOutsideChanges }
                 let current = guarded ? identityOf(store.path) : nil
                 try state.withLock { (state: inout State) throws(DocumentFileError) in

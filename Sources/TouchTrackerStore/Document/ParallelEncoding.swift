@@ -7,20 +7,31 @@ import TouchTracker
 /// helper threads take any it has not reached yet. On two quiet cores a 100,000-line save spends about half as long
 /// encoding. The text still reaches the file in order, a few batches at a time.
 ///
-/// The helpers are made once, at the first save that needs them, and run in the idle class: they use only a
-/// processor nothing else wants, so they never hold up the event loop or the X server, as Dispatch's shared
-/// workers (at the loop's priority) would. Nor do they ever hold up the save: a job a helper has not finished
-/// soon after the saving thread has done its own is done again by the saving thread (the text is the same).
-public enum ParallelEncoding {
+/// The helpers belong to their owner (the document's writer makes one set for all its saves and stops them when
+/// it stops) and run in the idle class: they use only a processor nothing else wants, so they never hold up the
+/// event loop or the X server, as Dispatch's shared workers (at the loop's priority) would. Nor do they ever hold
+/// up the save: a job a helper has not finished soon after the saving thread has done its own is done again by the
+/// saving thread (the text is the same), so stopping them mid-save loses nothing either.
+public final class ParallelEncoding: Sendable {
     /// How many batches are encoded at once: one per processor, at most four (each holds ~60 KB of text).
     public static let batchesAtOnce = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
 
-    private static let helpers = EncodingHelpers(threads: batchesAtOnce - 1)
+    private let helpers: EncodingHelpers?
+
+    /// Starts the helpers (one fewer than `batchesAtOnce`; none on one processor), asleep until a save needs them.
+    public init() {
+        helpers = Self.batchesAtOnce > 1 ? EncodingHelpers(threads: Self.batchesAtOnce - 1) : nil
+    }
 
     /// The results of `jobs`, in their order.
-    public static func run(_ jobs: [@Sendable () -> [UInt8]]) -> [[UInt8]] {
-        guard jobs.count > 1, batchesAtOnce > 1 else { return jobs.map { $0() } }
+    public func run(_ jobs: [@Sendable () -> [UInt8]]) -> [[UInt8]] {
+        guard jobs.count > 1, let helpers else { return jobs.map { $0() } }
         return helpers.run(jobs)
+    }
+
+    /// Ends the helpers' threads once the jobs in their hands are done (a save under way finishes its own).
+    public func stop() {
+        helpers?.stop()
     }
 }
 
@@ -35,11 +46,15 @@ private final class EncodingHelpers: Sendable {
 
     /// Jobs offered and not yet taken.
     private let queue = Mutex<[Offer]>([])
-    /// The helpers, in the idle class; they live as long as the process, asleep while there is nothing to save.
+    /// The helpers, in the idle class, asleep while there is nothing to save.
     private let helpers: [Worker]
 
     init(threads: Int) {
         helpers = (0..<threads).map { Worker(name: "save encoder \($0 + 1)", priority: .idle) }
+    }
+
+    func stop() {
+        for helper in helpers { helper.stop() }
     }
 
     /// What a helper is handed for each job offered: take the oldest offer still queued, if any. (The offer itself
