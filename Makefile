@@ -17,7 +17,7 @@ RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev p
 # (renders exported PDFs back to pixels).
 TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-dev xvfb xdotool \
 	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript fonts-ipafont-gothic fonts-dejavu-core \
-	dpkg-dev lintian appstream binutils xclip
+	dpkg-dev lintian appstream binutils xclip at-spi2-core dbus-daemon dbus-bin python3-pyatspi
 
 .PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources \
 	locales deb deps-deb

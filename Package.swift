@@ -7,9 +7,15 @@ import PackageDescription
 /// HarfBuzz): SwiftPM refuses that flag with a warning on every build. Only the include paths are needed (the
 /// module map names the libraries to link). Empty when pkg-config or Pango is missing: `make` installs both.
 func pangoIncludeFlags() -> [String] {
+    includeFlags(of: "pangocairo")
+}
+
+/// The include paths of `package` as `pkg-config --cflags-only-I` gives them, for Swift targets that import its
+/// module (GLib's take the same path as Pango's: its full flags carry -pthread too).
+func includeFlags(of package: String) -> [String] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["pkg-config", "--cflags-only-I", "pangocairo"]
+    process.arguments = ["pkg-config", "--cflags-only-I", package]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
@@ -48,6 +54,8 @@ let package = Package(
         .systemLibrary(name: "CIntl"),
         // Pango for every piece of text the app draws (include paths: `pangoIncludeFlags`).
         .systemLibrary(name: "CPango", providers: [.apt(["libpango1.0-dev"])]),
+        // GLib's D-Bus, for the accessibility bridge (include paths: `includeFlags(of: "gio-2.0")`).
+        .systemLibrary(name: "CGio", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(
             name: "CCairo",
             pkgConfig: "cairo cairo-xlib",
@@ -87,6 +95,13 @@ let package = Package(
             dependencies: ["TouchKit", "TouchTrackerDemos", "TouchTrackerRender", "CCairo"],
             swiftSettings: [.unsafeFlags(pangoIncludeFlags())]),
 
+        // The accessibility bridge: the drawing as AT-SPI 2 objects on the accessibility bus, over GDBus, answered
+        // from snapshots on a worker of its own.
+        .target(
+            name: "TouchTrackerAccessibility",
+            dependencies: ["TouchKit", "TouchTracker", "BackgroundWork", "CGio"],
+            swiftSettings: [.unsafeFlags(includeFlags(of: "gio-2.0"))]),
+
         // MARK: The drawing session (what the app does with a window, whatever the window system)
 
         // The controller and renderer, the document read, saved, watched and locked, exports, the clipboard's
@@ -94,7 +109,8 @@ let package = Package(
         .target(
             name: "TouchTrackerSession",
             dependencies: [
-                "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "BackgroundWork", "CIntl",
+                "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "TouchTrackerAccessibility",
+                "BackgroundWork", "CIntl",
             ]),
 
         // MARK: Platform hosts

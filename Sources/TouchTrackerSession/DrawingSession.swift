@@ -1,6 +1,7 @@
 import Foundation
 import TouchKit
 import TouchTracker
+import TouchTrackerAccessibility
 import TouchTrackerRender
 import TouchTrackerStore
 
@@ -21,6 +22,8 @@ public struct SessionOptions: Sendable {
     /// (`DrawingRenderer.drawsNothingForBenchmarkFloor`). Set from `TOUCHTRACKER_BENCH_FLOOR=1`, which only
     /// `touchtracker-bench` sets.
     public var benchmarkFloor = false
+    /// The environment to find an accessibility bus in (`DBUS_SESSION_BUS_ADDRESS`); nil: none is looked for.
+    public var accessibilityEnvironment: [String: String]?
 
     public init(scale: Double = 1, verbose: Bool = false, exportPath: String? = nil) {
         self.scale = scale
@@ -40,7 +43,7 @@ public final class DrawingSession {
     /// Held strongly: the host holds nothing of the session's, so there is no cycle.
     private let host: any SessionHost
     private let options: SessionOptions
-    private let log: (String) -> Void
+    private let log: @Sendable (String) -> Void
     public let renderer: DrawingRenderer
     public let controller: DrawingController
 
@@ -60,6 +63,14 @@ public final class DrawingSession {
     private var touchEventsHandled = 0
     /// Whether the tiles were complete at the last frame (for the `tiles complete` trace).
     private var tilesWereComplete = false
+    /// The drawing as AT-SPI objects, while an accessibility bus is there.
+    private var accessibility: AccessibilityBridge?
+    /// What assistive clients asked for, done at the next frame.
+    private let accessibilityRequests = AccessibilityMailbox()
+    /// What the accessible tree was last told: the shapes' revision, the selection and the window's size.
+    private var publishedScene: (revision: UInt64, selection: ShapeID?, size: Size)?
+    /// The notice last said to a screen reader.
+    private var announcedNotice: Message?
 
     /// Called on the event loop once the document has been read and put under anything drawn meanwhile. Edits are
     /// reported through `controller.onEdit` only from then on, so nothing is saved over a document not yet read.
@@ -80,7 +91,7 @@ public final class DrawingSession {
     /// drawing appears, under whatever was drawn, when read.
     public init(
         host: any SessionHost, width: Int, height: Int, options: SessionOptions,
-        loadDocument: @escaping @Sendable () -> Drawing, log: @escaping (String) -> Void
+        loadDocument: @escaping @Sendable () -> Drawing, log: @escaping @Sendable (String) -> Void
     ) throws {
         self.host = host
         self.options = options
@@ -109,6 +120,21 @@ public final class DrawingSession {
             controller.onExport = { [unowned self] in self.exportPNG() }
         }
         if options.verbose { log("tiles painted by \(renderer.painterThreads) background thread(s)") }
+        if let environment = options.accessibilityEnvironment {
+            let requests = accessibilityRequests
+            let wakeUp = host.wakeUp
+            accessibility = AccessibilityBridge.start(
+                scene: accessibleScene(), lineWidth: controller.drawingView.lineWidth, environment: environment,
+                log: log,
+                onRequest: { request in
+                    requests.post(request)
+                    wakeUp()
+                })
+        }
+    }
+
+    deinit {
+        accessibility?.stop()
     }
 
     /// The clock the host's loop advances (TouchKit's timers run on it).
@@ -167,6 +193,7 @@ public final class DrawingSession {
         reportExports()
         adoptDiskChanges()
         adoptPreparedPaste()
+        doAccessibilityRequests()
         let standing = standingNotice?()
         if standing != controller.standingNotice {
             controller.standingNotice = standing
@@ -180,6 +207,7 @@ public final class DrawingSession {
             exposed.intersection(Rect(x: 0, y: 0, width: Double(renderer.width), height: Double(renderer.height))))
         guard !region.isEmpty else { return }
         host.present(renderer.canvas, region: region)
+        publishAccessibleScene()
         guard options.traceFrames else { return }
         let now = MonotonicClock.now()
         log(
@@ -189,6 +217,56 @@ public final class DrawingSession {
         let tilesComplete = renderer.tilesComplete
         if tilesComplete, !tilesWereComplete { log(String(format: "tiles complete t=%.6f", now)) }
         tilesWereComplete = tilesComplete
+    }
+
+    // MARK: Accessibility
+
+    /// The window as assistive technology is told of it now (constant time: the shapes are shared, not copied).
+    private func accessibleScene() -> AccessibleScene {
+        AccessibleScene(
+            windowTitle: "TouchTracker", windowOrigin: host.screenOrigin(),
+            windowSize: Size(width: Double(renderer.width), height: Double(renderer.height)),
+            shapes: controller.drawingView.shapes, selection: controller.drawingView.selection,
+            translate: Localization.translate)
+    }
+
+    /// Hands the accessible tree a new scene when the shapes, the selection or the window's size changed, and says
+    /// a new notice to the screen reader.
+    private func publishAccessibleScene() {
+        guard let accessibility else { return }
+        let view = controller.drawingView
+        let size = Size(width: Double(renderer.width), height: Double(renderer.height))
+        if publishedScene.map({
+            $0.revision != view.shapes.revision || $0.selection != view.selection || $0.size != size
+        })
+            ?? true
+        {
+            publishedScene = (view.shapes.revision, view.selection, size)
+            accessibility.publish(accessibleScene())
+        }
+        let notice = controller.overlay.notice
+        if notice != announcedNotice {
+            announcedNotice = notice
+            if let notice { accessibility.announce(notice.localized(Localization.translate)) }
+        }
+    }
+
+    /// Does what assistive clients asked: select, delete, deselect (as a tap and the menu would).
+    private func doAccessibilityRequests() {
+        for request in accessibilityRequests.take() {
+            let view = controller.drawingView
+            switch request {
+            case .select(let id):
+                guard view.shapes[id] != nil else { continue }
+                view.select(id)
+            case .delete(let id):
+                guard view.shapes[id] != nil else { continue }
+                view.select(id)
+                view.deleteSelectedShape()
+            case .deselect:
+                view.select(nil)
+            }
+        }
     }
 
     // MARK: The end

@@ -33,4 +33,8 @@ public protocol SessionHost: AnyObject {
 
     /// Where the pointer is, in window pixels (nil when the window system does not say).
     func pointerLocation() -> Point?
+
+    /// Where the window's top-left corner is on the screen (for assistive technology's extents); asked only when
+    /// the accessible tree changes.
+    func screenOrigin() -> Point
 }

@@ -45,4 +45,6 @@ final class InMemoryHost: SessionHost {
     }
 
     func pointerLocation() -> Point? { pointer }
+
+    func screenOrigin() -> Point { Point(x: 100, y: 50) }
 }

@@ -1,3 +1,5 @@
+import TouchKit
+
 /// A line of text the window shows, kept as its English template — numbered placeholders `{1}`, `{2}` — and its
 /// arguments, and translated only where it is drawn (`localized`). The model, replay scripts and the state
 /// snapshot stay English whatever the locale, so scripts and tests are portable.
@@ -66,6 +68,13 @@ extension Message {
         case notSaved = "Not saved: {1} — retrying"
         case unsavedCopyKept = "Unsaved copy kept in {1}"
         case inspectorHeading = "Gesture inspector (F1 hides)"
+        case drawingName = "Drawing"
+        case oneLine = "1 line"
+        case manyLines = "{1} lines"
+        case oneCircle = "1 circle"
+        case manyCircles = "{1} circles"
+        case lineName = "Line from {1}, {2} to {3}, {4}"
+        case circleName = "Circle at {1}, {2}, radius {3}"
         case gestureHint =
             "Drag with a finger or the mouse to draw\nTap a line to select it · Double-tap to clear\nHold a line and drag to move it · F1: gesture inspector"
         case inspectorTouches = "touches: {1}"
@@ -110,6 +119,30 @@ extension Message {
     public static func unsavedCopyKept(in path: String) -> Message { Message(.unsavedCopyKept, .literal(path)) }
 
     public static let inspectorHeading = Message(.inspectorHeading)
+
+    /// The drawing as assistive technology names it: "Drawing, 12 lines, 1 circle".
+    public static func drawing(lines: Int, circles: Int) -> [Message] {
+        var parts = [Message(.drawingName)]
+        parts.append(lines == 1 ? Message(.oneLine) : Message(.manyLines, .literal("\(lines)")))
+        if circles > 0 {
+            parts.append(circles == 1 ? Message(.oneCircle) : Message(.manyCircles, .literal("\(circles)")))
+        }
+        return parts
+    }
+
+    /// A line as assistive technology names it (window pixels, rounded).
+    public static func lineName(from begin: Point, to end: Point) -> Message {
+        Message(
+            .lineName, .literal(rounded(begin.x)), .literal(rounded(begin.y)), .literal(rounded(end.x)),
+            .literal(rounded(end.y)))
+    }
+
+    /// A circle as assistive technology names it.
+    public static func circleName(at center: Point, radius: Double) -> Message {
+        Message(.circleName, .literal(rounded(center.x)), .literal(rounded(center.y)), .literal(rounded(radius)))
+    }
+
+    private static func rounded(_ value: Double) -> String { "\(Int(value.rounded()))" }
 
     /// The hint an empty window shows until the first stroke: the gestures, one line each.
     public static let gestureHint = Message(.gestureHint)

@@ -47,13 +47,13 @@ public final class X11App {
     /// What the app does with the window.
     public let session: DrawingSession
     private var running = true
-    private let log: (String) -> Void
+    private let log: @Sendable (String) -> Void
 
     /// Opens the window at once, reading the document with `loadDocument` on another thread meanwhile (the
     /// session's).
     public init(
         options: X11AppOptions, loadDocument: @escaping @Sendable () -> Drawing, environment: [String: String],
-        log: @escaping (String) -> Void
+        log: @escaping @Sendable (String) -> Void
     ) throws {
         self.options = options
         self.log = log
@@ -73,6 +73,7 @@ public final class X11App {
         sessionOptions.traceFrames = options.traceFrames
         sessionOptions.painterThreads = options.painterThreads
         sessionOptions.benchmarkFloor = environment["TOUCHTRACKER_BENCH_FLOOR"] == "1"
+        sessionOptions.accessibilityEnvironment = environment
         windowHost.setIcon(log: log)
         if options.verbose {
             windowHost.describeInput(log: log)

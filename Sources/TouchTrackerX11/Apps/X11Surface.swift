@@ -39,6 +39,11 @@ final class X11Surface: SessionHost {
         clipboard.paste(time: lastKeyTime, now: MonotonicClock.now())
     }
 
+    func screenOrigin() -> Point {
+        let geometry = host.window.currentGeometry()
+        return Point(x: Double(geometry.x), y: Double(geometry.y))
+    }
+
     func pointerLocation() -> Point? {
         host.window.pointerLocation().map { Point(x: Double($0.x), y: Double($0.y)) }
     }

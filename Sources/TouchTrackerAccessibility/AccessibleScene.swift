@@ -1,0 +1,68 @@
+import TouchKit
+import TouchTracker
+
+/// What assistive technology is told about the window at one moment: the window and the drawing's shapes, taken
+/// in constant time on the event loop (the shapes are a snapshot sharing the live storage) and read on the bridge's
+/// own thread. Names are made from it only when something asks.
+public struct AccessibleScene: Sendable {
+    /// The window's title (the frame's name).
+    public var windowTitle: String
+    /// The window's top-left corner on the screen, and its size, in pixels.
+    public var windowOrigin: Point
+    public var windowSize: Size
+    /// Every shape, bottom to top (`ShapeCollection.order` is drawing order: the lines oldest first, then the
+    /// circles).
+    public var shapes: ShapeCollection
+    public var selection: ShapeID?
+    /// How an English text is shown in the user's language.
+    public var translate: Translate
+
+    public init(
+        windowTitle: String, windowOrigin: Point, windowSize: Size, shapes: ShapeCollection, selection: ShapeID?,
+        translate: @escaping Translate
+    ) {
+        self.windowTitle = windowTitle
+        self.windowOrigin = windowOrigin
+        self.windowSize = windowSize
+        self.shapes = shapes
+        self.selection = selection
+        self.translate = translate
+    }
+
+    /// The drawing's accessible name: "Drawing, 12 lines, 1 circle".
+    public var drawingName: String {
+        Message.drawing(lines: shapes.lineCount, circles: shapes.circleCount).map { $0.localized(translate) }
+            .joined(separator: ", ")
+    }
+
+    /// A shape's accessible name: "Line from 10, 20 to 300, 40", "Circle at 100, 100, radius 50", and its colour
+    /// when it is not black.
+    public func name(of shape: Shape) -> String {
+        var name: String
+        switch shape {
+        case .line(let line):
+            name = Message.lineName(from: line.begin, to: line.end).localized(translate)
+        case .circle(let circle):
+            name = Message.circleName(at: circle.center, radius: (circle.frame.width + circle.frame.height) / 4)
+                .localized(translate)
+        }
+        if let color = shape.color, color != .black {
+            name += ", " + (LineColor.palette.first { $0.color == color }.map { translate($0.name) } ?? color.hex)
+        }
+        return name
+    }
+
+    /// The shape at `index` in drawing order, with its ID.
+    public func shape(at index: Int) -> (id: ShapeID, shape: Shape)? {
+        guard shapes.order.indices.contains(index), let shape = shapes[shapes.order[index]] else { return nil }
+        return (shapes.order[index], shape)
+    }
+
+    /// A shape's extents in screen pixels (its stroke's bounds, offset by the window's place).
+    public func screenExtents(of shape: Shape, lineWidth: Double) -> Rect {
+        let bounds = shape.strokeBounds(defaultWidth: lineWidth)
+        return Rect(
+            x: bounds.minX + windowOrigin.x, y: bounds.minY + windowOrigin.y, width: bounds.width,
+            height: bounds.height)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import TouchKit
+import TouchTracker
+import XorgTestSupport
+
+/// The window as a screen reader finds it: the real app under Xorg on a private session bus with at-spi2-core's
+/// accessibility bus, read and driven by an assistive client (pyatspi).
+@Suite("Screen readers", .serialized)
+struct ScreenReaderTests {
+    static let drawing = Drawing(
+        lines: [
+            Line(begin: Point(x: 10, y: 20), end: Point(x: 300, y: 40)),
+            Line(begin: Point(x: 50, y: 60), end: Point(x: 60, y: 200), color: .red),
+        ],
+        circles: [Circle(frame: Rect(x: 300, y: 200, width: 100, height: 100))])
+
+    /// Finds TouchTracker among the desktop's applications, and the drawing in its window.
+    static let findDrawing = """
+        import pyatspi, sys, time
+        def find():
+            for attempt in range(100):
+                desktop = pyatspi.Registry.getDesktop(0)
+                for app in desktop:
+                    if app is not None and app.name == "TouchTracker":
+                        return app
+                time.sleep(0.1)
+            sys.exit("TouchTracker is not on the accessibility bus")
+        app = find()
+        window = app[0]
+        drawing = window[0]
+
+        """
+
+    private func launch(
+        _ bus: AccessibilityBus, environment: [String: String?] = [:]
+    ) async throws -> AppSession {
+        let session = try await AppSession.launch(
+            frame: AppSession.Frame(x: 0, y: 0, width: 640, height: 480), drawing: Self.drawing,
+            environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 })
+        try await session.app.waitForStderrLine(containing: "document read: 2 lines")
+        return session
+    }
+
+    @Test(
+        """
+        an assistive client finds the application, its window and the drawing, and reads every shape's name, role \
+        and extents in drawing order
+        """)
+    func clientReadsEveryShape() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        let result = try bus.runClient(
+            Self.findDrawing + """
+                print("app", app.getRoleName(), app.childCount)
+                print("window", window.name, window.getRoleName())
+                print("drawing", drawing.name, drawing.getRoleName(), drawing.childCount)
+                for shape in drawing:
+                    e = shape.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+                    print("shape", shape.name, "|", shape.getRoleName(), e.x, e.y, e.width, e.height)
+                """)
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("app application 1"), "\(result.output)")
+        #expect(lines.contains("window TouchTracker frame"), "\(result.output)")
+        #expect(lines.contains("drawing Drawing, 2 lines, 1 circle canvas 3"), "\(result.output)")
+        #expect(lines.contains("shape Line from 10, 20 to 300, 40 | image 4 14 302 32"), "\(result.output)")
+        #expect(lines.contains("shape Line from 50, 60 to 60, 200, Red | image 44 54 22 152"), "\(result.output)")
+        #expect(lines.contains("shape Circle at 350, 250, radius 50 | image 294 194 112 112"), "\(result.output)")
+    }
+
+    @Test("the client's select and delete actions select and delete the shape: the tree and the saved document lose it")
+    func deleteActionDeletes() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        let result = try bus.runClient(
+            Self.findDrawing + """
+                shape = drawing[0]
+                action = shape.queryAction()
+                names = [action.getName(i) for i in range(action.nActions)]
+                print("actions", names)
+                action.doAction(names.index("select"))
+                for attempt in range(100):
+                    if drawing[0].getState().contains(pyatspi.STATE_SELECTED): break
+                    time.sleep(0.05)
+                print("selected", drawing[0].getState().contains(pyatspi.STATE_SELECTED))
+                drawing[0].queryAction().doAction(names.index("delete"))
+                for attempt in range(100):
+                    if drawing.childCount == 2: break
+                    time.sleep(0.05)
+                print("children", drawing.childCount, "|", drawing.name)
+                """)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("actions ['select', 'delete']"), "\(result.output)")
+        #expect(result.output.contains("selected True"), "\(result.output)")
+        #expect(result.output.contains("children 2 | Drawing, 1 line, 1 circle"), "\(result.output)")
+        try await waitUntil("the delete saved", timeout: .seconds(10), poll: .milliseconds(50)) {
+            SavedDocument.read(session.document)?.lines.count == 1
+        }
+        #expect(SavedDocument.read(session.document)?.lines.first?.begin.x == 50)
+    }
+
+    @Test("with the German catalog the tree speaks German")
+    func treeSpeaksTheUsersLanguage() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus, environment: ["LANGUAGE": "de", "LANG": "de_DE.UTF-8"])
+        defer { session.stop() }
+        let result = try bus.runClient(
+            Self.findDrawing + """
+                print("drawing", drawing.name)
+                print("shape", drawing[1].name)
+                """)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("drawing Zeichnung, 2 Linien, 1 Kreis"), "\(result.output)")
+        #expect(result.output.contains("shape Linie von 50, 60 nach 60, 200, Rot"), "\(result.output)")
+    }
+}

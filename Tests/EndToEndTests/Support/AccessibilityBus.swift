@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import XorgTestSupport
+
+/// A private D-Bus session with AT-SPI's accessibility bus on it (at-spi2-core's bus launcher; the registry is
+/// started by the bus on demand), and an assistive client: pyatspi, run by Debian's python3. `stop()` ends both.
+final class AccessibilityBus: Sendable {
+    /// `DBUS_SESSION_BUS_ADDRESS` for the app and the client.
+    let address: String
+    private let daemon: ChildProcess
+    private let launcher: ChildProcess
+
+    static let python = "/usr/bin/python3"
+
+    init() async throws {
+        daemon = try ChildProcess(
+            executable: "/usr/bin/dbus-daemon", arguments: ["--session", "--nofork", "--print-address=1"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        address = try await waitForValue("the session bus's address", timeout: .seconds(10)) { [daemon] in
+            let text = String(decoding: daemon.stdout, as: UTF8.self)
+            return text.contains("\n") ? text.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        }
+        launcher = try ChildProcess(
+            executable: "/usr/libexec/at-spi-bus-launcher", arguments: ["--launch-immediately"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
+        // Up once it owns org.a11y.Bus on the session bus.
+        let address = address
+        try await waitUntil("the accessibility bus", timeout: .seconds(10), poll: .milliseconds(50)) {
+            let probe = try ChildProcess(
+                executable: "/usr/bin/dbus-send",
+                arguments: [
+                    "--session", "--print-reply", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress",
+                ], environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
+            return probe.waitForExit(timeout: .seconds(5))?.status == 0
+        }
+    }
+
+    /// Runs the pyatspi script `source` and returns what it printed (status 0 expected; the output says why not).
+    func runClient(_ source: String, timeout: Duration = .seconds(30)) throws -> (status: Int32, output: String) {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("atspi-client-\(UUID()).py")
+        try Data(source.utf8).write(to: script)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let client = try ChildProcess(
+            executable: Self.python, arguments: [script.path],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
+        let status = client.waitForExit(timeout: timeout)?.status ?? -1
+        let output = String(decoding: client.stdout, as: UTF8.self) + String(decoding: client.stderr, as: UTF8.self)
+        return (status, output)
+    }
+
+    func stop() {
+        _ = launcher.stop(timeout: .seconds(5))
+        _ = daemon.stop(timeout: .seconds(5))
+    }
+}
