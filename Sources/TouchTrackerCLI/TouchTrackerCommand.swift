@@ -50,6 +50,8 @@ struct TouchTrackerCommand: ParsableCommand {
               drawing.window.json, drawing.png           beside the document
               ~/.local/state/touchtracker/               drawings kept at exit
 
+            Screen readers find the window, the drawing and every shape on the
+            accessibility bus (AT-SPI), with the actions select and delete.
             HiDPI: sizes follow Xft.dpi (dpi / 96) unless --scale is given.
             More in the manual: man touchtracker.
             """,
