@@ -10,6 +10,8 @@ public enum AccessibilityRequest: Sendable, Equatable {
     case select(ShapeID)
     case delete(ShapeID)
     case deselect
+    /// The open menu's item at this index, as a click on it.
+    case activateMenuItem(Int)
 }
 
 /// The window as AT-SPI 2 objects on the accessibility bus (DESIGN.md §3e), spoken directly over D-Bus with GDBus,
@@ -108,6 +110,14 @@ public final class AccessibilityBridge: Sendable {
             emit(
                 connection, node: .drawing, member: "PropertyChange", kind: "accessible-name", detail: 0,
                 data: GVariantValues.string(newScene.drawingName))
+        }
+        if (old.menu == nil) != (newScene.menu == nil) || old.menu?.items != newScene.menu?.items {
+            // The menu opened, closed or changed: the window's children changed.
+            emit(
+                connection, node: .window, member: "ChildrenChanged", kind: newScene.menu == nil ? "remove" : "add",
+                detail: 1,
+                data: GVariantValues.reference(
+                    busName: busName, path: newScene.menu == nil ? AtspiProtocol.nullPath : AccessibleNode.menu.path))
         }
         if old.selection != newScene.selection {
             if let previous = old.selection {
@@ -343,23 +353,25 @@ public final class AccessibilityBridge: Sendable {
         case (AtspiProtocol.action, "GetName"), (AtspiProtocol.action, "GetLocalizedName"),
             (AtspiProtocol.action, "GetDescription"):
             let index = argument(0)
-            let names = AccessibleNode.shapeActions
+            let names = node.actions
             return tuple(GVariantValues.string(names.indices.contains(index) ? names[index] : ""))
         case (AtspiProtocol.action, "GetKeyBinding"):
-            return tuple(GVariantValues.string(argument(0) == 1 ? "Delete" : "Tab"))
+            return tuple(GVariantValues.string(keyBinding(of: node, action: argument(0))))
         case (AtspiProtocol.action, "GetActions"):
-            let actions = AccessibleNode.shapeActions.enumerated().map { index, name in
+            let actions = node.actions.enumerated().map { index, name in
                 GVariantValues.tuple([
                     GVariantValues.string(name), GVariantValues.string(name),
-                    GVariantValues.string(index == 1 ? "Delete" : "Tab"),
+                    GVariantValues.string(keyBinding(of: node, action: index)),
                 ])
             }
             return tuple(GVariantValues.array(of: "(sss)", actions))
         case (AtspiProtocol.action, "DoAction"):
-            guard case .shape(let id) = node, AccessibleNode.shapeActions.indices.contains(argument(0)) else {
-                return tuple(GVariantValues.bool(false))
+            guard node.actions.indices.contains(argument(0)) else { return tuple(GVariantValues.bool(false)) }
+            switch node {
+            case .shape(let id): onRequest(argument(0) == 0 ? .select(id) : .delete(id))
+            case .menuItem(let index): onRequest(.activateMenuItem(index))
+            default: return tuple(GVariantValues.bool(false))
             }
-            onRequest(argument(0) == 0 ? .select(id) : .delete(id))
             return tuple(GVariantValues.bool(true))
         case (AtspiProtocol.selection, "GetSelectedChild"):
             let selected = argument(0) == 0 ? scene.selection.map(AccessibleNode.shape) : nil
@@ -404,10 +416,19 @@ public final class AccessibilityBridge: Sendable {
         case (AtspiProtocol.application, "AtspiVersion"): return GVariantValues.string("2.1")
         case (AtspiProtocol.application, "Id"): return GVariantValues.int32(applicationID)
         case (AtspiProtocol.action, "NActions"):
-            return GVariantValues.int32(Int32(node == .drawing ? 0 : AccessibleNode.shapeActions.count))
+            return GVariantValues.int32(Int32(node.actions.count))
         case (AtspiProtocol.selection, "NSelectedChildren"):
             return GVariantValues.int32(scene.selection == nil ? 0 : 1)
         default: return nil
+        }
+    }
+
+    /// The key that does an action from the keyboard: Tab selects, Delete deletes, Return activates a menu item.
+    private func keyBinding(of node: AccessibleNode, action: Int) -> String {
+        switch node {
+        case .shape: action == 1 ? "Delete" : "Tab"
+        case .menuItem: "Return"
+        default: ""
         }
     }
 
@@ -440,7 +461,11 @@ public final class AccessibilityBridge: Sendable {
         case .window: return .drawing
         case .drawing:
             return scene.shapes.topmostShape(near: point, radius: lineWidth / 2).map(AccessibleNode.shape)
-        case .shape: return nil
+        case .menu:
+            return scene.menu.flatMap { menu in
+                menu.items.indices.first { menu.itemFrame($0).contains(point) }.map(AccessibleNode.menuItem)
+            }
+        case .shape, .menuItem: return nil
         }
     }
 

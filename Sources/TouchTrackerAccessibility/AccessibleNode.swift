@@ -9,6 +9,9 @@ enum AccessibleNode: Hashable {
     case window
     case drawing
     case shape(ShapeID)
+    /// The open popup or settings menu, a child of the window after the drawing.
+    case menu
+    case menuItem(Int)
 
     /// The node's name under `AtspiProtocol.basePath`.
     var pathName: String {
@@ -17,6 +20,8 @@ enum AccessibleNode: Hashable {
         case .window: "window"
         case .drawing: "drawing"
         case .shape(let id): "s\(id.rawValue)"
+        case .menu: "menu"
+        case .menuItem(let index): "m\(index)"
         }
     }
 
@@ -25,7 +30,12 @@ enum AccessibleNode: Hashable {
         case "root": self = .application
         case "window": self = .window
         case "drawing": self = .drawing
+        case "menu": self = .menu
         default:
+            if pathName.hasPrefix("m"), let index = Int(pathName.dropFirst()) {
+                self = .menuItem(index)
+                return
+            }
             guard pathName.hasPrefix("s"), let raw = UInt64(pathName.dropFirst()) else { return nil }
             self = .shape(ShapeID(raw))
         }
@@ -37,8 +47,9 @@ enum AccessibleNode: Hashable {
         switch self {
         case .application: nil
         case .window: .application
-        case .drawing: .window
+        case .drawing, .menu: .window
         case .shape: .drawing
+        case .menuItem: .menu
         }
     }
 
@@ -48,6 +59,8 @@ enum AccessibleNode: Hashable {
         case .window: .frame
         case .drawing: .canvas
         case .shape: .image
+        case .menu: .menu
+        case .menuItem: .menuItem
         }
     }
 
@@ -57,6 +70,8 @@ enum AccessibleNode: Hashable {
         case .window: "frame"
         case .drawing: "canvas"
         case .shape: "image"
+        case .menu: "menu"
+        case .menuItem: "menu item"
         }
     }
 
@@ -66,17 +81,35 @@ enum AccessibleNode: Hashable {
         case .application: [AtspiProtocol.accessible, AtspiProtocol.application]
         case .window: [AtspiProtocol.accessible, AtspiProtocol.component]
         case .drawing: [AtspiProtocol.accessible, AtspiProtocol.component, AtspiProtocol.selection]
-        case .shape: [AtspiProtocol.accessible, AtspiProtocol.component, AtspiProtocol.action]
+        case .shape, .menuItem: [AtspiProtocol.accessible, AtspiProtocol.component, AtspiProtocol.action]
+        case .menu: [AtspiProtocol.accessible, AtspiProtocol.component]
         }
     }
 
     /// What the node's actions are called (a shape's: select, delete).
     static let shapeActions = ["select", "delete"]
 
-    /// Whether the node still exists in `scene` (a shape deleted since a client learned of it does not).
+    /// What a menu item's one action is called.
+    static let menuItemActions = ["click"]
+
+    /// The node's actions.
+    var actions: [String] {
+        switch self {
+        case .shape: Self.shapeActions
+        case .menuItem: Self.menuItemActions
+        default: []
+        }
+    }
+
+    /// Whether the node still exists in `scene` (a shape deleted, or a menu closed, since a client learned of it
+    /// does not).
     func exists(in scene: AccessibleScene) -> Bool {
-        if case .shape(let id) = self { return scene.shapes[id] != nil }
-        return true
+        switch self {
+        case .shape(let id): scene.shapes[id] != nil
+        case .menu: scene.menu != nil
+        case .menuItem(let index): scene.menu.map { $0.items.indices.contains(index) } ?? false
+        default: true
+        }
     }
 
     func name(in scene: AccessibleScene) -> String {
@@ -85,23 +118,30 @@ enum AccessibleNode: Hashable {
         case .window: scene.windowTitle
         case .drawing: scene.drawingName
         case .shape(let id): scene.shapes[id].map(scene.name(of:)) ?? ""
+        case .menu: ""
+        case .menuItem(let index):
+            scene.menu.flatMap { $0.items.indices.contains(index) ? scene.translate($0.items[index].title) : nil }
+                ?? ""
         }
     }
 
     func childCount(in scene: AccessibleScene) -> Int {
         switch self {
-        case .application, .window: 1
+        case .application: 1
+        case .window: scene.menu == nil ? 1 : 2
         case .drawing: scene.shapes.count
-        case .shape: 0
+        case .menu: scene.menu?.items.count ?? 0
+        case .shape, .menuItem: 0
         }
     }
 
     func child(at index: Int, in scene: AccessibleScene) -> AccessibleNode? {
         switch self {
         case .application: index == 0 ? .window : nil
-        case .window: index == 0 ? .drawing : nil
+        case .window: index == 0 ? .drawing : (index == 1 && scene.menu != nil ? .menu : nil)
         case .drawing: scene.shape(at: index).map { .shape($0.id) }
-        case .shape: nil
+        case .menu: (scene.menu?.items.indices.contains(index) ?? false) ? .menuItem(index) : nil
+        case .shape, .menuItem: nil
         }
     }
 
@@ -109,6 +149,8 @@ enum AccessibleNode: Hashable {
         switch self {
         case .application: -1
         case .window, .drawing: 0
+        case .menu: 1
+        case .menuItem(let index): index
         case .shape(let id): scene.shapes.position(of: id) ?? -1
         }
     }
@@ -123,6 +165,10 @@ enum AccessibleNode: Hashable {
         case .shape(let id):
             states.append(.selectable)
             if scene.selection == id { states += [.selected, .focused] }
+        case .menu: break
+        case .menuItem(let index):
+            states.append(.selectable)
+            if scene.menu?.highlightedIndex == index { states += [.selected, .focused] }
         }
         return states
     }
@@ -134,6 +180,17 @@ enum AccessibleNode: Hashable {
             Rect(origin: scene.windowOrigin, size: scene.windowSize)
         case .shape(let id):
             scene.shapes[id].map { scene.screenExtents(of: $0, lineWidth: lineWidth) } ?? .null
+        case .menu:
+            scene.menu.map { onScreen($0.frame, in: scene) } ?? .null
+        case .menuItem(let index):
+            scene.menu.map { onScreen($0.itemFrame(index), in: scene) } ?? .null
         }
+    }
+
+    /// `rect` of the window, on the screen.
+    private func onScreen(_ rect: Rect, in scene: AccessibleScene) -> Rect {
+        Rect(
+            x: rect.minX + scene.windowOrigin.x, y: rect.minY + scene.windowOrigin.y, width: rect.width,
+            height: rect.height)
     }
 }

@@ -14,13 +14,16 @@ public struct AccessibleScene: Sendable {
     /// circles).
     public var shapes: ShapeCollection
     public var selection: ShapeID?
+    /// The popup or settings menu while one is open.
+    public var menu: PopupMenu?
     /// How an English text is shown in the user's language.
     public var translate: Translate
 
     public init(
         windowTitle: String, windowOrigin: Point, windowSize: Size, shapes: ShapeCollection, selection: ShapeID?,
-        translate: @escaping Translate
+        menu: PopupMenu? = nil, translate: @escaping Translate
     ) {
+        self.menu = menu
         self.windowTitle = windowTitle
         self.windowOrigin = windowOrigin
         self.windowSize = windowSize

@@ -22,6 +22,8 @@ enum AtspiProtocol {
         case canvas = 6
         case frame = 23
         case image = 27
+        case menu = 33
+        case menuItem = 35
         case application = 75
     }
 

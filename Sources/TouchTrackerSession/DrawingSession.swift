@@ -68,7 +68,7 @@ public final class DrawingSession {
     /// What assistive clients asked for, done at the next frame.
     private let accessibilityRequests = AccessibilityMailbox()
     /// What the accessible tree was last told: the shapes' revision, the selection and the window's size.
-    private var publishedScene: (revision: UInt64, selection: ShapeID?, size: Size)?
+    private var publishedScene: (revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size)?
     /// The notice last said to a screen reader.
     private var announcedNotice: Message?
 
@@ -227,7 +227,7 @@ public final class DrawingSession {
             windowTitle: "TouchTracker", windowOrigin: host.screenOrigin(),
             windowSize: Size(width: Double(renderer.width), height: Double(renderer.height)),
             shapes: controller.drawingView.shapes, selection: controller.drawingView.selection,
-            translate: Localization.translate)
+            menu: controller.menu, translate: Localization.translate)
     }
 
     /// Hands the accessible tree a new scene when the shapes, the selection or the window's size changed, and says
@@ -236,12 +236,12 @@ public final class DrawingSession {
         guard let accessibility else { return }
         let view = controller.drawingView
         let size = Size(width: Double(renderer.width), height: Double(renderer.height))
-        if publishedScene.map({
-            $0.revision != view.shapes.revision || $0.selection != view.selection || $0.size != size
-        })
-            ?? true
-        {
-            publishedScene = (view.shapes.revision, view.selection, size)
+        let menu = controller.menu
+        let changed = publishedScene.map {
+            $0.revision != view.shapes.revision || $0.selection != view.selection || $0.menu != menu || $0.size != size
+        }
+        if changed ?? true {
+            publishedScene = (view.shapes.revision, view.selection, menu, size)
             accessibility.publish(accessibleScene())
         }
         let notice = controller.overlay.notice
@@ -265,6 +265,9 @@ public final class DrawingSession {
                 view.deleteSelectedShape()
             case .deselect:
                 view.select(nil)
+            case .activateMenuItem(let index):
+                guard let menu = controller.menu, menu.items.indices.contains(index) else { continue }
+                controller.activate(menu.items[index])
             }
         }
     }

@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import Testing
 import TouchKit
@@ -118,5 +119,50 @@ struct ScreenReaderTests {
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("drawing Zeichnung, 2 Linien, 1 Kreis"), "\(result.output)")
         #expect(result.output.contains("shape Linie von 50, 60 nach 60, 200, Rot"), "\(result.output)")
+    }
+
+    @Test("an open menu is a menu of the window with its items, and the client's click on Delete deletes the shape")
+    func openMenuIsExposed() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        // The keyboard selects the second line and opens its menu (Tab, Tab, Menu).
+        guard let connection = XOpenDisplay(session.server.display) else {
+            throw AppProcess.AppError(description: "no display")
+        }
+        func code(_ name: String) -> Int32 { Int32(XKeysymToKeycode(connection, XStringToKeysym(name))) }
+        let keys = [code("Tab"), code("Tab"), code("Menu")]
+        XCloseDisplay(connection)
+        let pointer = try session.server.pointer
+        try pointer.moveTo(x: 600, y: 450)
+        try pointer.sync()
+        let keyboard = try session.server.keyboard
+        for key in keys {
+            try keyboard.keyDown(keycode: key)
+            try keyboard.keyUp(keycode: key)
+        }
+        try keyboard.sync()
+        let result = try bus.runClient(
+            Self.findDrawing + """
+                for attempt in range(100):
+                    if window.childCount == 2: break
+                    time.sleep(0.05)
+                menu = window[1]
+                print("menu", menu.getRoleName(), [item.name for item in menu], [item.getRoleName() for item in menu])
+                item = menu[0]
+                item.queryAction().doAction(0)
+                for attempt in range(100):
+                    if drawing.childCount == 2 and window.childCount == 1: break
+                    time.sleep(0.05)
+                print("after", drawing.childCount, window.childCount)
+                """)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("menu menu ['Delete'] ['menu item']"), "\(result.output)")
+        #expect(result.output.contains("after 2 1"), "\(result.output)")
+        try await waitUntil("the delete saved", timeout: .seconds(10), poll: .milliseconds(50)) {
+            SavedDocument.read(session.document)?.lines.count == 1
+        }
+        #expect(SavedDocument.read(session.document)?.lines.first?.begin.x == 10)
     }
 }
