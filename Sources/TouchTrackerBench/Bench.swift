@@ -20,6 +20,7 @@ enum Bench {
     /// The names of the row groups `--only` takes, in table order.
     static let groupNames = [
         "touch", "hit", "pipeline", "edit", "documents", "memory", "latency", "length", "responsiveness",
+        "accessibility",
     ]
 
     /// Runs the row groups `runs` names (`strokes` and `passes` size the pipeline rows) and returns their rows in
@@ -40,6 +41,7 @@ enum Bench {
             case "length":
                 rows.append(try lineLengthFrameRow())
                 rows += await Responsiveness.lengthRows()
+            case "accessibility": rows += await Responsiveness.accessibilityRowsMeasured()
             default: rows += await Responsiveness.rows()
             }
         }

@@ -21,6 +21,10 @@ enum Responsiveness {
     static let lengthRatioTarget = 1.5
 
     /// The long line's row (a group of its own: it needs no large drawing).
+    static func accessibilityRowsMeasured() async -> [Row] {
+        await measured("an assistive client attached") { try await accessibilityRows() }
+    }
+
     static func lengthRows() async -> [Row] {
         await measured("a long line's move → frame") { try await [longLineRow()] }
     }
@@ -273,6 +277,90 @@ enum Responsiveness {
         }
         return (longLatencies, shortLatencies)
     }
+
+    // MARK: An assistive client attached
+
+    /// The AT-SPI rows: 100,000 lines opened with an assistive client attached (a private session bus with
+    /// at-spi2-core's accessibility bus): the first frame; how long the client takes to read the first 100 shapes'
+    /// names; and touch move → frame while the client floods the app with requests.
+    static func accessibilityRows() async throws -> [Row] {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let count = 100_000
+        let session = try await BenchAppSession.launch(
+            lineCount: count, lines: Workloads.spreadLines(count), extraArguments: ["--trace-frames"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        defer { session.stop() }
+        var finger = try TraceFinger(device: session.server.touch, trace: AppTrace(app: session.app))
+        let first = try await finger.trace.frame(what: "the first frame").time - session.launchedAt
+        _ = try await finger.trace.tilesComplete()
+        let listing = try bus.runClient(
+            findDrawing + """
+                start = time.perf_counter()
+                names = [drawing[i].name for i in range(100)]
+                print("seconds", time.perf_counter() - start, len(names))
+                """)
+        guard listing.status == 0,
+            let line = listing.output.split(separator: "\n").first(where: { $0.hasPrefix("seconds ") }),
+            let listSeconds = Double(line.split(separator: " ")[1])
+        else {
+            throw EndToEndLatency.Failure(description: "the assistive client failed: \(listing.output.prefix(400))")
+        }
+        // A client asking for shapes' names and extents as fast as the bus answers, while a finger draws.
+        let flood = try bus.startClient(
+            findDrawing + """
+                import random
+                end = time.time() + 60
+                asked = 0
+                while time.time() < end:
+                    shape = drawing[random.randrange(drawing.childCount)]
+                    shape.name
+                    shape.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+                    asked += 1
+                """)
+        defer { _ = flood.stop(timeout: .seconds(2)) }
+        try await Task.sleep(for: .seconds(1))
+        var latencies: [Double] = []
+        try finger.post(.begin, id: 1, x: 900, y: 500)
+        _ = try await finger.send(.update, id: 1, x: 960, y: 500)
+        for move in 0..<320 {
+            let latency = try await finger.send(.update, id: 1, x: 960 + Double(move % 2 == 0 ? 3 : 0), y: 500)
+            if move >= 20 { latencies.append(latency) }
+        }
+        _ = try await finger.send(.end, id: 1, x: 960, y: 500)
+        let median = Measure.median(latencies)
+        let p99 = Measure.percentile(latencies, 0.99)
+        return [
+            Row(
+                name: "open \(count) lines under Xorg with an assistive client attached: start → first frame",
+                figure: Bench.ms(first), target: "≤ \(Int(firstFrameTarget * 1000)) ms",
+                passed: first <= firstFrameTarget, values: ["seconds": first]),
+            Row(
+                name: "an assistive client (pyatspi) reads the first 100 shapes' names, \(count) lines",
+                figure: Bench.ms(listSeconds), target: "< 50 ms", passed: listSeconds < 0.05,
+                values: ["seconds": listSeconds]),
+            Row(
+                name: "touch move → frame while an assistive client floods the app with requests, \(count) lines",
+                figure: "median \(Bench.ms(median)), p99 \(Bench.ms(p99)) (300 moves)", target: "p99 < 4 ms",
+                passed: p99 < 0.004, values: ["medianSeconds": median, "p99Seconds": p99]),
+        ]
+    }
+
+    /// A pyatspi script's start: finds TouchTracker on the desktop, its window and its drawing.
+    static let findDrawing = """
+        import pyatspi, sys, time
+        def find():
+            for attempt in range(200):
+                for app in pyatspi.Registry.getDesktop(0):
+                    if app is not None and app.name == "TouchTracker":
+                        return app
+                time.sleep(0.1)
+            sys.exit("TouchTracker is not on the accessibility bus")
+        app = find()
+        window = app[0]
+        drawing = window[0]
+
+        """
 
     /// A finger moves from the moment the window is ready until one second after its first frame.
     static func movesWhileOpening(_ count: Int) async throws -> Row {

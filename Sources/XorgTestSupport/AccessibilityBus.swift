@@ -1,18 +1,16 @@
 import Foundation
-import Testing
-import XorgTestSupport
 
 /// A private D-Bus session with AT-SPI's accessibility bus on it (at-spi2-core's bus launcher; the registry is
 /// started by the bus on demand), and an assistive client: pyatspi, run by Debian's python3. `stop()` ends both.
-final class AccessibilityBus: Sendable {
+public final class AccessibilityBus: Sendable {
     /// `DBUS_SESSION_BUS_ADDRESS` for the app and the client.
-    let address: String
+    public let address: String
     private let daemon: ChildProcess
     private let launcher: ChildProcess
 
-    static let python = "/usr/bin/python3"
+    public static let python = "/usr/bin/python3"
 
-    init() async throws {
+    public init() async throws {
         daemon = try ChildProcess(
             executable: "/usr/bin/dbus-daemon", arguments: ["--session", "--nofork", "--print-address=1"],
             environment: ["PATH": "/usr/bin:/bin"])
@@ -35,8 +33,19 @@ final class AccessibilityBus: Sendable {
         }
     }
 
+    /// Starts the pyatspi script `source` and returns it running (for a client that keeps asking while something
+    /// else is measured); stop it when done.
+    public func startClient(_ source: String) throws -> ChildProcess {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("atspi-client-\(UUID()).py")
+        try Data(source.utf8).write(to: script)
+        return try ChildProcess(
+            executable: Self.python, arguments: [script.path],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
+    }
+
     /// Runs the pyatspi script `source` and returns what it printed (status 0 expected; the output says why not).
-    func runClient(_ source: String, timeout: Duration = .seconds(30)) throws -> (status: Int32, output: String) {
+    public func runClient(_ source: String, timeout: Duration = .seconds(30)) throws -> (status: Int32, output: String)
+    {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("atspi-client-\(UUID()).py")
         try Data(source.utf8).write(to: script)
         defer { try? FileManager.default.removeItem(at: script) }
@@ -48,7 +57,7 @@ final class AccessibilityBus: Sendable {
         return (status, output)
     }
 
-    func stop() {
+    public func stop() {
         _ = launcher.stop(timeout: .seconds(5))
         _ = daemon.stop(timeout: .seconds(5))
     }
