@@ -119,6 +119,16 @@ public final class AccessibilityBridge: Sendable {
                 data: GVariantValues.reference(
                     busName: busName, path: newScene.menu == nil ? AtspiProtocol.nullPath : AccessibleNode.menu.path))
         }
+        if let moved = newScene.selection, old.selection == moved, let before = old.shapes[moved],
+            let after = newScene.shapes[moved], before != after
+        {
+            // The selected shape moved (a drag, an arrow key): its new extents on the screen.
+            let box = newScene.screenExtents(of: after, lineWidth: lineWidth)
+            emit(
+                connection, node: .shape(moved), member: "BoundsChanged", kind: "", detail: 0,
+                data: GVariantValues.tuple(
+                    [box.minX, box.minY, box.width, box.height].map { GVariantValues.int32(Int32($0.rounded())) }))
+        }
         if old.selection != newScene.selection {
             if let previous = old.selection {
                 emit(

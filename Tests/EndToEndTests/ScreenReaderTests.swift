@@ -165,4 +165,75 @@ struct ScreenReaderTests {
         }
         #expect(SavedDocument.read(session.document)?.lines.first?.begin.x == 10)
     }
+
+    @Test(
+        """
+        a listening client hears the selection change, the selected shape move, a notice spoken and the shape \
+        deleted, as they happen
+        """)
+    func changesAreAnnounced() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        let client = try bus.startClient(
+            Self.findDrawing + """
+                from gi.repository import GLib
+                heard = []
+                def listen(event):
+                    heard.append(event.type)
+                pyatspi.Registry.registerEventListener(
+                    listen, "object:children-changed", "object:state-changed:selected", "object:bounds-changed",
+                    "object:announcement")
+                def select():
+                    drawing[0].queryAction().doAction(0)
+                    print("selected", flush=True)
+                    return False
+                def delete():
+                    drawing[0].queryAction().doAction(1)
+                    return False
+                def finish():
+                    pyatspi.Registry.stop()
+                    return False
+                GLib.timeout_add(500, select)
+                GLib.timeout_add(4000, delete)
+                GLib.timeout_add(5500, finish)
+                pyatspi.Registry.start()
+                print("heard", sorted(set(str(kind) for kind in heard)))
+                """)
+        defer { _ = client.stop(timeout: .seconds(2)) }
+        try await waitUntil("the client to select", timeout: .seconds(10), poll: .milliseconds(50)) {
+            String(decoding: client.stdout, as: UTF8.self).contains("selected")
+        }
+        // The keyboard moves the selected line and copies it (a notice: "Copied the selected shape").
+        guard let connection = XOpenDisplay(session.server.display) else {
+            throw AppProcess.AppError(description: "no display")
+        }
+        func code(_ name: String) -> Int32 { Int32(XKeysymToKeycode(connection, XStringToKeysym(name))) }
+        let (right, control, c) = (code("Right"), code("Control_L"), code("c"))
+        XCloseDisplay(connection)
+        let pointer = try session.server.pointer
+        try pointer.moveTo(x: 600, y: 450)
+        try pointer.sync()
+        let keyboard = try session.server.keyboard
+        try await Task.sleep(for: .milliseconds(300))
+        try keyboard.keyDown(keycode: right)
+        try keyboard.keyUp(keycode: right)
+        try keyboard.keyDown(keycode: control)
+        try keyboard.keyDown(keycode: c)
+        try keyboard.keyUp(keycode: c)
+        try keyboard.keyUp(keycode: control)
+        try keyboard.sync()
+        let ended = try await waitForValue("the client to finish", timeout: .seconds(20), poll: .milliseconds(100)) {
+            client.exit
+        }
+        let output = String(decoding: client.stdout, as: UTF8.self) + String(decoding: client.stderr, as: UTF8.self)
+        #expect(ended.status == 0, "\(output)")
+        for kind in [
+            "object:state-changed:selected", "object:bounds-changed", "object:announcement",
+            "object:children-changed:remove",
+        ] {
+            #expect(output.contains("'\(kind)'"), "\(kind) not heard: \(output)")
+        }
+    }
 }
