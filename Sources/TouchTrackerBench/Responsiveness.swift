@@ -295,7 +295,7 @@ enum Responsiveness {
         let first = try await finger.trace.frame(what: "the first frame").time - session.launchedAt
         _ = try await finger.trace.tilesComplete()
         let listing = try bus.runClient(
-            findDrawing + """
+            AccessibilityBus.findDrawing + """
                 start = time.perf_counter()
                 names = [drawing[i].name for i in range(100)]
                 print("seconds", time.perf_counter() - start, len(names))
@@ -308,7 +308,7 @@ enum Responsiveness {
         }
         // A client asking for shapes' names and extents as fast as the bus answers, while a finger draws.
         let flood = try bus.startClient(
-            findDrawing + """
+            AccessibilityBus.findDrawing + """
                 import random
                 end = time.time() + 60
                 asked = 0
@@ -345,22 +345,6 @@ enum Responsiveness {
                 passed: p99 < 0.004, values: ["medianSeconds": median, "p99Seconds": p99]),
         ]
     }
-
-    /// A pyatspi script's start: finds TouchTracker on the desktop, its window and its drawing.
-    static let findDrawing = """
-        import pyatspi, sys, time
-        def find():
-            for attempt in range(200):
-                for app in pyatspi.Registry.getDesktop(0):
-                    if app is not None and app.name == "TouchTracker":
-                        return app
-                time.sleep(0.1)
-            sys.exit("TouchTracker is not on the accessibility bus")
-        app = find()
-        window = app[0]
-        drawing = window[0]
-
-        """
 
     /// A finger moves from the moment the window is ready until one second after its first frame.
     static func movesWhileOpening(_ count: Int) async throws -> Row {

@@ -10,6 +10,22 @@ public final class AccessibilityBus: Sendable {
 
     public static let python = "/usr/bin/python3"
 
+    /// A pyatspi script's start: finds TouchTracker on the desktop, its window and its drawing.
+    public static let findDrawing = """
+        import pyatspi, sys, time
+        def find():
+            for attempt in range(200):
+                for app in pyatspi.Registry.getDesktop(0):
+                    if app is not None and app.name == "TouchTracker":
+                        return app
+                time.sleep(0.1)
+            sys.exit("TouchTracker is not on the accessibility bus")
+        app = find()
+        window = app[0]
+        drawing = window[0]
+
+        """
+
     public init() async throws {
         daemon = try ChildProcess(
             executable: "/usr/bin/dbus-daemon", arguments: ["--session", "--nofork", "--print-address=1"],

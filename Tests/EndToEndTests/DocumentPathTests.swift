@@ -13,15 +13,23 @@ import XorgTestSupport
 /// its document reached through links, odd names and folders that go away. Nothing is lost, nothing clobbered.
 @Suite("Document paths")
 struct DocumentPathTests {
-    /// One horizontal stroke at window row `y` by touch `id`.
-    private func stroke(_ session: AppSession, id: UInt32, y: Double) throws {
-        let touch = try session.server.touch
-        try touch.touchBegin(id: id, x: session.root(100, y).x, y: session.root(100, y).y)
-        for x in stride(from: 160.0, through: 500, by: 85) {
-            try touch.touchUpdate(id: id, x: session.root(x, y).x, y: session.root(x, y).y)
+    /// The app on a full 64 KB disk (a tmpfs of the test's), its first line drawn and its save refused, with its
+    /// recovery files kept in a state folder of the test's: `body` then does what the test is about.
+    private func whileSavesFail(_ name: String, _ body: (AppSession) async throws -> Void) async throws {
+        let folder = try makeTemporaryFolder("touchtracker-\(name)")
+        let state = try makeTemporaryFolder("touchtracker-\(name)-state")
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: state)
         }
-        try touch.touchEnd(id: id, x: session.root(500, y).x, y: session.root(500, y).y)
-        try touch.sync()
+        guard try SmallFileSystem.mount(on: folder) else { return }
+        defer { SmallFileSystem.unmount(folder) }
+        let session = try await AppSession.launch(folder: folder, environment: ["XDG_STATE_HOME": state.path])
+        defer { session.stop() }
+        _ = try SmallFileSystem.fill(folder)
+        try session.stroke(id: 1, y: 100)
+        try await session.app.waitForStderrLine(containing: "the disk is full", timeout: .seconds(10))
+        try await body(session)
     }
 
     /// `lines` short lines on a grid in the window's lower part, saved as a document at `path` (by its bytes).
@@ -69,7 +77,7 @@ struct DocumentPathTests {
         }
         let session = try await AppSession.launch(document: link)
         defer { session.stop() }
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         let saved = try await SavedDocument.wait(for: target, lineCount: 2)
         #expect(saved.lines.count == 2)
         #expect(isLink(link.path), "the link was replaced")
@@ -97,7 +105,7 @@ struct DocumentPathTests {
         try writeDocument(lines: 3, to: temporary.path)
         #expect(rename(temporary.path, target.path) == 0)
         try await session.app.waitForStderrLine(containing: "reloaded drawing.json", timeout: .seconds(5))
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         #expect(try await SavedDocument.wait(for: target, lineCount: 4).lines.count == 4)
         #expect(isLink(link.path))
     }
@@ -112,7 +120,7 @@ struct DocumentPathTests {
         let session = try await AppSession.launch(folder: folder)
         defer { session.stop() }
         try await session.app.waitForStderrLine(containing: "is a symbolic link, not a lock file", timeout: .seconds(5))
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         _ = try await session.savedDocument(lineCount: 1)
         #expect(try await session.app.terminate() == 0)
         #expect(try String(contentsOf: victim, encoding: .utf8) == "precious\n")
@@ -132,7 +140,7 @@ struct DocumentPathTests {
         {
             #expect(symlink(victim.path, folder.appendingPathComponent(name).path) == 0)
         }
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         _ = try await session.savedDocument(lineCount: 1)
         #expect(!isLink(session.document.path))
         #expect(try await session.app.terminate() == 0)
@@ -168,9 +176,9 @@ struct DocumentPathTests {
         let document = folder.appendingPathComponent(name)
         let session = try await AppSession.launch(document: document)
         defer { session.stop() }
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         _ = try await session.savedDocument(lineCount: 1)
-        try stroke(session, id: 2, y: 200)
+        try session.stroke(id: 2, y: 200)
         _ = try await session.savedDocument(lineCount: 2)
         #expect(try await session.app.terminate() == 0)
         #expect(!session.app.stderr.contains("cannot"), "\(session.app.transcript)")
@@ -222,10 +230,10 @@ struct DocumentPathTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let session = try await AppSession.launch(folder: folder)
         defer { session.stop() }
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         _ = try await session.savedDocument(lineCount: 1)
         try FileManager.default.removeItem(at: folder)
-        try stroke(session, id: 2, y: 200)
+        try session.stroke(id: 2, y: 200)
         #expect(try await session.savedDocument(lineCount: 2).lines.count == 2)
         // Another program replaces the document in the folder made again: the window shows it.
         try await Task.sleep(for: .milliseconds(600))
@@ -249,7 +257,7 @@ struct DocumentPathTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let session = try await AppSession.launch(folder: folder)
         defer { session.stop() }
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         _ = try await session.savedDocument(lineCount: 1)
         let moved = base.appendingPathComponent("moved")
         #expect(rename(folder.path, moved.path) == 0)
@@ -268,58 +276,38 @@ struct DocumentPathTests {
         everything in a recovery file, said on stderr
         """)
     func hangUpWhileSaveFailsKeepsRecoveryFile() async throws {
-        let folder = try makeTemporaryFolder("touchtracker-hangup")
-        let state = try makeTemporaryFolder("touchtracker-hangup-state")
-        defer {
-            try? FileManager.default.removeItem(at: folder)
-            try? FileManager.default.removeItem(at: state)
+        try await whileSavesFail("hangup") { session in
+            // A second line is being drawn when the terminal goes.
+            let touch = try session.server.touch
+            try touch.touchBegin(id: 2, x: session.root(100, 300).x, y: session.root(100, 300).y)
+            try touch.touchUpdate(id: 2, x: session.root(300, 300).x, y: session.root(300, 300).y)
+            try touch.sync()
+            try await waitUntil("the line in progress on screen", timeout: .seconds(5), poll: .milliseconds(50)) {
+                let pixel = try session.screenshot().at(200, 300)
+                return pixel.r > 128 && pixel.g < 100
+            }
+            kill(session.app.pid, SIGHUP)
+            let status = try await session.app.waitForExit()
+            #expect(status == 0, "\(session.app.transcript)")
+            let kept = try #require(
+                session.app.stderrLines.first { $0.contains("the drawing was kept in ") }, "\(session.app.transcript)")
+            let path = try #require(
+                kept.components(separatedBy: "the drawing was kept in ").last?.components(separatedBy: ";").first)
+            #expect(SavedDocument.read(URL(fileURLWithPath: path))?.lines.count == 2)
         }
-        guard try SmallFileSystem.mount(on: folder) else { return }
-        defer { SmallFileSystem.unmount(folder) }
-        let session = try await AppSession.launch(folder: folder, environment: ["XDG_STATE_HOME": state.path])
-        defer { session.stop() }
-        _ = try SmallFileSystem.fill(folder)
-        try stroke(session, id: 1, y: 100)
-        try await session.app.waitForStderrLine(containing: "the disk is full", timeout: .seconds(10))
-        // A second line is being drawn when the terminal goes.
-        let touch = try session.server.touch
-        try touch.touchBegin(id: 2, x: session.root(100, 300).x, y: session.root(100, 300).y)
-        try touch.touchUpdate(id: 2, x: session.root(300, 300).x, y: session.root(300, 300).y)
-        try touch.sync()
-        try await waitUntil("the line in progress on screen", timeout: .seconds(5), poll: .milliseconds(50)) {
-            let pixel = try session.screenshot().at(200, 300)
-            return pixel.r > 128 && pixel.g < 100
-        }
-        kill(session.app.pid, SIGHUP)
-        #expect(try await session.app.waitForExit() == 0, "\(session.app.transcript)")
-        let kept = try #require(
-            session.app.stderrLines.first { $0.contains("the drawing was kept in ") }, "\(session.app.transcript)")
-        let path = try #require(
-            kept.components(separatedBy: "the drawing was kept in ").last?.components(separatedBy: ";").first)
-        #expect(SavedDocument.read(URL(fileURLWithPath: path))?.lines.count == 2)
     }
 
     @Test("losing the X server while the drawing cannot be saved names the recovery file and never claims it was saved")
     func lostServerWhileSaveFailsSaysNotSaved() async throws {
-        let folder = try makeTemporaryFolder("touchtracker-lost-server")
-        let state = try makeTemporaryFolder("touchtracker-lost-server-state")
-        defer {
-            try? FileManager.default.removeItem(at: folder)
-            try? FileManager.default.removeItem(at: state)
+        try await whileSavesFail("lost-server") { session in
+            session.server.stop()
+            let status = try await session.app.waitForExit()
+            #expect(status == 1, "\(session.app.transcript)")
+            let stderr = session.app.stderr
+            #expect(stderr.contains("the drawing was kept in "), "\(session.app.transcript)")
+            #expect(stderr.contains("the drawing could not be saved; exiting"), "\(session.app.transcript)")
+            #expect(!stderr.contains("the drawing was saved"), "\(session.app.transcript)")
         }
-        guard try SmallFileSystem.mount(on: folder) else { return }
-        defer { SmallFileSystem.unmount(folder) }
-        let session = try await AppSession.launch(folder: folder, environment: ["XDG_STATE_HOME": state.path])
-        defer { session.stop() }
-        _ = try SmallFileSystem.fill(folder)
-        try stroke(session, id: 1, y: 100)
-        try await session.app.waitForStderrLine(containing: "the disk is full", timeout: .seconds(10))
-        session.server.stop()
-        #expect(try await session.app.waitForExit() == 1, "\(session.app.transcript)")
-        let stderr = session.app.stderr
-        #expect(stderr.contains("the drawing was kept in "), "\(session.app.transcript)")
-        #expect(stderr.contains("the drawing could not be saved; exiting"), "\(session.app.transcript)")
-        #expect(!stderr.contains("the drawing was saved"), "\(session.app.transcript)")
     }
 
     @Test(

@@ -16,17 +16,6 @@ struct OneOwnerTests {
         return try #require(UInt(hex.prefix { $0.isHexDigit }, radix: 16))
     }
 
-    /// One horizontal stroke at window row `y` by touch `id`.
-    private func stroke(_ session: AppSession, id: UInt32, y: Double) throws {
-        let touch = try session.server.touch
-        try touch.touchBegin(id: id, x: session.root(100, y).x, y: session.root(100, y).y)
-        for x in stride(from: 160.0, through: 500, by: 85) {
-            try touch.touchUpdate(id: id, x: session.root(x, y).x, y: session.root(x, y).y)
-        }
-        try touch.touchEnd(id: id, x: session.root(500, y).x, y: session.root(500, y).y)
-        try touch.sync()
-    }
-
     @Test(
         """
         a second touchtracker on an open document, named another way, exits 0 naming the window that has it, asks \
@@ -37,7 +26,7 @@ struct OneOwnerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = try await AppSession.launch(folder: folder)
         defer { session.stop() }
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         _ = try await session.savedDocument(lineCount: 1)
         let first = try windowID(of: session)
         // The same file through a symlinked folder and a "..".
@@ -55,7 +44,7 @@ struct OneOwnerTests {
             "\(second.transcript)")
         #expect(watcher.nextActivation(timeout: .seconds(5)) == first)
 
-        try stroke(session, id: 2, y: 200)
+        try session.stroke(id: 2, y: 200)
         #expect(try await session.savedDocument(lineCount: 2).lines.count == 2)
     }
 
@@ -67,7 +56,7 @@ struct OneOwnerTests {
         try Data("pid 999999\nwindow 0x1234\n".utf8).write(to: lock)
         let session = try await AppSession.launch(folder: folder)
         defer { session.stop() }
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         #expect(try await session.savedDocument(lineCount: 1).lines.count == 1)
         let lockText = try String(contentsOf: lock, encoding: .utf8)
         #expect(lockText.contains("pid \(session.app.pid)"), "\(lockText)")
@@ -79,7 +68,7 @@ struct OneOwnerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = try await AppSession.launch(folder: folder)
         defer { session.stop() }
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         _ = try await session.savedDocument(lineCount: 1)
         // Another program writes three vertical lines, atomically (a temporary file renamed over the document).
         let theirs = Drawing(
@@ -120,7 +109,7 @@ struct OneOwnerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = try await AppSession.launch(folder: folder)
         defer { session.stop() }
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         _ = try await session.savedDocument(lineCount: 1)
         let garbage = Data("{\"version\": 1, \"lines\": [tru".utf8)
         let temporary = folder.appendingPathComponent(".other-program.tmp")
@@ -135,7 +124,7 @@ struct OneOwnerTests {
             #expect(try Data(contentsOf: folder.appendingPathComponent(copy)) == garbage)
         }
         #expect(try session.screenshot().at(300, 100).isBlackish)
-        try stroke(session, id: 2, y: 200)
+        try session.stroke(id: 2, y: 200)
         #expect(try await session.savedDocument(lineCount: 2).lines.count == 2)
     }
 
@@ -151,7 +140,7 @@ struct OneOwnerTests {
         defer { SmallFileSystem.unmount(folder) }
         let session = try await AppSession.launch(folder: folder)
         defer { session.stop() }
-        try stroke(session, id: 1, y: 100)
+        try session.stroke(id: 1, y: 100)
         _ = try await session.savedDocument(lineCount: 1)
         // 24 KB nobody can read, written beside the document; then the disk is filled, and the other program's
         // version takes the document's place: a copy of it finds no room.
@@ -163,7 +152,7 @@ struct OneOwnerTests {
         try await session.app.waitForStderrLine(
             containing: "not saved over until a copy of it can be made", timeout: .seconds(5))
         // An edit is not saved over it, and the window says why.
-        try stroke(session, id: 2, y: 200)
+        try session.stroke(id: 2, y: 200)
         try await session.app.waitForStderrLine(
             containing: "notice shown: Not saved: another program's unreadable version is kept", timeout: .seconds(5))
         try await Task.sleep(for: .seconds(1))

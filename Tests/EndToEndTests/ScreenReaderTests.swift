@@ -16,23 +16,6 @@ struct ScreenReaderTests {
         ],
         circles: [Circle(frame: Rect(x: 300, y: 200, width: 100, height: 100))])
 
-    /// Finds TouchTracker among the desktop's applications, and the drawing in its window.
-    static let findDrawing = """
-        import pyatspi, sys, time
-        def find():
-            for attempt in range(100):
-                desktop = pyatspi.Registry.getDesktop(0)
-                for app in desktop:
-                    if app is not None and app.name == "TouchTracker":
-                        return app
-                time.sleep(0.1)
-            sys.exit("TouchTracker is not on the accessibility bus")
-        app = find()
-        window = app[0]
-        drawing = window[0]
-
-        """
-
     private func launch(
         _ bus: AccessibilityBus, environment: [String: String?] = [:]
     ) async throws -> AppSession {
@@ -54,7 +37,7 @@ struct ScreenReaderTests {
         let session = try await launch(bus)
         defer { session.stop() }
         let result = try bus.runClient(
-            Self.findDrawing + """
+            AccessibilityBus.findDrawing + """
                 print("app", app.getRoleName(), app.childCount)
                 print("window", window.name, window.getRoleName())
                 print("drawing", drawing.name, drawing.getRoleName(), drawing.childCount)
@@ -79,7 +62,7 @@ struct ScreenReaderTests {
         let session = try await launch(bus)
         defer { session.stop() }
         let result = try bus.runClient(
-            Self.findDrawing + """
+            AccessibilityBus.findDrawing + """
                 shape = drawing[0]
                 action = shape.queryAction()
                 names = [action.getName(i) for i in range(action.nActions)]
@@ -112,7 +95,7 @@ struct ScreenReaderTests {
         let session = try await launch(bus, environment: ["LANGUAGE": "de", "LANG": "de_DE.UTF-8"])
         defer { session.stop() }
         let result = try bus.runClient(
-            Self.findDrawing + """
+            AccessibilityBus.findDrawing + """
                 print("drawing", drawing.name)
                 print("shape", drawing[1].name)
                 """)
@@ -144,7 +127,7 @@ struct ScreenReaderTests {
         }
         try keyboard.sync()
         let result = try bus.runClient(
-            Self.findDrawing + """
+            AccessibilityBus.findDrawing + """
                 for attempt in range(100):
                     if window.childCount == 2: break
                     time.sleep(0.05)
@@ -177,7 +160,7 @@ struct ScreenReaderTests {
         let session = try await launch(bus)
         defer { session.stop() }
         let client = try bus.startClient(
-            Self.findDrawing + """
+            AccessibilityBus.findDrawing + """
                 from gi.repository import GLib
                 heard = []
                 def listen(event):

@@ -95,3 +95,17 @@ final class AppSession: Sendable {
         try? FileManager.default.removeItem(at: document.deletingLastPathComponent())
     }
 }
+
+extension AppSession {
+    /// One horizontal stroke by touch `id` across window row `y`, from x 100 to 500, and waits until the server has
+    /// handled it.
+    func stroke(id: UInt32, y: Double) throws {
+        let touch = try server.touch
+        try touch.touchBegin(id: id, x: root(100, y).x, y: root(100, y).y)
+        for x in stride(from: 160.0, through: 500, by: 85) {
+            try touch.touchUpdate(id: id, x: root(x, y).x, y: root(x, y).y)
+        }
+        try touch.touchEnd(id: id, x: root(500, y).x, y: root(500, y).y)
+        try touch.sync()
+    }
+}
