@@ -37,10 +37,10 @@ public final class AccessibilityBridge: Sendable {
     private let worker: Worker
 
     struct BridgeState: @unchecked Sendable {
-        // Unchecked: the connection and loop are GLib objects, which are thread-safe (GDBusConnection and
-        // GMainLoop may be used from any thread); only their pointers are kept here.
+        // Unchecked: the connection and the main context are GLib objects made for use from any thread
+        // (GDBusConnection's calls and g_main_context_wakeup are thread-safe); only their pointers are kept here.
         var connection: OpaquePointer?
-        var loop: OpaquePointer?
+        var context: OpaquePointer?
         var busName = ""
         var desktop: (busName: String, path: String) = ("", AtspiProtocol.nullPath)
         var applicationID: Int32 = 0
@@ -154,11 +154,16 @@ public final class AccessibilityBridge: Sendable {
 
     /// Leaves the accessibility bus and ends the worker.
     public func stop() {
-        let loop = state.withLock { state -> OpaquePointer? in
+        // The flag first, then the wake-up: the worker checks the flag after every iteration, so it cannot miss it.
+        // A reference of its own, taken under the lock, so the worker cannot free the context before the wake-up.
+        let context = state.withLock { state -> OpaquePointer? in
             state.stopped = true
-            return state.loop
+            return state.context.map { g_main_context_ref($0) }
         }
-        if let loop { g_main_loop_quit(loop) }
+        if let context {
+            g_main_context_wakeup(context)
+            g_main_context_unref(context)
+        }
         worker.stop()
     }
 
@@ -197,19 +202,21 @@ public final class AccessibilityBridge: Sendable {
             &Self.interfaceVTable, box.toOpaque(), nil, &error)
         if cacheRegistration == 0 { g_clear_error(&error) }
         defer { if cacheRegistration != 0 { _ = g_dbus_connection_unregister_object(connection, cacheRegistration) } }
-        let loop = g_main_loop_new(context, 0)
-        defer { g_main_loop_unref(loop) }
+
         let busName = String(cString: g_dbus_connection_get_unique_name(connection))
         let go = state.withLock { state -> Bool in
             state.connection = connection
-            state.loop = loop
+            state.context = context
             state.busName = busName
             return !state.stopped
         }
         guard go else { return }
         embed(connection, busName: busName, box: box)
-        g_main_loop_run(loop)
-        state.withLock { $0.connection = nil }
+        while !state.withLock({ $0.stopped }) { g_main_context_iteration(context, 1) }
+        state.withLock {
+            $0.connection = nil
+            $0.context = nil
+        }
     }
 
     /// The accessibility bus, as `org.a11y.Bus` on the session bus names it; nil (said once) when there is none.

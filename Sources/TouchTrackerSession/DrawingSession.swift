@@ -254,17 +254,13 @@ public final class DrawingSession {
     /// Does what assistive clients asked: select, delete, deselect (as a tap and the menu would).
     private func doAccessibilityRequests() {
         for request in accessibilityRequests.take() {
-            let view = controller.drawingView
             switch request {
             case .select(let id):
-                guard view.shapes[id] != nil else { continue }
-                view.select(id)
+                controller.select(id)
             case .delete(let id):
-                guard view.shapes[id] != nil else { continue }
-                view.select(id)
-                view.deleteSelectedShape()
+                controller.delete(id)
             case .deselect:
-                view.select(nil)
+                controller.select(nil)
             case .activateMenuItem(let index):
                 guard let menu = controller.menu, menu.items.indices.contains(index) else { continue }
                 controller.activate(menu.items[index])
@@ -281,6 +277,7 @@ public final class DrawingSession {
     @discardableResult
     public func finish() -> Bool {
         if let loader { adoptDocument(loader.waitAndTake()) }
+        controller.finishKeyboardLine()
         controller.window.cancelAllTouches()
         controller.onEdit?(controller.drawingView.snapshot)
         let saved = finishSaving?() ?? true
@@ -310,8 +307,9 @@ public final class DrawingSession {
         for change in diskChanges.take() {
             switch change {
             case .readable(let document, let adopted):
-                controller.drawingView.replaceDrawing(with: document)
+                // Acknowledged first: putting it on screen hands the writer a save that may replace it.
                 adopted()
+                controller.drawingView.replaceDrawing(with: document)
                 controller.showNotice(.reloaded(documentName))
                 if options.verbose { log("reloaded \(documentName): changed on disk") }
             case .unreadable(let problem):

@@ -177,3 +177,46 @@ import TouchKit
         #expect(controller.snapshot.selectedLine == 0)
     }
 }
+
+/// The keyboard's line beside fingers and clears.
+@Suite struct KeyboardLineEdgeTests {
+    @Test("a finger put down just after Space starts the keyboard's line draws its own line: no circle is paired")
+    func keyboardLineIsNeverPairedIntoACircle() {
+        let controller = DrawingController(
+            size: Size(width: 400, height: 300), drawing: Drawing(options: DrawingOptions(circles: true)))
+        controller.handleKey(KeyCommand(key: "space"))
+        let time = controller.window.clock.now
+        controller.send(TouchInput(id: 1, phase: .began, location: Point(x: 20, y: 20), timestamp: time + 0.01))
+        #expect(controller.drawingView.tracker.circlesInProgress.isEmpty)
+        #expect(controller.drawingView.tracker.linesInProgress[KeyboardCursor.lineTouch] != nil)
+    }
+
+    @Test("a double tap that clears everything ends the keyboard's line too: Space then starts a new one")
+    func clearEndsTheKeyboardLine() {
+        let controller = DrawingController(size: Size(width: 400, height: 300))
+        controller.handleKey(KeyCommand(key: "space"))
+        for step in 0..<2 {
+            let time = controller.window.clock.now + 0.05 + Double(step) * 0.1
+            controller.advanceTime(to: time)
+            controller.send(
+                TouchInput(id: UInt64(10 + step), phase: .began, location: Point(x: 50, y: 50), timestamp: time))
+            controller.send(
+                TouchInput(id: UInt64(10 + step), phase: .ended, location: Point(x: 50, y: 50), timestamp: time + 0.02))
+        }
+        controller.advanceTime(to: controller.window.clock.now + 1)
+        #expect(!controller.keyboard.isDrawing)
+    }
+
+    @Test("an assistive client's delete closes an open menu first, as the menu's Delete does")
+    func assistiveDeleteClosesTheMenu() {
+        let controller = DrawingController(
+            size: Size(width: 400, height: 300),
+            drawing: Drawing(lines: [Line(begin: Point(x: 20, y: 20), end: Point(x: 200, y: 20))]))
+        controller.handleKey(KeyCommand(key: "Tab"))
+        controller.handleKey(KeyCommand(key: "Menu"))
+        #expect(controller.menu != nil)
+        controller.delete(controller.drawingView.shapes.order[0])
+        #expect(controller.menu == nil)
+        #expect(controller.drawingView.shapes.isEmpty)
+    }
+}

@@ -90,7 +90,8 @@ public struct StrokeTracker: Sendable {
     /// that went down at most `circlePairingInterval` earlier.
     private func pairingPartner(at time: TimeInterval) -> UInt64? {
         var best: (id: UInt64, began: TimeInterval)?
-        for id in linesInProgress.keys {
+        // The keyboard's line is never paired into a circle.
+        for id in linesInProgress.keys where id != KeyboardCursor.lineTouch {
             // A microsecond of tolerance: 1.1 − 1.0 is a hair above 0.1 in binary floating point.
             guard let began = tracks[id]?.began, time - began <= circlePairingInterval + 1e-6, time >= began else {
                 continue

@@ -454,7 +454,34 @@ public final class DrawingController {
 
     private func clearAll() {
         closeMenu()
+        // The keyboard's line in progress goes with everything else.
+        keyboard.isDrawing = false
         drawingView.clearAll()
+    }
+
+    // MARK: Requests from assistive technology
+
+    /// Selects `id` (nil: deselects) as a tap would: a drag under way ends and an open menu closes first.
+    public func select(_ id: ShapeID?) {
+        guard id.map({ drawingView.shapes[$0] != nil }) ?? true else { return }
+        endDrag()
+        closeMenu()
+        keyboard.movingShape = nil
+        drawingView.select(id)
+    }
+
+    /// Deletes `id` as its menu's Delete would.
+    public func delete(_ id: ShapeID) {
+        guard drawingView.shapes[id] != nil else { return }
+        select(id)
+        deleteSelectedShape()
+    }
+
+    /// Finishes the keyboard's line in progress, as Space would (the app is closing).
+    public func finishKeyboardLine() {
+        guard keyboard.isDrawing else { return }
+        keyboard.isDrawing = false
+        drawingView.finishKeyboardLine()
     }
 
     private func deleteSelectedShape() {

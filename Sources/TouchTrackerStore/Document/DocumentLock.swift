@@ -58,7 +58,7 @@ public final class DocumentLock: Sendable {
         if !absolute.hasPrefix("/") {
             guard let cwd = getcwd(nil, 0) else { return documentPath }
             defer { free(cwd) }
-            absolute = PathText.join(PathText.decode(bytesOf: cwd), documentPath)
+            absolute = PathText.join(PathText.decode(bytesOf: cwd), absolute)
         }
         var existing = normalized(absolute)
         var missing: [String] = []

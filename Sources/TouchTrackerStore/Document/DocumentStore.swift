@@ -47,9 +47,12 @@ public struct DocumentStore: Sendable {
         self.path = path
     }
 
-    /// Whether a document exists at the path (a dangling symlink or a directory counts: loading will say why).
+    /// Whether a document exists at the path: a directory or a symlink loop counts (loading will say why); a
+    /// dangling symlink does not (its target is the document, made by the first save).
     public var exists: Bool {
-        (try? FileSystemCalls.status(path, followingLinks: false)) != nil
+        guard let info = try? FileSystemCalls.status(path, followingLinks: false) else { return false }
+        guard info.st_mode & S_IFMT == S_IFLNK else { return true }
+        return (try? FileTarget.resolve(path).kind) != .missing
     }
 
     /// Reads the document. A missing file is an empty drawing; anything unreadable is an error naming the problem.

@@ -240,7 +240,10 @@ public final class DocumentWatcher: Sendable {
                         let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                         let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                         let nameBytes = bytes[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
-                        if descriptor == watches?.folder {
+                        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                            // Events were lost: the document may have changed, so look.
+                            relevant = true
+                        } else if descriptor == watches?.folder {
                             if mask & selfGone != 0 { folderGone = true }
                             if nameBytes.elementsEqual(name) { relevant = true }
                         } else if let parent = watches?.parent, descriptor == parent {

@@ -43,6 +43,9 @@ struct FileTarget {
             }
             switch info.st_mode & S_IFMT {
             case S_IFLNK:
+                if let problem = untrustedLink(current, owner: info.st_uid) {
+                    throw DocumentFileError(path: path, problem: problem)
+                }
                 let target: String
                 do {
                     target = try FileSystemCalls.readLink(current)
@@ -59,6 +62,19 @@ struct FileTarget {
             }
         }
         throw DocumentFileError(path: path, problem: DocumentStore.describe(Errno.tooManySymbolicLinkLevels))
+    }
+
+    /// Why the link at `path` (owned by `owner`) is not followed, as the kernel would not (`protected_symlinks`): it
+    /// lies in a folder everyone may write that is sticky (such as /tmp), and neither this user nor the folder's
+    /// owner made it — another user could point it at this user's files. Nil when it may be followed.
+    private static func untrustedLink(_ path: String, owner: uid_t) -> String? {
+        guard owner != geteuid(), let folder = try? FileSystemCalls.status(PathText.folder(of: path)) else {
+            return nil
+        }
+        let shared = folder.st_mode & S_ISVTX != 0 && folder.st_mode & S_IWOTH != 0
+        guard shared, owner != folder.st_uid else { return nil }
+        return "is a symbolic link another user made in a shared folder, so it is not followed; remove it or "
+            + "choose another name"
     }
 
     /// Whether `path` is in `/proc`, or in a folder that is really there (`/dev/fd` is `/proc/self/fd`).

@@ -108,16 +108,17 @@ public enum PathText {
 
     /// `name` in `folder`.
     public static func join(_ folder: String, _ name: String) -> String {
-        if name.hasPrefix("/") { return name }
+        if name.unicodeScalars.first == "/" { return name }
         if folder.isEmpty || folder == "." { return name }
-        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        return folder.unicodeScalars.last == "/" ? folder + name : folder + "/" + name
     }
 
     /// A name without its last extension (`drawing` of `drawing.json`); a name that only starts with a dot, or
     /// has none, is kept whole.
     public static func stem(of name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
+        let scalars = name.unicodeScalars
+        guard let dot = scalars.lastIndex(of: "."), dot != scalars.startIndex else { return name }
+        return String(String.UnicodeScalarView(scalars[..<dot]))
     }
 
     /// `path` with `suffix` added to its name (`drawing.json` → `drawing.json.lock`), the name cut so it stays
@@ -149,9 +150,14 @@ public enum PathText {
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
-    /// Whether the path starts at the root, and its names, with empty names (`a//b`, a trailing `/`) dropped.
+    /// Whether the path starts at the root, and its names, with empty names (`a//b`, a trailing `/`) dropped. Split
+    /// on the scalar `/` itself (bytes 0x2F), never on characters: a name may start with a combining mark.
     private static func split(_ path: String) -> (isAbsolute: Bool, names: [String]) {
-        (path.hasPrefix("/"), path.split(separator: "/", omittingEmptySubsequences: true).map(String.init))
+        let scalars = path.unicodeScalars
+        let names = scalars.split(separator: "/", omittingEmptySubsequences: true).map {
+            String(String.UnicodeScalarView($0))
+        }
+        return (scalars.first == "/", names)
     }
 
     private static func isEscape(_ scalar: Unicode.Scalar) -> Bool {

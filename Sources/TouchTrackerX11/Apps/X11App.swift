@@ -123,9 +123,11 @@ public final class X11App {
             clock: session.clock, isRunning: { running }, handle: handle, drawFrame: drawFrame,
             nextDeadline: { surface.clipboard.nextDeadline })
         if signalled, options.verbose { log("signal received; exiting") }
-        session.finish()
-        connectionLostCleanup = nil
+        let saved = session.finish()
+        // Losing the server during the clipboard's hand-over below must say what the finish found.
+        connectionLostCleanup = { saved }
         handOverClipboard()
+        connectionLostCleanup = nil
         return 0
     }
 
