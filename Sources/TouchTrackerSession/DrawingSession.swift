@@ -169,6 +169,12 @@ public final class DrawingSession {
         resizeContent(to: Size(width: Double(width), height: Double(height)))
     }
 
+    /// The window may have moved on the screen (the window system said its place changed): assistive technology is
+    /// told its new place at the next frame.
+    public func windowMayHaveMoved() {
+        publishedScene = nil
+    }
+
     /// The canvas part of `resize`, for a host that must resize its presenter between the two.
     public func resizeCanvas(width: Int, height: Int) {
         do {
@@ -199,6 +205,7 @@ public final class DrawingSession {
             controller.standingNotice = standing
             if options.verbose { log(standing.map { "notice shown: \($0)" } ?? "standing notice gone") }
         }
+        publishAccessibleScene()
         host.prepareToDraw(into: renderer.canvas)
         var region =
             renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
@@ -207,7 +214,6 @@ public final class DrawingSession {
             exposed.intersection(Rect(x: 0, y: 0, width: Double(renderer.width), height: Double(renderer.height))))
         guard !region.isEmpty else { return }
         host.present(renderer.canvas, region: region)
-        publishAccessibleScene()
         guard options.traceFrames else { return }
         let now = MonotonicClock.now()
         log(

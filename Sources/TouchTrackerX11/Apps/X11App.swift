@@ -144,6 +144,8 @@ public final class X11App {
         case .expose(let rect, let isLast):
             windowEvents.expose(rect, isLast: isLast)
         case .resized(let width, let height):
+            // X reports a move the same way (ConfigureNotify): the accessible extents follow the window.
+            session.windowMayHaveMoved()
             windowEvents.resize(
                 width: width, height: height,
                 resizeCanvas: { session.resizeCanvas(width: $0, height: $1) },
