@@ -334,3 +334,21 @@ import TouchTracker
                 == "1000001 circles is more than the 1000000 a document may hold")
     }
 }
+
+/// A full document read while the window already took strokes.
+@Suite struct LoadingLimitTests {
+    @Test("a document read with no room left for what was drawn while it loaded is kept whole, and the notice says so")
+    func earlyStrokesDoNotPassTheLimit() {
+        let controller = DrawingController(
+            size: Size(width: 400, height: 300), documentLoading: true, limits: DocumentLimits(lines: 3, circles: 3))
+        controller.send(TouchInput(id: 1, phase: .began, location: Point(x: 10, y: 10), timestamp: 0.1))
+        controller.send(TouchInput(id: 1, phase: .moved, location: Point(x: 200, y: 10), timestamp: 0.2))
+        controller.send(TouchInput(id: 1, phase: .ended, location: Point(x: 200, y: 10), timestamp: 0.3))
+        #expect(controller.drawingView.shapes.lineCount == 1)
+        let full = Drawing(
+            lines: (0..<3).map { Line(begin: Point(x: 0, y: Double($0) * 20), end: Point(x: 100, y: 0)) })
+        controller.adoptLoadedDocument(LoadedDocument(full))
+        #expect(controller.drawingView.drawing.lines == full.lines)
+        #expect(controller.overlay.notice == .drawingFull(.line, limit: 3))
+    }
+}

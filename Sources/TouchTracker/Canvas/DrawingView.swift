@@ -170,7 +170,17 @@ public final class DrawingView: View {
     }
 
     /// Puts a document read in the background under what was drawn meanwhile (`DrawingDocument.adopt`).
+    ///
+    /// When the document read leaves no room under `limits` for what was drawn while it loaded, the document is
+    /// kept whole and those early shapes (and their undo history) are dropped, with `onFull`: whatever the app saves
+    /// it must be able to open again.
     public func adoptLoadedDocument(_ loaded: consuming LoadedDocument) {
+        let over = limits.exceeded(
+            lines: loaded.shapes.lineCount + shapes.lineCount, circles: loaded.shapes.circleCount + shapes.circleCount)
+        if let kind = over {
+            document = DrawingDocument(numberingFrom: Self.numbersWhileLoading)
+            onFull?(kind)
+        }
         apply(document.adopt(loaded))
     }
 
