@@ -11,7 +11,7 @@ BIN ?=
 
 # Build and run: the C libraries the app links against.
 # gettext's msgfmt compiles the translations.
-RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev pkg-config gettext
+RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev libglib2.0-dev pkg-config gettext
 # Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol
 # header comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
 # (renders exported PDFs back to pixels).
