@@ -297,7 +297,7 @@ enum Responsiveness {
         let listing = try bus.runClient(
             AccessibilityBus.findDrawing + """
                 start = time.perf_counter()
-                names = [drawing[i].name for i in range(100)]
+                names = [drawing.getChildAtIndex(i).name for i in range(100)]
                 print("seconds", time.perf_counter() - start, len(names))
                 """)
         guard listing.status == 0,
