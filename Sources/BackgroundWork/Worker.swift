@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The one shape of background work: a named thread, at a priority below the event loop's, that runs the jobs
+/// The one shape of background work: a named thread (named for the kernel too, `ThreadName`), at a priority below the event loop's, that runs the jobs
 /// handed to it one at a time, in order, from its mailbox, tells the loop after each (`wakeUp`), and stops when
 /// asked. Every thread the app makes is one of these (the test harness's child-process readers aside): tile
 /// painters, the document's writer, watcher and reader, the save's encoding helpers, exports, clipboard encodings,
@@ -66,6 +66,7 @@ public final class Worker: Sendable {
         self.name = name
         let mailbox = mailbox
         let thread = Thread {
+            ThreadName.setForThisThread(name)
             switch priority {
             case .background: BackgroundPriority.lowerForThisThread()
             case .idle: BackgroundPriority.idleForThisThread()
