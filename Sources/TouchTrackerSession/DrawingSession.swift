@@ -71,6 +71,8 @@ public final class DrawingSession {
     private var publishedScene: (revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size)?
     /// The notice last said to a screen reader.
     private var announcedNotice: Message?
+    /// The passing notice last written to the log (`--verbose`), so each is logged once, when it is first shown.
+    private var loggedNotice: String?
 
     /// Called on the event loop once the document has been read and put under anything drawn meanwhile. Edits are
     /// reported through `controller.onEdit` only from then on, so nothing is saved over a document not yet read.
@@ -204,6 +206,10 @@ public final class DrawingSession {
         if standing != controller.standingNotice {
             controller.standingNotice = standing
             if options.verbose { log(standing.map { "notice shown: \($0)" } ?? "standing notice gone") }
+        }
+        if options.verbose, controller.notice != loggedNotice {
+            loggedNotice = controller.notice
+            if let passing = loggedNotice { log("notice shown: \(passing)") }
         }
         publishAccessibleScene()
         host.prepareToDraw(into: renderer.canvas)
