@@ -7,7 +7,7 @@ import TouchTracker
 import TouchTrackerRender
 import XorgTestSupport
 
-/// The clipboard on a private Xorg (issue 17), checked with xclip as another client: Ctrl+C offers the shapes as
+/// The clipboard on a private Xorg, checked with xclip as another client: Ctrl+C offers the shapes as
 /// a PNG, as the document's JSON and as text; Ctrl+V pastes another window's copy at the pointer as one undoable
 /// edit; a 100,000-line copy arrives whole through INCR; a copy outlives the window through a clipboard manager.
 @Suite("Clipboard")

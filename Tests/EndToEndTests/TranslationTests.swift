@@ -5,7 +5,7 @@ import XorgTestSupport
 
 @testable import TouchTrackerRender
 
-/// The window in the user's language (issue 17): the settings menu under a private Xorg with `LANGUAGE` set shows
+/// The window in the user's language: the settings menu under a private Xorg with `LANGUAGE` set shows
 /// the catalog's text, drawn by Pango with real glyphs — its ink as wide as a render of the expected string, and
 /// not as wide as the English one.
 @Suite("Translations")

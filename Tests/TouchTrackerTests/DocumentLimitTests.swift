@@ -3,7 +3,7 @@ import Testing
 import TouchKit
 import TouchTracker
 
-/// What the app can draw, paste or save it can open (issue 33): the limits the reader keeps to
+/// What the app can draw, paste or save it can open: the limits the reader keeps to
 /// (`DocumentCodec.maximumLineCount`, `maximumCircleCount`, `maximumFileSize`) are the ones the controller keeps to,
 /// and a file holding the most shapes, each as long as one can be written, is not too large to read.
 @Suite struct DocumentLimitTests {
