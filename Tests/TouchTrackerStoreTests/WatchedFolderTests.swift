@@ -54,14 +54,24 @@ import TouchTrackerStore
         }
     }
 
+    /// Takes the document's folder away (`takeAway`: deleted or renamed), waits until that is reported, makes a new
+    /// folder at its place and waits until the watcher watches it (`watchedAgain`).
+    func replaceFolder(
+        _ watch: Watch, takenAway what: Comment, by takeAway: () throws -> Void
+    ) async throws {
+        try takeAway()
+        try #require(try await FileProbe.eventually { watch.changes.current >= 1 }, what)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try #require(try await watchedAgain(watch), "the new folder is watched")
+    }
+
     @Test("a document written in its folder made again after the folder was deleted is reported")
     func deletedFolderIsWatchedAgain() async throws {
         let watch = try watch(document)
         defer { watch.watcher.stop() }
-        try FileManager.default.removeItem(atPath: folder)
-        try #require(try await FileProbe.eventually { watch.changes.current >= 1 }, "the folder's removal is reported")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        try #require(try await watchedAgain(watch), "the folder made again is watched")
+        try await replaceFolder(watch, takenAway: "the folder's removal is reported") {
+            try FileManager.default.removeItem(atPath: folder)
+        }
         let before = watch.changes.current
         try AtomicFile.write(Array("{}".utf8), to: document)
         #expect(try await FileProbe.eventually { watch.changes.current > before })
@@ -71,10 +81,9 @@ import TouchTrackerStore
     func renamedFolderIsWatchedAgainAtItsPlace() async throws {
         let watch = try watch(document)
         defer { watch.watcher.stop() }
-        try #require(rename(folder, base + "/moved") == 0)
-        try #require(try await FileProbe.eventually { watch.changes.current >= 1 }, "the folder's move is reported")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        try #require(try await watchedAgain(watch), "the new folder is watched")
+        try await replaceFolder(watch, takenAway: "the folder's move is reported") {
+            try #require(rename(folder, base + "/moved") == 0)
+        }
         let before = watch.changes.current
         try AtomicFile.write(Array("{}".utf8), to: document)
         #expect(try await FileProbe.eventually { watch.changes.current > before })
@@ -84,10 +93,9 @@ import TouchTrackerStore
     func renamedFolderIsLeft() async throws {
         let watch = try watch(document)
         defer { watch.watcher.stop() }
-        try #require(rename(folder, base + "/moved") == 0)
-        try #require(try await FileProbe.eventually { watch.changes.current >= 1 }, "the folder's move is reported")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        try #require(try await watchedAgain(watch), "the new folder is watched")
+        try await replaceFolder(watch, takenAway: "the folder's move is reported") {
+            try #require(rename(folder, base + "/moved") == 0)
+        }
         let before = watch.changes.current
         try AtomicFile.write(Array("{}".utf8), to: base + "/moved/drawing.json")
         try await Task.sleep(for: .milliseconds(400))
