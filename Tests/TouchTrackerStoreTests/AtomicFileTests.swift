@@ -91,39 +91,41 @@ import Testing
 
     // MARK: Special files, written in place
 
-    @Test("a write to a named pipe delivers the bytes to its reader")
-    func pipeIsFedItsReader() throws {
+    /// Makes a named pipe (and `link`, a symlink to it, when given), opens it for reading first (not blocking, so
+    /// the writer's open finds a reader and the bytes wait in the pipe), writes `text` to it with `AtomicFile` (by
+    /// way of `link` when given), and hands `check` the reader and the pipe's path.
+    private func writeThroughNewPipe(
+        _ text: String, via link: String? = nil, then check: (_ reader: Int32, _ path: String) -> Void
+    ) throws {
         let pipePath = folder + "/pipe"
         #expect(PathText.withCString(pipePath) { mkfifo($0, 0o600) } == 0)
-        // Opened for reading first (not blocking), so the writer's open finds a reader and the bytes wait in the pipe.
+        if let link { try FileProbe.link(folder + "/" + link, to: "pipe") }
         let reader = open(pipePath, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         try #require(reader >= 0)
         defer { close(reader) }
-        try AtomicFile.write(Array("through the pipe".utf8), to: pipePath)
-        #expect(Self.readAvailable(reader) == Array("through the pipe".utf8))
+        try AtomicFile.write(Array(text.utf8), to: folder + "/" + (link ?? "pipe"))
+        check(reader, pipePath)
+    }
+
+    @Test("a write to a named pipe delivers the bytes to its reader")
+    func pipeIsFedItsReader() throws {
+        try writeThroughNewPipe("through the pipe") { reader, _ in
+            #expect(Self.readAvailable(reader) == Array("through the pipe".utf8))
+        }
     }
 
     @Test("a named pipe written to is still a named pipe")
     func pipeStaysAPipe() throws {
-        let pipePath = folder + "/pipe"
-        #expect(PathText.withCString(pipePath) { mkfifo($0, 0o600) } == 0)
-        let reader = open(pipePath, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        try #require(reader >= 0)
-        defer { close(reader) }
-        try AtomicFile.write(Array("through the pipe".utf8), to: pipePath)
-        #expect(FileProbe.kind(pipePath) == .fifo)
+        try writeThroughNewPipe("through the pipe") { _, pipePath in
+            #expect(FileProbe.kind(pipePath) == .fifo)
+        }
     }
 
     @Test("a write to a pipe named by a symlink to it feeds the pipe, and the link stays")
     func linkToPipeFeedsThePipe() throws {
-        let pipePath = folder + "/pipe"
-        #expect(PathText.withCString(pipePath) { mkfifo($0, 0o600) } == 0)
-        try FileProbe.link(folder + "/pipe-link", to: "pipe")
-        let reader = open(pipePath, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        try #require(reader >= 0)
-        defer { close(reader) }
-        try AtomicFile.write(Array("linked".utf8), to: folder + "/pipe-link")
-        #expect(Self.readAvailable(reader) == Array("linked".utf8))
+        try writeThroughNewPipe("linked", via: "pipe-link") { reader, _ in
+            #expect(Self.readAvailable(reader) == Array("linked".utf8))
+        }
     }
 
     @Test("a write to a pseudo-terminal goes to the terminal (read back from its master)")
