@@ -9,18 +9,22 @@ ARGS ?=
 # The binary `install` copies. Left empty it builds the release binary first; tests point it at a built one.
 BIN ?=
 
-# Build and run: the C libraries the app links against.
+# Build and run: the C libraries the app links against (X11 and Wayland clients both; wayland-protocols and
+# wayland-scanner, from libwayland-dev, regenerate the protocol code).
 # gettext's msgfmt compiles the translations.
-RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev libglib2.0-dev pkg-config gettext
-# Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol
-# header comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
-# (renders exported PDFs back to pixels).
+RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev libglib2.0-dev pkg-config gettext \
+	libwayland-dev wayland-protocols libxkbcommon-dev
+# Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol header
+# comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
+# (renders exported PDFs back to pixels); and a headless weston with Xwayland and an input module of the tests'
+# own, built against libweston-10-dev; wl-clipboard's wl-copy and wl-paste stand for other Wayland programs.
 TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xserver-xorg-dev xvfb xdotool \
 	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript fonts-ipafont-gothic fonts-dejavu-core \
-	dpkg-dev lintian appstream binutils xclip at-spi2-core dbus-daemon dbus-bin python3-pyatspi
+	dpkg-dev lintian appstream binutils xclip at-spi2-core dbus-daemon dbus-bin python3-pyatspi \
+	weston libweston-10-dev xwayland wl-clipboard
 
 .PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources \
-	locales deb deps-deb
+	locales deb deps-deb wayland-protocols
 
 all: build
 
@@ -71,6 +75,11 @@ locales: deps-run
 # Opens the window on $$DISPLAY. Pass options with ARGS, e.g. make run ARGS="--document /tmp/d.json".
 run: release
 	.build/release/touchtracker $(ARGS)
+
+# Regenerates the Wayland protocol code in Sources/CWayland from Debian's wayland-protocols (committed;
+# WaylandProtocolCodeTests checks it matches).
+wayland-protocols: deps-run
+	Sources/CWayland/regenerate.sh
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

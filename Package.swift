@@ -56,6 +56,12 @@ let package = Package(
         .systemLibrary(name: "CPango", providers: [.apt(["libpango1.0-dev"])]),
         // GLib's D-Bus, for the accessibility bridge (include paths: `includeFlags(of: "gio-2.0")`).
         .systemLibrary(name: "CGio", providers: [.apt(["libglib2.0-dev"])]),
+        // libwayland-client and libxkbcommon, with the protocol code wayland-scanner generated from
+        // wayland-protocols' XML (committed; `make wayland-protocols` regenerates it, WaylandProtocolCodeTests checks).
+        .target(
+            name: "CWayland",
+            exclude: ["regenerate.sh"],
+            linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
         .systemLibrary(
             name: "CCairo",
             pkgConfig: "cairo cairo-xlib",
@@ -123,13 +129,21 @@ let package = Package(
             ]
         ),
 
+        .target(
+            name: "TouchTrackerWayland",
+            dependencies: [
+                "TouchKit", "TouchTracker", "TouchTrackerDemos", "TouchTrackerDemoPainter", "TouchTrackerRender",
+                "TouchTrackerSession", "BackgroundWork", "CWayland", "CCairo",
+            ]
+        ),
+
         // MARK: The executable
 
         .executableTarget(
             name: "TouchTrackerCLI",
             dependencies: [
                 "TouchTracker", "TouchTrackerDemos", "TouchTrackerDemoPainter", "TouchTrackerRender",
-                "TouchTrackerStore", "TouchTrackerSession", "TouchTrackerX11",
+                "TouchTrackerStore", "TouchTrackerSession", "TouchTrackerX11", "TouchTrackerWayland",
                 "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -195,6 +209,10 @@ let package = Package(
         ),
         // EventTranslator fed XEvents and XInput2 cookies built in memory (no X server).
         .testTarget(name: "TouchTrackerX11Tests", dependencies: ["TouchTrackerX11", "CX11", "TouchKit"]),
+        // The Wayland host's translation of protocol events, key repeat and protocol code, without a compositor.
+        .testTarget(
+            name: "TouchTrackerWaylandTests",
+            dependencies: ["TouchTrackerWayland", "TouchTrackerSession", "TouchTracker", "TouchKit"]),
         // Drives the real `touchtracker` binary under a private Xorg with inputtest devices (the renderer reads PNGs).
         .testTarget(
             name: "EndToEndTests",

@@ -56,4 +56,6 @@ public enum TouchCancellationReason: Sendable, Hashable {
     case gestureRecognized
     /// The platform took it away: device removed, grab taken, window unmapped, or `Window.cancelAllTouches()`.
     case system
+    /// The window system claimed it for a gesture of its own (`TouchInput.Phase.claimed`).
+    case claimedBySystem
 }

@@ -32,6 +32,9 @@ public struct TouchInput: Sendable, Hashable {
         case began, moved, ended
         /// The system took the touch away (device removed, grab taken). Lines complete; gestures cancel.
         case cancelled
+        /// The window system claimed the touch for a gesture of its own (Wayland's `wl_touch.cancel`: a compositor
+        /// swipe took the fingers). As when a recognizer claims a touch, its work is dropped; gestures cancel.
+        case claimed
     }
 
     public var id: UInt64

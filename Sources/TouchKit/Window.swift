@@ -99,6 +99,8 @@ open class Window: View {
                 arena.touchLeft(touch)
             case .cancelled:
                 cancel(platformID: input.id, reason: .system, at: time)
+            case .claimed:
+                cancel(platformID: input.id, reason: .claimedBySystem, at: time)
             }
         }
     }

@@ -4,6 +4,7 @@ import Synchronization
 import TouchTracker
 import TouchTrackerSession
 import TouchTrackerStore
+import TouchTrackerWayland
 import TouchTrackerX11
 
 /// `touchtracker [open] [--document PATH] [--geometry WxH+X+Y]`: the drawing window.
@@ -39,7 +40,17 @@ struct OpenWindow: ParsableCommand {
             valueName: "factor"))
     var scale: Double?
 
-    @Option(help: ArgumentHelp("The X display to use instead of $DISPLAY.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The window system to open the window on.",
+            discussion: """
+                Default: Wayland when WAYLAND_DISPLAY is set (X11 if the compositor cannot be reached and DISPLAY is \
+                set too), else X11 when DISPLAY is set.
+                """,
+            valueName: "wayland|x11"))
+    var backend: WindowBackend?
+
+    @Option(help: ArgumentHelp("The X display to use instead of $DISPLAY (implies --backend x11).", valueName: "name"))
     var display: String?
 
     @Flag(help: "Print the input devices and mode in use, and window life-cycle events, on stderr.")
@@ -67,21 +78,25 @@ struct OpenWindow: ParsableCommand {
         if let scale, !(0.5...8).contains(scale) {
             throw ValidationError("--scale \(scale) is not between 0.5 and 8")
         }
+        if backend == .wayland, let display {
+            throw ValidationError("--display \(display) names an X display; it cannot go with --backend wayland")
+        }
     }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         // The window speaks the user's language; what goes to stderr and files stays English.
         Localization.setUp(environment: environment)
+        let choice: WindowBackend.Choice
+        do {
+            choice = try WindowBackend.choose(requested: backend, displayOption: display, environment: environment)
+        } catch {
+            Diagnostics.error(error.message)
+            throw ExitCode(2)
+        }
         let documentPath = document ?? DocumentLocation.defaultPath(environment: environment)
         let memory = WindowMemory(documentPath: documentPath)
-        var options = X11AppOptions(
-            displayName: display,
-            geometry: geometry.flatMap(WindowGeometry.init(parsing:)) ?? memory.load() ?? .default,
-            verbose: verbose, scale: scale,
-            exportPath: WindowMemory.sibling(of: documentPath, replacingExtensionWith: "png"))
-        options.traceFrames = traceFrames
-        options.painterThreads = painterThreads
+        let remembered = memory.load()
         let sync = DocumentSync(
             documentPath: documentPath, environment: environment, verbose: verbose, log: { Diagnostics.error($0) })
         // One window per document: a second one asks the first to come forward and exits.
@@ -90,22 +105,53 @@ struct OpenWindow: ParsableCommand {
             throw ExitCode(0)
         }
         defer { sync.close() }
-        let app: X11App
+        let window: any DrawingWindow
         do {
-            app = try X11App(
-                options: options, loadDocument: sync.loadDocument, environment: environment, log: Diagnostics.note)
-        } catch let error as X11Error {
+            window = try open(
+                choice, geometry: geometry.flatMap(WindowGeometry.init(parsing:)) ?? remembered,
+                documentPath: documentPath, loadDocument: sync.loadDocument, environment: environment)
+        } catch let error as CustomStringConvertible & Error {
             Diagnostics.error(error.description)
             throw ExitCode(2)
         }
-        sync.attach(to: app.session, windowID: app.windowID)
-        let status = app.run()
+        sync.attach(to: window.session, windowID: window.lockWindowID)
+        let status = window.run()
         do {
-            try memory.save(app.windowGeometry)
+            try memory.save(window.windowGeometry)
         } catch {
             Diagnostics.error("cannot remember the window's place: \(error)")
         }
         throw ExitCode(status)
+    }
+
+    /// Opens the window on the chosen backend (falling back to X11 when the choice allows and Wayland fails).
+    private func open(
+        _ choice: WindowBackend.Choice, geometry: WindowGeometry?, documentPath: String,
+        loadDocument: @escaping @Sendable () -> Drawing, environment: [String: String]
+    ) throws -> any DrawingWindow {
+        let exportPath = WindowMemory.sibling(of: documentPath, replacingExtensionWith: "png")
+        if choice.backend == .wayland {
+            var options = WaylandAppOptions(
+                geometry: geometry ?? .default, verbose: verbose, scale: scale, exportPath: exportPath)
+            options.traceFrames = traceFrames
+            options.painterThreads = painterThreads
+            do {
+                if verbose { Diagnostics.note("backend wayland (\(choice.reason))") }
+                return try WaylandApp(
+                    options: options, loadDocument: loadDocument, environment: environment, log: Diagnostics.note)
+            } catch let error as WaylandError where choice.fallsBackToX11 {
+                if verbose { Diagnostics.note("\(error.description); trying X11 (DISPLAY is set)") }
+            }
+        } else if verbose {
+            Diagnostics.note("backend x11 (\(choice.reason))")
+        }
+        var options = X11AppOptions(
+            displayName: display, geometry: geometry ?? .default, verbose: verbose, scale: scale,
+            exportPath: exportPath)
+        options.traceFrames = traceFrames
+        options.painterThreads = painterThreads
+        return try X11App(
+            options: options, loadDocument: loadDocument, environment: environment, log: Diagnostics.note)
     }
 }
 

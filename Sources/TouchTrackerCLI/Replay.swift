@@ -3,6 +3,7 @@ import Foundation
 import TouchKit
 import TouchTracker
 import TouchTrackerRender
+import TouchTrackerSession
 import TouchTrackerStore
 import TouchTrackerX11
 

@@ -1,5 +1,6 @@
 import JSON
 import TouchTracker
+import TouchTrackerSession
 import TouchTrackerStore
 import TouchTrackerX11
 

@@ -120,7 +120,7 @@ struct EventFuzzTests {
             controller.send(input)
             switch input.phase {
             case .began: model.down.insert(input.id)
-            case .ended, .cancelled: model.down.remove(input.id)
+            case .ended, .cancelled, .claimed: model.down.remove(input.id)
             case .moved: break
             }
         }
@@ -135,8 +135,10 @@ struct EventFuzzTests {
                 send(TouchInput(id: someID(), phase: .moved, location: point(), timestamp: timestamp()))
             case 600..<800:
                 send(TouchInput(id: someID(), phase: .ended, location: point(), timestamp: timestamp()))
-            case 800..<840:
+            case 800..<830:
                 send(TouchInput(id: someID(), phase: .cancelled, location: point(), timestamp: timestamp()))
+            case 830..<840:
+                send(TouchInput(id: someID(), phase: .claimed, location: point(), timestamp: timestamp()))
             case 840..<850:
                 // An id reused at once: ended and begun again in the same instant.
                 let id = someID()

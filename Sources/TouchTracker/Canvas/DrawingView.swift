@@ -253,8 +253,9 @@ public final class DrawingView: View {
     }
 
     public override func touchesCancelled(_ touches: Set<Touch>, with event: TouchEvent) {
-        // A gesture that claimed the touch owns it: its stroke was never meant as a shape. A touch the system took
-        // away (device unplugged, grab) keeps its work: the stroke finishes where the finger was last seen.
+        // A gesture that claimed the touch owns it, the app's or the window system's (a compositor's swipe): its
+        // stroke was never meant as a shape. A touch the system took away (device unplugged, grab) keeps its work:
+        // the stroke finishes where the finger was last seen.
         let kept = touches.filter { $0.cancellationReason == .system }
         for touch in touches.subtracting(kept) { discardStroke(of: touch) }
         finishStrokes(of: kept, updatingLocation: false)

@@ -77,7 +77,7 @@ public enum ReplayScript {
             idNumber == idNumber.rounded()
         else { throw fail("\"id\" must be a whole number from 0 to 4294967295") }
         guard case .string(let phaseName)? = value["phase"] else {
-            throw fail("missing \"phase\" (began, moved, ended or cancelled)")
+            throw fail("missing \"phase\" (began, moved, ended, cancelled or claimed)")
         }
         let phase: TouchInput.Phase
         switch phaseName {
@@ -85,7 +85,8 @@ public enum ReplayScript {
         case "moved": phase = .moved
         case "ended": phase = .ended
         case "cancelled": phase = .cancelled
-        default: throw fail("\"phase\" is \"\(phaseName)\"; expected began, moved, ended or cancelled")
+        case "claimed": phase = .claimed
+        default: throw fail("\"phase\" is \"\(phaseName)\"; expected began, moved, ended, cancelled or claimed")
         }
         let x = try coordinate(value["x"], name: "x", line: line)
         let y = try coordinate(value["y"], name: "y", line: line)

@@ -1,5 +1,6 @@
 import CX11
 import TouchKit
+import TouchTrackerSession
 
 /// Turns Xlib events into `PlatformEvent`s: XI2 touches and pointer (or core pointer events without XI2), window
 /// life-cycle and keys. The mouse's button 1 becomes one more touch.

@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import TouchTrackerSession
 
 /// The app's top-level window: created, named for the window manager, and destroyed here.
 final class X11Window {

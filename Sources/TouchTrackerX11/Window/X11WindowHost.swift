@@ -1,6 +1,7 @@
 import CX11
 import TouchKit
 import TouchTrackerRender
+import TouchTrackerSession
 
 /// Hosts one TouchTracker window on X: the display connection, XInput2 (or core events), the top-level window with
 /// its icon, the presenter that copies frames to it, and the event loop over them. (It draws nothing itself: the

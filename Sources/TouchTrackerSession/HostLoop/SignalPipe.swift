@@ -4,13 +4,13 @@ import Foundation
 /// readable file descriptor, so the event loop's `poll` wakes up and the app ends as it does when its window is
 /// closed, instead of dying inside a signal handler: the line in progress finished, the last save made or a
 /// recovery file written. (SIGQUIT's core dump is no use to a person who asked the app to quit.)
-final class SignalPipe {
-    static let endingSignals = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
+public final class SignalPipe {
+    public static let endingSignals = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
 
     /// -1 when no pipe could be made: the signals then keep their default action.
-    let readFD: Int32
+    public let readFD: Int32
 
-    init() {
+    public init() {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
             // Without a pipe the handler would write to whatever descriptor -1 or 0 is; the signals are left to
@@ -33,7 +33,7 @@ final class SignalPipe {
     }
 
     /// Whether a signal arrived since the last call.
-    func drain() -> Bool {
+    public func drain() -> Bool {
         guard readFD >= 0 else { return false }
         var buffer = [UInt8](repeating: 0, count: 16)
         return read(readFD, &buffer, buffer.count) > 0

@@ -1,0 +1,73 @@
+import CWayland
+import Glibc
+
+/// The connection to the Wayland compositor: owns the `wl_display` and disconnects it in one place.
+///
+/// Events are read the way libwayland asks of a client with its own `poll` loop: `prepareToRead` before sleeping,
+/// then `readEvents` (or `cancelRead`) and `dispatchPending`, so another reader of the same socket can never steal
+/// the loop's events.
+final class WaylandConnection {
+    let display: OpaquePointer
+
+    /// Connects to `name` (a socket name in `XDG_RUNTIME_DIR`, or a path), or to `WAYLAND_DISPLAY` when nil.
+    init(name: String?) throws(WaylandError) {
+        guard let display = wl_display_connect(name) else {
+            let shown = name ?? "$WAYLAND_DISPLAY"
+            throw WaylandError(
+                "cannot connect to the Wayland compositor \(shown) (\(String(cString: strerror(errno)))); check "
+                    + "WAYLAND_DISPLAY and XDG_RUNTIME_DIR, or use --backend x11")
+        }
+        self.display = display
+    }
+
+    deinit {
+        wl_display_disconnect(display)
+    }
+
+    var fileDescriptor: Int32 { wl_display_get_fd(display) }
+
+    /// Sends every request made so far. Returns false when the socket is full (the rest goes at the next flush).
+    @discardableResult
+    func flush() -> Bool {
+        wl_display_flush(display) >= 0
+    }
+
+    /// Sends the requests and waits until the compositor has answered them all (start-up only).
+    func roundtrip() throws(WaylandError) {
+        guard wl_display_roundtrip(display) >= 0 else { throw lostError }
+    }
+
+    /// Dispatches events already read, then announces that this thread will read the socket. False when the
+    /// connection is broken.
+    func prepareToRead() -> Bool {
+        while wl_display_prepare_read(display) != 0 {
+            guard wl_display_dispatch_pending(display) >= 0 else { return false }
+        }
+        return true
+    }
+
+    /// After `prepareToRead` and `poll`: reads what the socket has.
+    func readEvents() -> Bool { wl_display_read_events(display) >= 0 }
+
+    /// After `prepareToRead`, when `poll` found nothing on the socket.
+    func cancelRead() { wl_display_cancel_read(display) }
+
+    /// Calls the listeners of every event read. False when the connection is broken.
+    func dispatchPending() -> Bool { wl_display_dispatch_pending(display) >= 0 }
+
+    /// Why the connection broke, as a protocol error or the system's.
+    var lostError: WaylandError {
+        let code = wl_display_get_error(display)
+        guard code != 0 else { return WaylandError("lost the connection to the Wayland compositor") }
+        if code == EPROTO {
+            var interface: UnsafePointer<wl_interface>?
+            var id: UInt32 = 0
+            let protocolCode = wl_display_get_protocol_error(display, &interface, &id)
+            let name = interface.map { String(cString: $0.pointee.name) } ?? "an object"
+            return WaylandError(
+                "the Wayland compositor reported protocol error \(protocolCode) on \(name) \(id); this is a bug in "
+                    + "touchtracker, please report it")
+        }
+        return WaylandError("lost the connection to the Wayland compositor (\(String(cString: strerror(code))))")
+    }
+}

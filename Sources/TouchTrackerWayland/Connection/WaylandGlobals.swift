@@ -1,0 +1,83 @@
+import CWayland
+
+/// The compositor's globals the host uses, bound at start-up from the registry. The core ones (`wl_compositor`,
+/// `wl_shm`, `xdg_wm_base`) are required; the rest are used where the compositor offers them.
+final class WaylandGlobals {
+    private(set) var compositor: OpaquePointer?
+    private(set) var shm: OpaquePointer?
+    private(set) var wmBase: OpaquePointer?
+    private(set) var seat: OpaquePointer?
+    private(set) var dataDeviceManager: OpaquePointer?
+    private(set) var decorationManager: OpaquePointer?
+    private(set) var activation: OpaquePointer?
+    /// Every global's interface name, for `--verbose`.
+    private(set) var offered: [String] = []
+
+    /// Held so the connection is closed only after this object's proxies are destroyed.
+    private let connection: WaylandConnection
+    private let registry: OpaquePointer
+    private let registryListener: WaylandListener<wl_registry_listener>
+    private let wmBaseListener: WaylandListener<xdg_wm_base_listener>
+
+    /// The highest version of each interface this host speaks (its listeners handle every event up to it).
+    private static let versions: [String: UInt32] = [
+        "wl_compositor": 4, "wl_shm": 1, "wl_seat": 7, "wl_data_device_manager": 3, "xdg_wm_base": 2,
+        "zxdg_decoration_manager_v1": 1, "xdg_activation_v1": 1,
+    ]
+
+    /// Lists the globals (one round trip) and binds the ones the host uses.
+    init(connection: WaylandConnection) throws(WaylandError) {
+        self.connection = connection
+        registry = wl_display_get_registry(connection.display)
+        registryListener = WaylandListener(
+            wl_registry_listener(
+                global: { data, _, name, interface, version in
+                    listenerOwner(data, as: WaylandGlobals.self).announce(
+                        name: name, interface: String(cString: interface!), version: version)
+                },
+                global_remove: { _, _, _ in
+                    // The host binds no global that can go away while it runs (outputs and seats of a desktop
+                    // stay; a lost seat ends its devices' touches through their own events).
+                }))
+        wmBaseListener = WaylandListener(
+            xdg_wm_base_listener(ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) }))
+        wl_registry_add_listener(registry, registryListener.pointer, listenerData(self))
+        try connection.roundtrip()
+        var missing: [String] = []
+        if compositor == nil { missing.append("wl_compositor") }
+        if shm == nil { missing.append("wl_shm") }
+        if wmBase == nil { missing.append("xdg_wm_base") }
+        guard missing.isEmpty else {
+            throw WaylandError(
+                "the Wayland compositor does not offer \(missing.joined(separator: ", ")), which a window needs; "
+                    + "use --backend x11")
+        }
+    }
+
+    deinit {
+        for proxy in [activation, decorationManager, dataDeviceManager, seat, wmBase, shm, compositor] {
+            if let proxy { wl_proxy_destroy(proxy) }
+        }
+        wl_registry_destroy(registry)
+    }
+
+    private func announce(name: UInt32, interface: String, version: UInt32) {
+        offered.append("\(interface) v\(version)")
+        guard let handled = Self.versions[interface] else { return }
+        let bound = cwayland_bind(registry, name, interface, min(version, handled)).map(OpaquePointer.init)
+        switch interface {
+        case "wl_compositor": compositor = compositor ?? bound
+        case "wl_shm": shm = shm ?? bound
+        case "wl_seat" where seat == nil: seat = bound
+        case "wl_data_device_manager": dataDeviceManager = dataDeviceManager ?? bound
+        case "xdg_wm_base":
+            wmBase = bound
+            if let bound { xdg_wm_base_add_listener(bound, wmBaseListener.pointer, nil) }
+        case "zxdg_decoration_manager_v1": decorationManager = bound
+        case "xdg_activation_v1": activation = bound
+        default:
+            // A second seat: the host follows one, as most clients do.
+            if let bound { wl_proxy_destroy(bound) }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import TouchTracker
+
+/// One input event the seat's devices reported, in the protocol's terms (surface coordinates, the compositor's
+/// millisecond times) but free of C types, so `WaylandInputTranslator` can be tested with events built in memory.
+enum SeatEvent: Equatable {
+    case touchDown(time: UInt32, id: Int32, x: Double, y: Double)
+    case touchMotion(time: UInt32, id: Int32, x: Double, y: Double)
+    case touchUp(time: UInt32, id: Int32)
+    /// Ends a group of touch events that belong together (several fingers moved at once).
+    case touchFrame
+    /// The compositor took every touch of the sequence for a gesture of its own.
+    case touchCancel
+    case pointerEnter(x: Double, y: Double)
+    case pointerLeave
+    case pointerMotion(time: UInt32, x: Double, y: Double)
+    /// `button` is a Linux input code (`BTN_LEFT` 0x110, `BTN_RIGHT` 0x111).
+    case pointerButton(time: UInt32, button: UInt32, pressed: Bool)
+    /// A key press, already read through the keymap (`XkbKeyboard`); `repeats` when the keymap says it repeats.
+    case keyPressed(code: UInt32, command: KeyCommand, repeats: Bool)
+    case keyReleased(code: UInt32)
+    /// The window lost the keyboard focus: a held key stops repeating.
+    case keyboardLeft
+}

@@ -1,0 +1,117 @@
+import TouchKit
+import TouchTracker
+import TouchTrackerSession
+
+/// Turns the seat's events into the session's: touches grouped by `frame` become TouchKit input; a touch `cancel`
+/// (the compositor took the fingers for a gesture of its own) is a claim, so no half-drawn line is kept; the
+/// pointer's left button is one more touch, its right button opens the menu, and moving it with no button held is
+/// a hover. Coordinates go from surface pixels to the canvas's device pixels (`scale`).
+struct WaylandInputTranslator {
+    /// Device pixels per surface pixel (the buffer scale).
+    var scale = 1.0
+    private var timeline = ServerTimeline()
+    /// Touch events waiting for their group's `frame`.
+    private var frameTouches: [TouchInput] = []
+    /// Where each touch down now was last seen (an `up` carries no position).
+    private var touchLocations: [Int32: Point] = [:]
+    private var pointer = Point.zero
+    /// The pointer's touch id while the left button is down.
+    private var mouseTouchID: UInt64?
+
+    /// The pointer's touch id lives above every `wl_touch` id (a 32-bit value).
+    static let mouseTouchID: UInt64 = 1 << 62
+    static let leftButton: UInt32 = 0x110
+    static let rightButton: UInt32 = 0x111
+
+    /// The pointer's place in canvas pixels, nil while it is outside the window.
+    private(set) var pointerLocation: Point?
+
+    mutating func translate(_ event: SeatEvent, now: Double) -> [SessionEvent] {
+        switch event {
+        case .touchDown(let time, let id, let x, let y):
+            let location = canvasPoint(x, y)
+            touchLocations[id] = location
+            frameTouches.append(
+                TouchInput(id: touchID(id), phase: .began, location: location, timestamp: seconds(time, now)))
+            return []
+        case .touchMotion(let time, let id, let x, let y):
+            guard touchLocations[id] != nil else { return [] }
+            let location = canvasPoint(x, y)
+            touchLocations[id] = location
+            frameTouches.append(
+                TouchInput(id: touchID(id), phase: .moved, location: location, timestamp: seconds(time, now)))
+            return []
+        case .touchUp(let time, let id):
+            guard let location = touchLocations.removeValue(forKey: id) else { return [] }
+            frameTouches.append(
+                TouchInput(id: touchID(id), phase: .ended, location: location, timestamp: seconds(time, now)))
+            return []
+        case .touchFrame:
+            defer { frameTouches.removeAll() }
+            return frameTouches.map { .touch($0) }
+        case .touchCancel:
+            // The group in progress is delivered first, so every touch the app saw begin is the one claimed.
+            var events = frameTouches.map { SessionEvent.touch($0) }
+            frameTouches.removeAll()
+            for id in touchLocations.keys.sorted() {
+                events.append(
+                    .touch(TouchInput(id: touchID(id), phase: .claimed, location: touchLocations[id]!, timestamp: now)))
+            }
+            touchLocations.removeAll()
+            return events
+        case .pointerEnter(let x, let y):
+            pointer = canvasPoint(x, y)
+            pointerLocation = pointer
+            return mouseTouchID == nil ? [.hover(pointer)] : []
+        case .pointerLeave:
+            pointerLocation = nil
+            // The compositor gave the pointer to someone else while the button was down (a grab of its own): the
+            // drag ends as a device taken away would, keeping its work.
+            guard let id = mouseTouchID else { return [] }
+            mouseTouchID = nil
+            return [.touch(TouchInput(id: id, phase: .cancelled, location: pointer, timestamp: now))]
+        case .pointerMotion(let time, let x, let y):
+            pointer = canvasPoint(x, y)
+            pointerLocation = pointer
+            guard let id = mouseTouchID else { return [.hover(pointer)] }
+            return [.touch(TouchInput(id: id, phase: .moved, location: pointer, timestamp: seconds(time, now)))]
+        case .pointerButton(let time, let button, let pressed):
+            return pointerButton(button, pressed: pressed, timestamp: seconds(time, now))
+        case .keyPressed(_, let command, _):
+            return [.key(command)]
+        case .keyReleased, .keyboardLeft:
+            return []
+        }
+    }
+
+    private mutating func pointerButton(_ button: UInt32, pressed: Bool, timestamp: Double) -> [SessionEvent] {
+        switch (button, pressed) {
+        case (Self.leftButton, true):
+            var events: [SessionEvent] = []
+            if let stale = mouseTouchID {
+                // A press without a release (the release went elsewhere): close the old drag first.
+                events.append(.touch(TouchInput(id: stale, phase: .cancelled, location: pointer, timestamp: timestamp)))
+            }
+            mouseTouchID = Self.mouseTouchID
+            events.append(
+                .touch(TouchInput(id: Self.mouseTouchID, phase: .began, location: pointer, timestamp: timestamp)))
+            return events
+        case (Self.leftButton, false):
+            guard let id = mouseTouchID else { return [] }
+            mouseTouchID = nil
+            return [.touch(TouchInput(id: id, phase: .ended, location: pointer, timestamp: timestamp))]
+        case (Self.rightButton, true):
+            return [.contextClick(pointer)]
+        default:
+            return []
+        }
+    }
+
+    private func touchID(_ id: Int32) -> UInt64 { UInt64(UInt32(bitPattern: id)) }
+
+    private func canvasPoint(_ x: Double, _ y: Double) -> Point { Point(x: x * scale, y: y * scale) }
+
+    private mutating func seconds(_ time: UInt32, _ now: Double) -> Double {
+        timeline.seconds(forServerTime: time, now: now)
+    }
+}

@@ -1,0 +1,160 @@
+import CWayland
+import Glibc
+
+/// The seat's touchscreen, pointer and keyboard: takes each device when the seat says it has one, reads its events
+/// into `SeatEvent`s (keys through the compositor's keymap) for the host's loop, and owns the device proxies.
+///
+/// Only events for the window's surface count; a device the seat loses is released, and its touches or drag end
+/// through the events the compositor sends before that.
+final class WaylandSeat {
+    /// Held so the connection is closed only after this object's proxies are destroyed.
+    private let connection: WaylandConnection
+    private let seat: OpaquePointer
+    private var touch: OpaquePointer?
+    private var pointer: OpaquePointer?
+    private var keyboard: OpaquePointer?
+    private let keyboardState = XkbKeyboard()
+    private let seatListener: WaylandListener<wl_seat_listener>
+    private let touchListener: WaylandListener<wl_touch_listener>
+    private let pointerListener: WaylandListener<wl_pointer_listener>
+    private let keyboardListener: WaylandListener<wl_keyboard_listener>
+    /// Events since the loop last took them.
+    private var events: [SeatEvent] = []
+    /// The serial of the last press (a key, a button or a touch): clipboard and activation requests must carry
+    /// one, to prove they answer the person.
+    private(set) var lastInputSerial: UInt32 = 0
+    /// The compositor's `repeat_info`, for `KeyRepeat`.
+    private(set) var repeatInfo: (rate: Int32, delay: Int32)?
+    /// What the seat has, for `--verbose`.
+    private(set) var capabilities: [String] = []
+    /// The seat's name, for `--verbose`.
+    private(set) var name = ""
+
+    init(connection: WaylandConnection, seat: OpaquePointer) {
+        self.connection = connection
+        self.seat = seat
+        seatListener = WaylandListener(
+            wl_seat_listener(
+                capabilities: { data, _, capabilities in
+                    listenerOwner(data, as: WaylandSeat.self).update(capabilities: capabilities)
+                },
+                name: { data, _, name in
+                    listenerOwner(data, as: WaylandSeat.self).name = name.map { String(cString: $0) } ?? ""
+                }))
+        touchListener = WaylandListener(
+            wl_touch_listener(
+                down: { data, _, serial, time, _, id, x, y in
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    seat.lastInputSerial = serial
+                    seat.events.append(
+                        .touchDown(time: time, id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+                },
+                up: { data, _, _, time, id in
+                    listenerOwner(data, as: WaylandSeat.self).events.append(.touchUp(time: time, id: id))
+                },
+                motion: { data, _, time, id, x, y in
+                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                        .touchMotion(time: time, id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+                },
+                frame: { data, _ in listenerOwner(data, as: WaylandSeat.self).events.append(.touchFrame) },
+                cancel: { data, _ in listenerOwner(data, as: WaylandSeat.self).events.append(.touchCancel) },
+                shape: { _, _, _, _, _ in }, orientation: { _, _, _, _ in }))
+        pointerListener = WaylandListener(
+            wl_pointer_listener(
+                enter: { data, _, _, _, x, y in
+                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                        .pointerEnter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+                },
+                leave: { data, _, _, _ in listenerOwner(data, as: WaylandSeat.self).events.append(.pointerLeave) },
+                motion: { data, _, time, x, y in
+                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                        .pointerMotion(time: time, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+                },
+                button: { data, _, serial, time, button, state in
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    let pressed = state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue
+                    if pressed { seat.lastInputSerial = serial }
+                    seat.events.append(.pointerButton(time: time, button: button, pressed: pressed))
+                },
+                // Scrolling does nothing in the app (as on X11, where buttons 4 and 5 are ignored); the pointer's
+                // frames group nothing the app needs grouped, so each event is handled as it comes.
+                axis: { _, _, _, _, _ in }, frame: { _, _ in }, axis_source: { _, _, _ in },
+                axis_stop: { _, _, _, _ in }, axis_discrete: { _, _, _, _ in }, axis_value120: { _, _, _, _ in }))
+        keyboardListener = WaylandListener(
+            wl_keyboard_listener(
+                keymap: { data, _, format, fd, size in
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, let state = seat.keyboardState else {
+                        close(fd)
+                        return
+                    }
+                    state.useKeymap(fd: fd, size: Int(size))
+                },
+                enter: { _, _, _, _, _ in },
+                leave: { data, _, _, _ in listenerOwner(data, as: WaylandSeat.self).events.append(.keyboardLeft) },
+                key: { data, _, serial, _, key, state in
+                    listenerOwner(data, as: WaylandSeat.self).key(
+                        key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue, serial: serial)
+                },
+                modifiers: { data, _, _, depressed, latched, locked, group in
+                    listenerOwner(data, as: WaylandSeat.self).keyboardState?.updateModifiers(
+                        depressed: depressed, latched: latched, locked: locked, group: group)
+                },
+                repeat_info: { data, _, rate, delay in
+                    listenerOwner(data, as: WaylandSeat.self).repeatInfo = (rate, delay)
+                }))
+        wl_seat_add_listener(seat, seatListener.pointer, listenerData(self))
+    }
+
+    deinit {
+        if let touch { wl_touch_release(touch) }
+        if let pointer { wl_pointer_release(pointer) }
+        if let keyboard { wl_keyboard_release(keyboard) }
+    }
+
+    var hasEvents: Bool { !events.isEmpty }
+
+    /// The events since the last call, oldest first.
+    func takeEvents() -> [SeatEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    private func key(_ code: UInt32, pressed: Bool, serial: UInt32) {
+        guard pressed else {
+            events.append(.keyReleased(code: code))
+            return
+        }
+        lastInputSerial = serial
+        guard let (command, repeats) = keyboardState?.command(forKey: code) else { return }
+        events.append(.keyPressed(code: code, command: command, repeats: repeats))
+    }
+
+    private func update(capabilities: UInt32) {
+        let data = listenerData(self)
+        func has(_ capability: wl_seat_capability) -> Bool { capabilities & capability.rawValue != 0 }
+        if has(WL_SEAT_CAPABILITY_TOUCH), touch == nil {
+            touch = wl_seat_get_touch(seat)
+            wl_touch_add_listener(touch, touchListener.pointer, data)
+        } else if !has(WL_SEAT_CAPABILITY_TOUCH), let touch {
+            wl_touch_release(touch)
+            self.touch = nil
+        }
+        if has(WL_SEAT_CAPABILITY_POINTER), pointer == nil {
+            pointer = wl_seat_get_pointer(seat)
+            wl_pointer_add_listener(pointer, pointerListener.pointer, data)
+        } else if !has(WL_SEAT_CAPABILITY_POINTER), let pointer {
+            wl_pointer_release(pointer)
+            self.pointer = nil
+        }
+        if has(WL_SEAT_CAPABILITY_KEYBOARD), keyboard == nil {
+            keyboard = wl_seat_get_keyboard(seat)
+            wl_keyboard_add_listener(keyboard, keyboardListener.pointer, data)
+        } else if !has(WL_SEAT_CAPABILITY_KEYBOARD), let keyboard {
+            wl_keyboard_release(keyboard)
+            self.keyboard = nil
+        }
+        self.capabilities =
+            [(touch, "touch"), (pointer, "pointer"), (keyboard, "keyboard")].compactMap { $0.0 == nil ? nil : $0.1 }
+    }
+}

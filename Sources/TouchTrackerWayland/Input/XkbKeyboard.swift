@@ -1,0 +1,70 @@
+import CWayland
+import Glibc
+import TouchTracker
+
+/// The compositor's keymap and the keyboard's state in libxkbcommon: turns a Wayland key code into the keysym name
+/// and modifiers the app's `KeyMap` reads (the names X11's keysyms have: `z`, `Delete`, `Escape`, `F10`). Owns the
+/// context, keymap and state, and frees them in one place.
+final class XkbKeyboard {
+    private let context: OpaquePointer
+    private var keymap: OpaquePointer?
+    private var state: OpaquePointer?
+
+    init?() {
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
+        self.context = context
+    }
+
+    deinit {
+        if let state { xkb_state_unref(state) }
+        if let keymap { xkb_keymap_unref(keymap) }
+        xkb_context_unref(context)
+    }
+
+    /// Reads the keymap the compositor sent as `size` bytes of text in `fd` (closed here). False when it cannot
+    /// be read: keys are then ignored until a good one comes.
+    @discardableResult
+    func useKeymap(fd: Int32, size: Int) -> Bool {
+        defer { close(fd) }
+        // Since wl_seat version 7 the file must be mapped private: the compositor may share one for all clients.
+        guard size > 0, let text = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), text != MAP_FAILED else {
+            return false
+        }
+        defer { munmap(text, size) }
+        guard
+            let newKeymap = xkb_keymap_new_from_buffer(
+                context, text.assumingMemoryBound(to: CChar.self), strnlen(text, size), XKB_KEYMAP_FORMAT_TEXT_V1,
+                XKB_KEYMAP_COMPILE_NO_FLAGS),
+            let newState = xkb_state_new(newKeymap)
+        else {
+            return false
+        }
+        if let state { xkb_state_unref(state) }
+        if let keymap { xkb_keymap_unref(keymap) }
+        keymap = newKeymap
+        state = newState
+        return true
+    }
+
+    /// The compositor's `modifiers` event: which modifiers are held, latched and locked.
+    func updateModifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
+        guard let state else { return }
+        xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
+    }
+
+    /// What key `code` (a Linux input code, as Wayland sends it) means with the modifiers held now, and whether it
+    /// repeats while held; nil without a keymap or for a key with no symbol.
+    func command(forKey code: UInt32) -> (command: KeyCommand, repeats: Bool)? {
+        guard let state, let keymap else { return nil }
+        // XKB key codes are the Linux ones plus 8 (the X11 heritage).
+        let keycode = code + 8
+        let symbol = xkb_state_key_get_one_sym(state, keycode)
+        guard symbol != 0 else { return nil }
+        var name = [CChar](repeating: 0, count: 64)
+        guard xkb_keysym_get_name(symbol, &name, name.count) > 0 else { return nil }
+        let control = xkb_state_mod_name_is_active(state, "Control", XKB_STATE_MODS_EFFECTIVE) > 0
+        let shift = xkb_state_mod_name_is_active(state, "Shift", XKB_STATE_MODS_EFFECTIVE) > 0
+        let command = KeyCommand(key: String(cString: name), control: control, shift: shift)
+        return (command, xkb_keymap_key_repeats(keymap, keycode) != 0)
+    }
+}

@@ -1,0 +1,112 @@
+import CWayland
+import Glibc
+
+/// The window: a `wl_surface` given the xdg-shell toplevel role, with the title, the `app_id` the desktop file is
+/// named after (so the compositor shows the app's icon), a minimum size, and server-side decorations where the
+/// compositor offers xdg-decoration. Owns the proxies and destroys them in one place.
+///
+/// The compositor decides the size: each `configure` proposes one (0 x 0: the client chooses) and is acknowledged
+/// before the next commit, as xdg-shell requires. What it said reaches the host as `WindowChange`s.
+final class WaylandWindow {
+    enum Change {
+        /// The compositor configured the window at `width` x `height` surface pixels (0: the client's choice).
+        case configured(width: Int, height: Int, maximized: Bool)
+        /// The person asked to close the window (its close button, a keyboard shortcut of the desktop).
+        case closeRequested
+    }
+
+    /// Held so the connection is closed only after this object's proxies are destroyed.
+    private let connection: WaylandConnection
+    let surface: OpaquePointer
+    private let xdgSurface: OpaquePointer
+    private let toplevel: OpaquePointer
+    private var decoration: OpaquePointer?
+    private let surfaceListener: WaylandListener<xdg_surface_listener>
+    private let toplevelListener: WaylandListener<xdg_toplevel_listener>
+    private let decorationListener: WaylandListener<zxdg_toplevel_decoration_v1_listener>
+    /// The last `configure`'s proposal, applied when its `xdg_surface.configure` arrives.
+    private var proposed: (width: Int, height: Int, maximized: Bool) = (0, 0, false)
+    /// What the compositor said since the host last looked.
+    private(set) var changes: [Change] = []
+    /// Whether the window has server-side decorations (nil until the compositor says; false without xdg-decoration).
+    private(set) var serverDecorated: Bool?
+
+    /// The app's id: the desktop file's name without `.desktop`.
+    static let appID = "touchtracker"
+
+    init(connection: WaylandConnection, globals: WaylandGlobals, title: String) {
+        self.connection = connection
+        surface = wl_compositor_create_surface(globals.compositor)
+        xdgSurface = xdg_wm_base_get_xdg_surface(globals.wmBase, surface)
+        toplevel = xdg_surface_get_toplevel(xdgSurface)
+        surfaceListener = WaylandListener(
+            xdg_surface_listener(configure: { data, xdgSurface, serial in
+                xdg_surface_ack_configure(xdgSurface, serial)
+                let window = listenerOwner(data, as: WaylandWindow.self)
+                let proposed = window.proposed
+                window.changes.append(
+                    .configured(width: proposed.width, height: proposed.height, maximized: proposed.maximized))
+            }))
+        toplevelListener = WaylandListener(
+            xdg_toplevel_listener(
+                configure: { data, _, width, height, states in
+                    listenerOwner(data, as: WaylandWindow.self).proposed = (
+                        Int(width), Int(height), WaylandWindow.contains(states, XDG_TOPLEVEL_STATE_MAXIMIZED)
+                    )
+                },
+                close: { data, _ in listenerOwner(data, as: WaylandWindow.self).changes.append(.closeRequested) },
+                configure_bounds: { _, _, _, _ in },
+                wm_capabilities: { _, _, _ in }))
+        decorationListener = WaylandListener(
+            zxdg_toplevel_decoration_v1_listener(configure: { data, _, mode in
+                listenerOwner(data, as: WaylandWindow.self).serverDecorated =
+                    mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue
+            }))
+        xdg_surface_add_listener(xdgSurface, surfaceListener.pointer, listenerData(self))
+        xdg_toplevel_add_listener(toplevel, toplevelListener.pointer, listenerData(self))
+        xdg_toplevel_set_title(toplevel, title)
+        xdg_toplevel_set_app_id(toplevel, Self.appID)
+        xdg_toplevel_set_min_size(toplevel, 1, 1)
+        if let manager = globals.decorationManager {
+            let decoration = zxdg_decoration_manager_v1_get_toplevel_decoration(manager, toplevel)!
+            zxdg_toplevel_decoration_v1_add_listener(decoration, decorationListener.pointer, listenerData(self))
+            zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
+            self.decoration = decoration
+        } else {
+            serverDecorated = false
+        }
+    }
+
+    deinit {
+        if let decoration { zxdg_toplevel_decoration_v1_destroy(decoration) }
+        xdg_toplevel_destroy(toplevel)
+        xdg_surface_destroy(xdgSurface)
+        wl_surface_destroy(surface)
+    }
+
+    /// Asks for the window maximized (the person left it so last time); the compositor answers with a configure.
+    func setMaximized() {
+        xdg_toplevel_set_maximized(toplevel)
+    }
+
+    /// The first commit, with no buffer: the compositor answers it with the first configure.
+    func commitInitialState() {
+        wl_surface_commit(surface)
+    }
+
+    var hasChanges: Bool { !changes.isEmpty }
+
+    /// Hands over what the compositor said since the last call.
+    func takeChanges() -> [Change] {
+        defer { changes.removeAll() }
+        return changes
+    }
+
+    /// Whether a configure's `states` array holds `state`.
+    private static func contains(_ states: UnsafeMutablePointer<wl_array>?, _ state: xdg_toplevel_state) -> Bool {
+        guard let states, let data = states.pointee.data else { return false }
+        let count = states.pointee.size / MemoryLayout<UInt32>.size
+        let values = data.bindMemory(to: UInt32.self, capacity: count)
+        return (0..<count).contains { values[$0] == state.rawValue }
+    }
+}
