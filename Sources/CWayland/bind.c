@@ -1,9 +1,6 @@
 // What Swift cannot say directly: the address of a protocol's `wl_interface` (Swift imports an extern const struct
-// as a value, so `&xdg_wm_base_interface` is not available to it), and memfd_create, which glibc declares only
-// under _GNU_SOURCE.
-#define _GNU_SOURCE
+// as a value, so `&xdg_wm_base_interface` is not available to it).
 #include <string.h>
-#include <sys/mman.h>
 #include "CWayland.h"
 
 static const struct wl_interface *const bindable[] = {
@@ -30,8 +27,4 @@ void *cwayland_bind(struct wl_registry *registry, uint32_t name, const char *int
         }
     }
     return NULL;
-}
-
-int cwayland_memfd_create(const char *name) {
-    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 }

@@ -1,13 +1,13 @@
 import TouchTrackerSession
+import TouchTrackerStore
 import TouchTrackerWayland
 import TouchTrackerX11
 
 /// What the command line needs of a window, whichever window system it is on.
 protocol DrawingWindow: AnyObject {
     var session: DrawingSession { get }
-    /// The X window's id, for the document's lock (a second `touchtracker` brings that window forward); nil on
-    /// Wayland, which gives clients no ids of windows.
-    var lockWindowID: UInt? { get }
+    /// The window as the document's lock records it, for a second `touchtracker` to bring forward.
+    var lockWindow: DocumentLock.Window { get }
     /// The size and position to remember for next time.
     var windowGeometry: WindowGeometry { get }
     /// Runs until the window closes; returns the exit status.
@@ -15,9 +15,9 @@ protocol DrawingWindow: AnyObject {
 }
 
 extension X11App: DrawingWindow {
-    var lockWindowID: UInt? { windowID }
+    var lockWindow: DocumentLock.Window { .x11(windowID) }
 }
 
 extension WaylandApp: DrawingWindow {
-    var lockWindowID: UInt? { nil }
+    var lockWindow: DocumentLock.Window { .wayland }
 }

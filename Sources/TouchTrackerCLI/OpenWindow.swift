@@ -114,7 +114,7 @@ struct OpenWindow: ParsableCommand {
             Diagnostics.error(error.description)
             throw ExitCode(2)
         }
-        sync.attach(to: window.session, windowID: window.lockWindowID)
+        sync.attach(to: window.session, window: window.lockWindow)
         let status = window.run()
         do {
             try memory.save(window.windowGeometry)
@@ -156,23 +156,37 @@ struct OpenWindow: ParsableCommand {
 }
 
 extension OpenWindow {
-    /// Says which window has the drawing and asks it to come forward.
+    /// Says which window has the drawing and asks it to come forward: an X window by its id; a Wayland window by
+    /// handing it this launch's activation token, which only the compositor can act on.
     static func bringForward(
         _ owner: DocumentLock.Owner, documentPath: String, displayName: String?, _ environment: [String: String]
     ) throws {
-        guard let window = owner.window else {
-            Diagnostics.note(
-                "the drawing \(Diagnostics.shown(documentPath)) is already open (process \(owner.pid)), its window is "
-                    + "not up yet")
-            return
+        let drawing = "the drawing \(Diagnostics.shown(documentPath))"
+        switch owner.window {
+        case nil:
+            Diagnostics.note("\(drawing) is already open (process \(owner.pid)), its window is not up yet")
+        case .x11(let window):
+            let hex = "0x" + String(window, radix: 16)
+            do {
+                try WindowActivation.activate(window: window, displayName: displayName, environment: environment)
+            } catch {
+                Diagnostics.error("cannot bring window \(hex) forward: \(error)")
+            }
+            Diagnostics.note("\(drawing) is already open in window \(hex) (process \(owner.pid))")
+        case .wayland:
+            guard let token = environment["XDG_ACTIVATION_TOKEN"], !token.isEmpty else {
+                Diagnostics.note(
+                    "\(drawing) is already open in a Wayland window (process \(owner.pid)); it cannot be brought "
+                        + "forward without an activation token (XDG_ACTIVATION_TOKEN is not set: start touchtracker "
+                        + "from the desktop's launcher, or switch to that window)")
+                return
+            }
+            do {
+                try ActivationChannel.send(token: token, toProcess: owner.pid)
+            } catch {
+                Diagnostics.error("cannot bring the window of process \(owner.pid) forward: \(error)")
+            }
+            Diagnostics.note("\(drawing) is already open in a Wayland window (process \(owner.pid))")
         }
-        let hex = "0x" + String(window, radix: 16)
-        do {
-            try WindowActivation.activate(window: window, displayName: displayName, environment: environment)
-        } catch {
-            Diagnostics.error("cannot bring window \(hex) forward: \(error)")
-        }
-        Diagnostics.note(
-            "the drawing \(Diagnostics.shown(documentPath)) is already open in window \(hex) (process \(owner.pid))")
     }
 }

@@ -73,11 +73,11 @@ public final class DocumentSync: Sendable {
         }
     }
 
-    /// Hands saving to `session` (from when its document is read), records `windowID` in the lock for a second
-    /// instance to bring forward (nil: the window system cannot be asked that), and says when an unsaved copy of
+    /// Hands saving to `session` (from when its document is read), records `window` in the lock for a second
+    /// instance to bring forward, and says when an unsaved copy of
     /// this document was kept by an earlier exit.
-    public func attach(to session: DrawingSession, windowID: UInt?) {
-        if let windowID { lock.setWindow(windowID) }
+    public func attach(to session: DrawingSession, window: DocumentLock.Window?) {
+        if let window { lock.setWindow(window) }
         session.documentName = PathText.shown(PathText.name(of: requested.path))
         session.onDocumentLoaded = { [unowned session, self] in
             let store = opened.store ?? requested
@@ -221,11 +221,11 @@ final class OpenedDocumentBox: Sendable {
 final class HeldLock: Sendable {
     private let lock = Mutex<DocumentLock?>(nil)
     /// The window to record in a lock taken again.
-    private let window = Mutex<UInt?>(nil)
+    private let window = Mutex<DocumentLock.Window?>(nil)
 
     func hold(_ acquired: DocumentLock) { lock.withLock { $0 = acquired } }
 
-    func setWindow(_ id: UInt) {
+    func setWindow(_ id: DocumentLock.Window) {
         window.withLock { $0 = id }
         lock.withLock { $0?.setWindow(id) }
     }

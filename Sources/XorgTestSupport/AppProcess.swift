@@ -39,8 +39,8 @@ public final class AppProcess: Sendable {
         trace("launched touchtracker \(process.pid): \(arguments.joined(separator: " "))")
     }
 
-    /// Convenience: `touchtracker --document … --geometry WxH+X+Y --verbose` on `display`, with `environment`
-    /// applied on top of this process's as well.
+    /// Convenience: `touchtracker --document … --geometry WxH+X+Y --verbose` on X display `display` (with
+    /// `WAYLAND_DISPLAY` unset), with `environment` applied on top of this process's as well.
     public convenience init(
         display: String, document: URL, geometry: (width: Int, height: Int, x: Int, y: Int),
         verbose: Bool = true, extraArguments: [String] = [], environment: [String: String?] = [:]
@@ -51,7 +51,9 @@ public final class AppProcess: Sendable {
         ]
         if verbose { arguments.append("--verbose") }
         try self.init(
-            arguments: arguments + extraArguments, environment: environment.merging(["DISPLAY": display]) { $1 })
+            arguments: arguments + extraArguments,
+            // The X11 window, even when the tests run inside a Wayland session.
+            environment: environment.merging(["DISPLAY": display, "WAYLAND_DISPLAY": nil]) { $1 })
     }
 
     public var stdout: String { String(decoding: process.stdout, as: UTF8.self) }

@@ -8,7 +8,7 @@ import XorgTestSupport
 struct CommandLineTests {
     /// Runs the built `touchtracker` with `arguments`; returns status, stdout and stderr.
     private func touchtracker(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let app = try AppProcess(arguments: arguments, environment: ["DISPLAY": nil])
+        let app = try AppProcess(arguments: arguments, environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
         let status = try await app.waitForExit()
         return (status, app.stdout, app.stderr)
     }

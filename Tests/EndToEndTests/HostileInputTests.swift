@@ -237,7 +237,7 @@ struct HostileInputTests {
     // MARK: Helpers
 
     private func replay(_ arguments: [String]) throws -> AppProcess {
-        try AppProcess(arguments: arguments, environment: ["DISPLAY": nil])
+        try AppProcess(arguments: arguments, environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
     }
 
     /// Runs `touchtracker` with `arguments` to its end, as root or as user nobody (root reads every file).

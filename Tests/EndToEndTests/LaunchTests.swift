@@ -2,20 +2,35 @@ import Foundation
 import Testing
 import XorgTestSupport
 
-/// How `touchtracker` fails when there is no X server to talk to.
+/// How `touchtracker` fails when there is no display server to talk to.
 @Suite("Launching without a display")
 struct LaunchTests {
-    @Test("with DISPLAY unset it prints one error line naming DISPLAY and exits with status 2")
+    @Test("with WAYLAND_DISPLAY and DISPLAY unset it prints one error line naming both and exits with status 2")
     func missingDisplayExitsWithStatus2() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = try AppProcess(
             arguments: ["--document", directory.appendingPathComponent("drawing.json").path],
-            environment: ["DISPLAY": nil])
+            environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
         let status = try await app.waitForExit()
         #expect(status == 2, "\(app.transcript)")
         #expect(app.stderrLines.count == 1, "\(app.transcript)")
-        #expect(app.stderr.contains("DISPLAY"), "\(app.transcript)")
+        #expect(app.stderr.contains("WAYLAND_DISPLAY") && app.stderr.contains(" DISPLAY"), "\(app.transcript)")
+    }
+
+    @Test("--backend wayland with no compositor to reach prints one error line naming WAYLAND_DISPLAY, status 2")
+    func unreachableCompositorExitsWithStatus2() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = try AppProcess(
+            arguments: [
+                "--backend", "wayland", "--document", directory.appendingPathComponent("drawing.json").path,
+            ],
+            environment: ["WAYLAND_DISPLAY": "touchtracker-nobody-\(getpid())", "XDG_RUNTIME_DIR": directory.path])
+        let status = try await app.waitForExit()
+        #expect(status == 2, "\(app.transcript)")
+        #expect(app.stderrLines.count == 1, "\(app.transcript)")
+        #expect(app.stderr.contains("WAYLAND_DISPLAY"), "\(app.transcript)")
     }
 
     @Test("with DISPLAY naming a display nobody serves it prints one error line naming DISPLAY and exits with status 2")
@@ -25,7 +40,7 @@ struct LaunchTests {
         let display = try unusedDisplay()
         let app = try AppProcess(
             arguments: ["--document", directory.appendingPathComponent("drawing.json").path],
-            environment: ["DISPLAY": display])
+            environment: ["DISPLAY": display, "WAYLAND_DISPLAY": nil])
         let status = try await app.waitForExit()
         #expect(status == 2, "\(app.transcript)")
         #expect(app.stderrLines.count == 1, "\(app.transcript)")

@@ -19,7 +19,8 @@ struct PathCommandLineTests {
         _ arguments: [String], bytes: [[UInt8]]? = nil, in folder: URL? = nil
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let app = try AppProcess(
-            arguments: arguments, argumentBytes: bytes, environment: ["DISPLAY": nil], workingDirectory: folder?.path)
+            arguments: arguments, argumentBytes: bytes, environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil],
+            workingDirectory: folder?.path)
         let status = try await app.waitForExit(timeout: .seconds(30))
         return (status, app.stdout, app.stderr)
     }

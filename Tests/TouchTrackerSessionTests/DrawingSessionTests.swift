@@ -37,7 +37,7 @@ import TouchTrackerStore
         options.painterThreads = 1
         let session = try DrawingSession(
             host: host, width: 400, height: 300, options: options, loadDocument: sync.loadDocument, log: { _ in })
-        sync.attach(to: session, windowID: nil)
+        sync.attach(to: session, window: nil)
         try waitFor("the document to be read") {
             session.drawFrame()
             return session.controller.onEdit != nil

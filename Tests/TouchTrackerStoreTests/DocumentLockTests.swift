@@ -27,12 +27,23 @@ import TouchTrackerStore
     @Test("a second lock on the same document names the holder's process and window")
     func secondLockNamesTheHolder() throws {
         let lock = try acquired(folder + "/a/drawing.json")
-        lock.setWindow(0x2a0_0007)
+        lock.setWindow(.x11(0x2a0_0007))
         guard case .heldBy(let owner) = try DocumentLock.acquire(for: folder + "/a/drawing.json") else {
             Issue.record("the document should be held")
             return
         }
-        #expect(owner == DocumentLock.Owner(pid: getpid(), window: 0x2a0_0007))
+        #expect(owner == DocumentLock.Owner(pid: getpid(), window: .x11(0x2a0_0007)))
+    }
+
+    @Test("a Wayland window is recorded as one, for a second instance to hand its activation token to")
+    func waylandWindowIsRecorded() throws {
+        let lock = try acquired(folder + "/a/drawing.json")
+        lock.setWindow(.wayland)
+        guard case .heldBy(let owner) = try DocumentLock.acquire(for: folder + "/a/drawing.json") else {
+            Issue.record("the document should be held")
+            return
+        }
+        #expect(owner == DocumentLock.Owner(pid: getpid(), window: .wayland))
     }
 
     @Test("the same document through a symlinked folder, a symlink to the file and '..' is the same lock")

@@ -3,6 +3,7 @@
 #ifndef CWAYLAND_H
 #define CWAYLAND_H
 
+#include <sys/types.h>
 #include <wayland-client.h>
 #include <xkbcommon/xkbcommon.h>
 
@@ -22,5 +23,11 @@ void *cwayland_bind(struct wl_registry *registry, uint32_t name, const char *int
 
 /// An anonymous shared-memory file for wl_shm pools (close-on-exec), or -1 with errno set.
 int cwayland_memfd_create(const char *name);
+
+/// accept4 with SOCK_CLOEXEC | SOCK_NONBLOCK, or -1 with errno set.
+int cwayland_accept_nonblocking(int fd);
+
+/// The user id of the process at the other end of Unix socket `fd` (SO_PEERCRED); 0 on success, -1 otherwise.
+int cwayland_peer_uid(int fd, uid_t *uid);
 
 #endif

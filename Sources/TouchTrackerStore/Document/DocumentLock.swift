@@ -14,12 +14,21 @@ import SystemPackage
 /// Owns the lock file's descriptor; `release` (or deinit) removes the file and then closes it, which unlocks. May be
 /// used from any thread (the window's, and the watcher's when the document's folder comes back).
 public final class DocumentLock: Sendable {
-    /// Who holds a lock: the process and, once it has one, its X window.
+    /// The holder's window, as a second instance can reach it.
+    public enum Window: Sendable, Equatable {
+        /// An X window, by its id: asked to come forward with `_NET_ACTIVE_WINDOW`.
+        case x11(UInt)
+        /// A Wayland window, which has no id other clients can name: its process takes an activation token
+        /// through its own channel and hands it to the compositor.
+        case wayland
+    }
+
+    /// Who holds a lock: the process and, once it has one, its window.
     public struct Owner: Sendable, Equatable {
         public var pid: Int32
-        public var window: UInt?
+        public var window: Window?
 
-        public init(pid: Int32, window: UInt?) {
+        public init(pid: Int32, window: Window?) {
             self.pid = pid
             self.window = window
         }
@@ -160,8 +169,8 @@ public final class DocumentLock: Sendable {
         return nil
     }
 
-    /// Records the X window in the lock file, for a second instance to bring forward.
-    public func setWindow(_ window: UInt) {
+    /// Records the window in the lock file, for a second instance to bring forward.
+    public func setWindow(_ window: Window) {
         writeOwner(window: window)
     }
 
@@ -180,11 +189,15 @@ public final class DocumentLock: Sendable {
         }
     }
 
-    private func writeOwner(window: UInt?) {
+    private func writeOwner(window: Window?) {
         files.withLock { files in
             guard let descriptor = files?.file else { return }
             var text = "pid \(getpid())\n"
-            if let window { text += "window 0x\(String(window, radix: 16))\n" }
+            switch window {
+            case .x11(let id): text += "window 0x\(String(id, radix: 16))\n"
+            case .wayland: text += "window wayland\n"
+            case nil: break
+            }
             let bytes = Array(text.utf8)
             // Shortened first: the new text is never longer than a stale one's tail would make it look.
             _ = ftruncate(descriptor, 0)
@@ -207,8 +220,9 @@ public final class DocumentLock: Sendable {
                 if fields[0] == "window", fields[1].hasPrefix("0x"),
                     let window = UInt(fields[1].dropFirst(2), radix: 16)
                 {
-                    owner.window = window
+                    owner.window = .x11(window)
                 }
+                if fields[0] == "window", fields[1] == "wayland" { owner.window = .wayland }
             }
             if owner.pid != 0 { return owner }
             usleep(50_000)

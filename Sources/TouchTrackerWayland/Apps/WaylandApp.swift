@@ -53,6 +53,8 @@ public final class WaylandApp {
     private let host: WaylandSurfaceHost
     private let wake = WakePipe()
     private let signals = SignalPipe()
+    /// Where a second `touchtracker` on the same drawing hands over its activation token.
+    private let activationListener = ActivationListener()
     private var translator = WaylandInputTranslator()
     private var keyRepeat = KeyRepeat()
     private var appliedRepeatInfo: (rate: Int32, delay: Int32)?
@@ -124,6 +126,9 @@ public final class WaylandApp {
                 ? "wayland: decorations drawn by the compositor (xdg-decoration)"
                 : "wayland: the compositor draws no decorations (it offers no xdg-decoration)")
         if clipboard == nil { log("wayland: no wl_data_device_manager: Ctrl+C and Ctrl+V do nothing") }
+        if activationListener == nil {
+            log("wayland: cannot listen for activation tokens: a second touchtracker cannot bring this window forward")
+        }
         log(presenter.presentationDescription)
         log("scale \(scale)\(options.scale != nil ? " (--scale given)" : "")")
     }
@@ -147,6 +152,7 @@ public final class WaylandApp {
             wake.drain()
             if let command = keyRepeat.due(at: now) { session.handle(.key(command)) }
             if let outcome = clipboard?.service() { session.pasteArrived(outcome) }
+            for token in activationListener?.takeTokens(now: now) ?? [] { comeForward(token: token) }
             if presenter.isConfigured { session.drawFrame(exposed: takeExposed()) }
             if signals.drain() {
                 signalled = true
@@ -181,6 +187,9 @@ public final class WaylandApp {
             pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
         ]
+        for fd in activationListener?.descriptors ?? [] {
+            fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+        }
         _ = poll(&fds, nfds_t(fds.count), timeoutMilliseconds())
         if fds[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
             guard connection.readEvents() else { return connection.lostError }
@@ -188,6 +197,20 @@ public final class WaylandApp {
             connection.cancelRead()
         }
         return connection.dispatchPending() ? nil : connection.lostError
+    }
+
+    /// A second `touchtracker` on the drawing handed over its launch's activation token: the compositor is asked
+    /// to bring this window forward (it decides, by the token, whether to).
+    private func comeForward(token: String) {
+        guard let activation = globals.activation else {
+            if options.verbose {
+                log("asked to come forward, but the compositor offers no xdg-activation to do it with")
+            }
+            return
+        }
+        xdg_activation_v1_activate(activation, token, window.surface)
+        connection.flush()
+        if options.verbose { log("asked to come forward: passed the activation token to the compositor") }
     }
 
     private func timeoutMilliseconds() -> Int32 {

@@ -61,10 +61,13 @@ final class XkbKeyboard {
         let symbol = xkb_state_key_get_one_sym(state, keycode)
         guard symbol != 0 else { return nil }
         var name = [CChar](repeating: 0, count: 64)
-        guard xkb_keysym_get_name(symbol, &name, name.count) > 0 else { return nil }
+        let length = Int(xkb_keysym_get_name(symbol, &name, name.count))
+        guard length > 0, length < name.count else { return nil }
         let control = xkb_state_mod_name_is_active(state, "Control", XKB_STATE_MODS_EFFECTIVE) > 0
         let shift = xkb_state_mod_name_is_active(state, "Shift", XKB_STATE_MODS_EFFECTIVE) > 0
-        let command = KeyCommand(key: String(cString: name), control: control, shift: shift)
+        let command = KeyCommand(
+            key: String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self), control: control,
+            shift: shift)
         return (command, xkb_keymap_key_repeats(keymap, keycode) != 0)
     }
 }
