@@ -170,6 +170,14 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
 
+        // Starts weston 10 headless (kiosk shell, optionally Xwayland) with an input module of our own
+        // (InputModule/, compiled at run time into a shared object for weston) that feeds a real wl_seat from a
+        // Unix socket: wl_touch, wl_pointer and wl_keyboard events for end-to-end tests under Wayland.
+        .target(
+            name: "WestonTestSupport",
+            dependencies: ["XorgTestSupport"],
+            exclude: ["InputModule"]),
+
         // The seeded generator the benchmark and the randomized tests share.
         .target(name: "SeededRandom"),
 
@@ -213,11 +221,15 @@ let package = Package(
         .testTarget(
             name: "TouchTrackerWaylandTests",
             dependencies: ["TouchTrackerWayland", "TouchTrackerSession", "TouchTracker", "TouchKit"]),
+        // Checks the weston harness itself with real clients (weston-info, weston-eventdemo, weston-simple-touch,
+        // xinput under Xwayland); reads weston's PNG screenshots with Cairo.
+        .testTarget(name: "WestonHarnessTests", dependencies: ["WestonTestSupport", "XorgTestSupport", "CCairo"]),
         // Drives the real `touchtracker` binary under a private Xorg with inputtest devices (the renderer reads PNGs).
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "CX11", "XorgTestSupport", "SeededRandom",
+                "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "CX11", "XorgTestSupport",
+                "WestonTestSupport", "SeededRandom",
             ],
             // Measures text as the app lays it out (`@testable import TouchTrackerRender`, which imports CPango).
             swiftSettings: [.unsafeFlags(pangoIncludeFlags())]

@@ -177,6 +177,12 @@ public final class DrawingSession {
         publishedScene = nil
     }
 
+    /// Device pixels per 96-dpi pixel from now on (the window moved to a screen of another scale): line width,
+    /// hit radius, gesture distances and menus follow; the host resizes the canvas to match.
+    public func setScale(_ scale: Double) {
+        controller.scale = scale
+    }
+
     /// The canvas part of `resize`, for a host that must resize its presenter between the two.
     public func resizeCanvas(width: Int, height: Int) {
         do {

@@ -26,6 +26,18 @@ struct WaylandInputTranslatorTests {
         #expect(Set(frame.map(\.id)).count == 2)
     }
 
+    @Test(
+        "touch events still waiting for a frame at the end of a batch are delivered (weston sends no frame after the last up)"
+    )
+    func unframedTouchesGoAtTheEndOfTheBatch() {
+        var translator = WaylandInputTranslator()
+        _ = translator.translate(.touchDown(time: 10, id: 0, x: 5, y: 6), now: 1)
+        _ = translator.translate(.touchFrame, now: 1)
+        _ = translator.translate(.touchUp(time: 20, id: 0), now: 1)
+        #expect(touches(translator.endOfBatch()).map(\.phase) == [.ended])
+        #expect(translator.endOfBatch().isEmpty)
+    }
+
     @Test("a touch's up ends it where its last motion was")
     func upEndsAtTheLastMotion() {
         var translator = WaylandInputTranslator()

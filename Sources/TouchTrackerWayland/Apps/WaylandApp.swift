@@ -63,6 +63,9 @@ public final class WaylandApp {
     private var running = true
     /// The window's size in surface pixels, as last configured.
     private var size: (width: Int, height: Int)
+    /// Device pixels per surface pixel: the highest scale of the outputs the window is on (of all outputs before
+    /// it is on one). The canvas is painted at device pixels, so it is crisp on a HiDPI screen.
+    private var bufferScale: Int32
     /// Whether the compositor has the window maximized.
     public private(set) var isMaximized = false
     /// The part of the canvas the compositor must be sent again at the next frame (all of it after a configure).
@@ -79,22 +82,18 @@ public final class WaylandApp {
         self.log = log
         connection = try WaylandConnection(name: options.displayName)
         globals = try WaylandGlobals(connection: connection)
-        let scale = min(8, max(0.5, options.scale ?? 1))
-        var geometry = options.geometry
-        if !geometry.isExplicit {
-            // The default size is in 96-dpi pixels too, so the window has the same physical size.
-            geometry.width = Int((Double(geometry.width) * scale).rounded())
-            geometry.height = Int((Double(geometry.height) * scale).rounded())
-        }
+        bufferScale = globals.outputs.values.map(\.scale).max() ?? 1
+        let scale = min(8, max(0.5, options.scale ?? Double(bufferScale)))
+        // Wayland sizes windows in surface pixels, which already stand for the same physical size on every screen.
+        let geometry = options.geometry
         size = (max(1, geometry.width), max(1, geometry.height))
         window = WaylandWindow(connection: connection, globals: globals, title: "TouchTracker")
         presenter = WaylandPresenter(connection: connection, shm: globals.shm!, surface: window.surface)
-        let connection = connection
-        seat = globals.seat.map { WaylandSeat(connection: connection, seat: $0) }
+        seat = globals.seat
         let wakeUp = wake.wakeUp
         if let manager = globals.dataDeviceManager, let seat = globals.seat {
             clipboard = WaylandClipboard(
-                connection: connection, manager: manager, seat: seat, wakeUp: wakeUp, log: log)
+                connection: connection, manager: manager, seat: seat.seat, wakeUp: wakeUp, log: log)
         } else {
             clipboard = nil
         }
@@ -105,8 +104,10 @@ public final class WaylandApp {
         sessionOptions.benchmarkFloor = environment["TOUCHTRACKER_BENCH_FLOOR"] == "1"
         sessionOptions.accessibilityEnvironment = environment
         session = try DrawingSession(
-            host: host, width: size.width, height: size.height, options: sessionOptions, loadDocument: loadDocument,
-            log: log)
+            host: host, width: size.width * Int(bufferScale), height: size.height * Int(bufferScale),
+            options: sessionOptions, loadDocument: loadDocument, log: log)
+        window.setBufferScale(bufferScale)
+        translator.scale = Double(bufferScale)
         if options.maximized { window.setMaximized() }
         // The seat's devices and keymap, and the decoration mode, arrive in answer to the requests above.
         try connection.roundtrip()
@@ -130,7 +131,9 @@ public final class WaylandApp {
             log("wayland: cannot listen for activation tokens: a second touchtracker cannot bring this window forward")
         }
         log(presenter.presentationDescription)
-        log("scale \(scale)\(options.scale != nil ? " (--scale given)" : "")")
+        log(
+            "scale \(scale) (buffer scale \(bufferScale) from the outputs' \(globals.outputs.count) scale(s)"
+                + "\(options.scale != nil ? ", --scale given" : ""))")
     }
 
     /// The window's size now (surface pixels) for the window memory; Wayland gives no position.
@@ -154,6 +157,7 @@ public final class WaylandApp {
             if let outcome = clipboard?.service() { session.pasteArrived(outcome) }
             for token in activationListener?.takeTokens(now: now) ?? [] { comeForward(token: token) }
             if presenter.isConfigured { session.drawFrame(exposed: takeExposed()) }
+            noteReadiness()
             if signals.drain() {
                 signalled = true
                 break
@@ -228,6 +232,8 @@ public final class WaylandApp {
                 configure(width: width, height: height, maximized: maximized)
             case .closeRequested:
                 running = false
+            case .outputsChanged:
+                followOutputScale()
             }
         }
         guard let seat else { return }
@@ -249,6 +255,7 @@ public final class WaylandApp {
             }
             for sessionEvent in translator.translate(event, now: now) { session.handle(sessionEvent) }
         }
+        for sessionEvent in translator.endOfBatch() { session.handle(sessionEvent) }
         host.pointer = translator.pointerLocation
     }
 
@@ -258,15 +265,37 @@ public final class WaylandApp {
         let newSize = (width > 0 ? width : size.width, height > 0 ? height : size.height)
         if newSize != size || !presenter.isConfigured {
             size = newSize
-            session.resize(width: size.width, height: size.height)
+            session.resize(width: size.width * Int(bufferScale), height: size.height * Int(bufferScale))
             if options.verbose { log("configured \(size.width)x\(size.height)\(maximized ? " maximized" : "")") }
         }
-        exposed = Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
+        exposeEverything()
         presenter.isConfigured = true
-        if !isReady {
-            isReady = true
-            if options.verbose { log("ready window=wayland") }
-        }
+    }
+
+    /// Says `ready` (with `--verbose`) once the compositor has shown the first frame: the window is mapped and
+    /// takes input. The end-to-end tests and the benchmark wait for this line.
+    private func noteReadiness() {
+        guard !isReady, presenter.hasShownFirstFrame else { return }
+        isReady = true
+        if options.verbose { log("ready window=wayland") }
+    }
+
+    /// The window is now on outputs of another scale: the canvas is painted again at the new device pixels.
+    private func followOutputScale() {
+        let scales = window.outputs.compactMap { proxy in globals.outputs.values.first { $0.proxy == proxy }?.scale }
+        guard let newScale = scales.max(), newScale != bufferScale else { return }
+        bufferScale = newScale
+        window.setBufferScale(newScale)
+        translator.scale = Double(newScale)
+        if options.scale == nil { session.setScale(Double(newScale)) }
+        session.resize(width: size.width * Int(newScale), height: size.height * Int(newScale))
+        exposeEverything()
+        if options.verbose { log("the window is on a screen at scale \(newScale) now; painting at that scale") }
+    }
+
+    private func exposeEverything() {
+        exposed = Rect(
+            x: 0, y: 0, width: Double(size.width * Int(bufferScale)), height: Double(size.height * Int(bufferScale)))
     }
 
     private func takeExposed() -> Rect {

@@ -6,10 +6,13 @@ final class WaylandGlobals {
     private(set) var compositor: OpaquePointer?
     private(set) var shm: OpaquePointer?
     private(set) var wmBase: OpaquePointer?
-    private(set) var seat: OpaquePointer?
+    /// The seat, listened to from the moment it is bound (its first events come in the same round trip).
+    private(set) var seat: WaylandSeat?
     private(set) var dataDeviceManager: OpaquePointer?
     private(set) var decorationManager: OpaquePointer?
     private(set) var activation: OpaquePointer?
+    /// The screens, by their global's name.
+    private(set) var outputs: [UInt32: WaylandOutput] = [:]
     /// Every global's interface name, for `--verbose`.
     private(set) var offered: [String] = []
 
@@ -22,7 +25,7 @@ final class WaylandGlobals {
     /// The highest version of each interface this host speaks (its listeners handle every event up to it).
     private static let versions: [String: UInt32] = [
         "wl_compositor": 4, "wl_shm": 1, "wl_seat": 7, "wl_data_device_manager": 3, "xdg_wm_base": 2,
-        "zxdg_decoration_manager_v1": 1, "xdg_activation_v1": 1,
+        "zxdg_decoration_manager_v1": 1, "xdg_activation_v1": 1, "wl_output": 2,
     ]
 
     /// Lists the globals (one round trip) and binds the ones the host uses.
@@ -35,13 +38,15 @@ final class WaylandGlobals {
                     listenerOwner(data, as: WaylandGlobals.self).announce(
                         name: name, interface: String(cString: interface!), version: version)
                 },
-                global_remove: { _, _, _ in
-                    // The host binds no global that can go away while it runs (outputs and seats of a desktop
-                    // stay; a lost seat ends its devices' touches through their own events).
+                global_remove: { data, _, name in
+                    // A screen unplugged. (A lost seat ends its devices' touches through their own events.)
+                    listenerOwner(data, as: WaylandGlobals.self).outputs[name] = nil
                 }))
         wmBaseListener = WaylandListener(
             xdg_wm_base_listener(ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) }))
         wl_registry_add_listener(registry, registryListener.pointer, listenerData(self))
+        // A second round trip for what the bound globals say first (each output's scale).
+        try connection.roundtrip()
         try connection.roundtrip()
         var missing: [String] = []
         if compositor == nil { missing.append("wl_compositor") }
@@ -55,7 +60,8 @@ final class WaylandGlobals {
     }
 
     deinit {
-        for proxy in [activation, decorationManager, dataDeviceManager, seat, wmBase, shm, compositor] {
+        seat = nil
+        for proxy in [activation, decorationManager, dataDeviceManager, wmBase, shm, compositor] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
         wl_registry_destroy(registry)
@@ -68,13 +74,14 @@ final class WaylandGlobals {
         switch interface {
         case "wl_compositor": compositor = compositor ?? bound
         case "wl_shm": shm = shm ?? bound
-        case "wl_seat" where seat == nil: seat = bound
+        case "wl_seat" where seat == nil: seat = bound.map { WaylandSeat(connection: connection, seat: $0) }
         case "wl_data_device_manager": dataDeviceManager = dataDeviceManager ?? bound
         case "xdg_wm_base":
             wmBase = bound
             if let bound { xdg_wm_base_add_listener(bound, wmBaseListener.pointer, nil) }
         case "zxdg_decoration_manager_v1": decorationManager = bound
         case "xdg_activation_v1": activation = bound
+        case "wl_output": if let bound { outputs[name] = WaylandOutput(connection: connection, proxy: bound) }
         default:
             // A second seat: the host follows one, as most clients do.
             if let bound { wl_proxy_destroy(bound) }

@@ -84,6 +84,14 @@ struct WaylandInputTranslator {
         }
     }
 
+    /// The touch events still waiting for a `frame` when the loop has dispatched everything the compositor sent:
+    /// delivered now rather than held. Weston sends no `frame` after the last finger's `up` (the touch has lost its
+    /// focus by then), so holding them would leave that finger down until the next touch.
+    mutating func endOfBatch() -> [SessionEvent] {
+        defer { frameTouches.removeAll() }
+        return frameTouches.map { .touch($0) }
+    }
+
     private mutating func pointerButton(_ button: UInt32, pressed: Bool, timestamp: Double) -> [SessionEvent] {
         switch (button, pressed) {
         case (Self.leftButton, true):

@@ -9,7 +9,7 @@ import Glibc
 final class WaylandSeat {
     /// Held so the connection is closed only after this object's proxies are destroyed.
     private let connection: WaylandConnection
-    private let seat: OpaquePointer
+    let seat: OpaquePointer
     private var touch: OpaquePointer?
     private var pointer: OpaquePointer?
     private var keyboard: OpaquePointer?
@@ -108,6 +108,7 @@ final class WaylandSeat {
 
     deinit {
         if let touch { wl_touch_release(touch) }
+        defer { wl_seat_destroy(seat) }
         if let pointer { wl_pointer_release(pointer) }
         if let keyboard { wl_keyboard_release(keyboard) }
     }

@@ -29,10 +29,27 @@ final class WaylandPresenter {
 
     static let bufferLimit = 3
 
+    /// Whether the compositor has shown a frame of the window (its first frame callback came): the window is
+    /// mapped, and input reaches it from then on.
+    private(set) var hasShownFirstFrame = false
+    private var firstFrameCallback: OpaquePointer?
+    private let callbackListener: WaylandListener<wl_callback_listener>
+
     init(connection: WaylandConnection, shm: OpaquePointer, surface: OpaquePointer) {
         self.connection = connection
         self.shm = shm
         self.surface = surface
+        callbackListener = WaylandListener(
+            wl_callback_listener(done: { data, callback, _ in
+                let presenter = listenerOwner(data, as: WaylandPresenter.self)
+                presenter.hasShownFirstFrame = true
+                presenter.firstFrameCallback = nil
+                wl_callback_destroy(callback)
+            }))
+    }
+
+    deinit {
+        if let firstFrameCallback { wl_callback_destroy(firstFrameCallback) }
     }
 
     /// How frames reach the compositor, for `--verbose`.
@@ -70,6 +87,10 @@ final class WaylandPresenter {
         }
         uncommitted = DamageRegion()
         buffer.markAttached()
+        if !hasShownFirstFrame, firstFrameCallback == nil {
+            firstFrameCallback = wl_surface_frame(surface)
+            wl_callback_add_listener(firstFrameCallback, callbackListener.pointer, listenerData(self))
+        }
         wl_surface_commit(surface)
         connection.flush()
     }

@@ -13,6 +13,8 @@ final class WaylandWindow {
         case configured(width: Int, height: Int, maximized: Bool)
         /// The person asked to close the window (its close button, a keyboard shortcut of the desktop).
         case closeRequested
+        /// The window moved onto or off an output (the outputs it is on may have another scale).
+        case outputsChanged
     }
 
     /// Held so the connection is closed only after this object's proxies are destroyed.
@@ -21,6 +23,7 @@ final class WaylandWindow {
     private let xdgSurface: OpaquePointer
     private let toplevel: OpaquePointer
     private var decoration: OpaquePointer?
+    private let wlSurfaceListener: WaylandListener<wl_surface_listener>
     private let surfaceListener: WaylandListener<xdg_surface_listener>
     private let toplevelListener: WaylandListener<xdg_toplevel_listener>
     private let decorationListener: WaylandListener<zxdg_toplevel_decoration_v1_listener>
@@ -31,6 +34,9 @@ final class WaylandWindow {
     /// Whether the window has server-side decorations (nil until the compositor says; false without xdg-decoration).
     private(set) var serverDecorated: Bool?
 
+    /// The outputs the window is on (`wl_output` proxies).
+    private(set) var outputs: Set<OpaquePointer> = []
+
     /// The app's id: the desktop file's name without `.desktop`.
     static let appID = "touchtracker"
 
@@ -39,6 +45,20 @@ final class WaylandWindow {
         surface = wl_compositor_create_surface(globals.compositor)
         xdgSurface = xdg_wm_base_get_xdg_surface(globals.wmBase, surface)
         toplevel = xdg_surface_get_toplevel(xdgSurface)
+        wlSurfaceListener = WaylandListener(
+            wl_surface_listener(
+                enter: { data, _, output in
+                    guard let output else { return }
+                    let window = listenerOwner(data, as: WaylandWindow.self)
+                    window.outputs.insert(output)
+                    window.changes.append(.outputsChanged)
+                },
+                leave: { data, _, output in
+                    guard let output else { return }
+                    let window = listenerOwner(data, as: WaylandWindow.self)
+                    window.outputs.remove(output)
+                    window.changes.append(.outputsChanged)
+                }))
         surfaceListener = WaylandListener(
             xdg_surface_listener(configure: { data, xdgSurface, serial in
                 xdg_surface_ack_configure(xdgSurface, serial)
@@ -62,6 +82,7 @@ final class WaylandWindow {
                 listenerOwner(data, as: WaylandWindow.self).serverDecorated =
                     mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue
             }))
+        wl_surface_add_listener(surface, wlSurfaceListener.pointer, listenerData(self))
         xdg_surface_add_listener(xdgSurface, surfaceListener.pointer, listenerData(self))
         xdg_toplevel_add_listener(toplevel, toplevelListener.pointer, listenerData(self))
         xdg_toplevel_set_title(toplevel, title)
@@ -87,6 +108,11 @@ final class WaylandWindow {
     /// Asks for the window maximized (the person left it so last time); the compositor answers with a configure.
     func setMaximized() {
         xdg_toplevel_set_maximized(toplevel)
+    }
+
+    /// Buffers from now on hold `scale` device pixels per surface pixel (from the next commit).
+    func setBufferScale(_ scale: Int32) {
+        wl_surface_set_buffer_scale(surface, scale)
     }
 
     /// The first commit, with no buffer: the compositor answers it with the first configure.

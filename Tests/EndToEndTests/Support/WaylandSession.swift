@@ -1,0 +1,131 @@
+import Foundation
+import TouchTracker
+import TouchTrackerRender
+import TouchTrackerStore
+import WestonTestSupport
+import XorgTestSupport
+
+/// One test's world on Wayland: a private headless weston (kiosk shell) with the tests' input module, the real
+/// `touchtracker` on it as a native Wayland client (or, with `backend: "x11"`, through Xwayland), and a fresh
+/// document path. The kiosk shell gives the window the whole output at 0,0, so window points are the compositor's
+/// global points. `launch` returns once the app reports `touchtracker: ready`. Call `stop()` (e.g. in `defer`).
+final class WaylandSession: Sendable {
+    let server: WestonServer
+    let app: AppProcess
+    let document: URL
+
+    var input: WestonInput { server.input }
+
+    /// `backend` is passed as `--backend` (nil: none, so the environment decides: WAYLAND_DISPLAY is set and DISPLAY
+    /// is not, or is Xwayland's when `xwayland`).
+    static func launch(
+        backend: String? = "wayland", xwayland: Bool = false, drawing: Drawing? = nil, extraArguments: [String] = [],
+        environment: [String: String?] = [:], readyTimeout: Duration = .seconds(15)
+    ) async throws -> WaylandSession {
+        let server = try await WestonServer.start(xwayland: xwayland || backend == "x11")
+        do {
+            let document = try makeTemporaryFolder("touchtracker-wayland").appendingPathComponent("drawing.json")
+            if let drawing { try DocumentStore(path: document.path).save(drawing) }
+            var clientEnvironment: [String: String?] = server.environment.mapValues { $0 }
+            if !xwayland, backend != "x11" { clientEnvironment["DISPLAY"] = .some(nil) }
+            let backendArguments = backend.map { ["--backend", $0] } ?? []
+            let app = try AppProcess(
+                arguments: backendArguments + ["--document", document.path, "--verbose"] + extraArguments,
+                environment: clientEnvironment.merging(environment) { $1 })
+            let session = WaylandSession(server: server, app: app, document: document)
+            do {
+                try await app.waitForStderrLine(containing: "touchtracker: ready", timeout: readyTimeout)
+            } catch {
+                session.stop()
+                throw error
+            }
+            return session
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    private init(server: WestonServer, app: AppProcess, document: URL) {
+        self.server = server
+        self.app = app
+        self.document = document
+    }
+
+    /// Waits for the saved document to hold at least `lineCount` lines.
+    func savedDocument(lineCount: Int, timeout: Duration = .seconds(10)) async throws -> SavedDocument {
+        do {
+            return try await SavedDocument.wait(for: document, lineCount: lineCount, timeout: timeout)
+        } catch {
+            let contents = (try? String(contentsOf: document, encoding: .utf8)) ?? "(no file)"
+            throw AppProcess.AppError(
+                description: "\(error)\n--- document:\n\(contents)\n\(app.transcript)\n--- weston:\n\(server.logTail())"
+            )
+        }
+    }
+
+    /// Waits until the document holds exactly `count` lines.
+    func document(lineCount count: Int, timeout: Duration = .seconds(10)) async throws -> SavedDocument {
+        try await waitForValue("the document to hold exactly \(count) line(s)", timeout: timeout) {
+            guard let document = SavedDocument.read(self.document), document.lines.count == count else { return nil }
+            return document
+        }
+    }
+
+    /// The output as the compositor shows it now.
+    func screenshot() throws -> CairoSurface {
+        let path = try server.screenshotPNG()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try CairoSurface(readingPNG: path)
+    }
+
+    func stop() {
+        app.stop()
+        server.stop()
+        try? FileManager.default.removeItem(at: document.deletingLastPathComponent())
+    }
+}
+
+extension WaylandSession {
+    /// A touch from `begin` to `end` in eight moves, each in a frame of its own, then up.
+    func stroke(id: Int, from begin: (x: Double, y: Double), to end: (x: Double, y: Double)) throws {
+        try input.touchDown(id: id, x: begin.x, y: begin.y)
+        try input.touchFrame()
+        for step in 1...8 {
+            let t = Double(step) / 8
+            try input.touchMotion(id: id, x: begin.x + (end.x - begin.x) * t, y: begin.y + (end.y - begin.y) * t)
+            try input.touchFrame()
+        }
+        try input.touchUp(id: id)
+        try input.touchFrame()
+        try input.sync()
+    }
+
+    /// A quick tap at `point`.
+    func tap(id: Int, at point: (x: Double, y: Double)) throws {
+        try input.touchDown(id: id, x: point.x, y: point.y)
+        try input.touchFrame()
+        try input.touchUp(id: id)
+        try input.touchFrame()
+        try input.sync()
+    }
+
+    /// Presses and releases Linux key `code`, with Control held when `control`.
+    func key(_ code: Int, control: Bool = false) throws {
+        if control { try input.key(LinuxKey.leftControl, pressed: true) }
+        try input.key(code, pressed: true)
+        try input.key(code, pressed: false)
+        if control { try input.key(LinuxKey.leftControl, pressed: false) }
+        try input.sync()
+    }
+}
+
+/// Linux input key codes (linux/input-event-codes.h) the tests press.
+enum LinuxKey {
+    static let leftControl = 29
+    static let z = 44
+    static let c = 46
+    static let v = 47
+    static let delete = 111
+    static let left = 105
+}
