@@ -84,6 +84,13 @@ public final class WaylandApp {
             host: host, width: canvas.width, height: canvas.height, options: sessionOptions,
             loadDocument: loadDocument, log: log)
         if options.maximized { windowHost.window.setMaximized() }
+        if options.traceFrames, let presentation = windowHost.globals.presentation {
+            // When each frame reached the screen, for latency measurements (touchtracker-bench).
+            windowHost.presenter.presentationClock = PresentationClock(
+                connection: windowHost.connection, presentation: presentation,
+                clock: windowHost.globals.presentationClockID
+            ) { shown in log(String(format: "frame shown t=%.6f", shown)) }
+        }
         // The seat's devices and keymap, and the decoration mode, arrive in answer to the requests above.
         try windowHost.connection.roundtrip()
         if options.verbose { describe(scale: scale) }

@@ -1,4 +1,5 @@
 import CWayland
+import Glibc
 
 /// The compositor's globals the host uses, bound at start-up from the registry. The core ones (`wl_compositor`,
 /// `wl_shm`, `xdg_wm_base`) are required; the rest are used where the compositor offers them.
@@ -11,6 +12,12 @@ final class WaylandGlobals {
     private(set) var dataDeviceManager: OpaquePointer?
     private(set) var decorationManager: OpaquePointer?
     private(set) var activation: OpaquePointer?
+    /// Presentation feedback (when frames reached the screen), bound only for `--trace-frames`' use; nil when not
+    /// offered.
+    private(set) var presentation: OpaquePointer?
+    /// The clock the compositor's presentation times are on (its `clock_id`, sent as soon as it is bound).
+    private(set) var presentationClockID = CLOCK_MONOTONIC
+    private let presentationListener: WaylandListener<wp_presentation_listener>
     /// The screens, by their global's name.
     private(set) var outputs: [UInt32: WaylandOutput] = [:]
     /// Every global's interface name, for `--verbose`.
@@ -25,7 +32,7 @@ final class WaylandGlobals {
     /// The highest version of each interface this host speaks (its listeners handle every event up to it).
     private static let versions: [String: UInt32] = [
         "wl_compositor": 4, "wl_shm": 1, "wl_seat": 7, "wl_data_device_manager": 3, "xdg_wm_base": 2,
-        "zxdg_decoration_manager_v1": 1, "xdg_activation_v1": 1, "wl_output": 2,
+        "zxdg_decoration_manager_v1": 1, "xdg_activation_v1": 1, "wl_output": 2, "wp_presentation": 1,
     ]
 
     /// Lists the globals (one round trip) and binds the ones the host uses.
@@ -44,6 +51,10 @@ final class WaylandGlobals {
                 }))
         wmBaseListener = WaylandListener(
             xdg_wm_base_listener(ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) }))
+        presentationListener = WaylandListener(
+            wp_presentation_listener(clock_id: { data, _, clock in
+                listenerOwner(data, as: WaylandGlobals.self).presentationClockID = clockid_t(clock)
+            }))
         wl_registry_add_listener(registry, registryListener.pointer, listenerData(self))
         // A second round trip for what the bound globals say first (each output's scale).
         try connection.roundtrip()
@@ -61,7 +72,7 @@ final class WaylandGlobals {
 
     deinit {
         seat = nil
-        for proxy in [activation, decorationManager, dataDeviceManager, wmBase, shm, compositor] {
+        for proxy in [presentation, activation, decorationManager, dataDeviceManager, wmBase, shm, compositor] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
         wl_registry_destroy(registry)
@@ -81,6 +92,9 @@ final class WaylandGlobals {
             if let bound { xdg_wm_base_add_listener(bound, wmBaseListener.pointer, nil) }
         case "zxdg_decoration_manager_v1": decorationManager = bound
         case "xdg_activation_v1": activation = bound
+        case "wp_presentation":
+            presentation = bound
+            if let bound { wp_presentation_add_listener(bound, presentationListener.pointer, listenerData(self)) }
         case "wl_output": if let bound { outputs[name] = WaylandOutput(connection: connection, proxy: bound) }
         default:
             // A second seat: the host follows one, as most clients do.

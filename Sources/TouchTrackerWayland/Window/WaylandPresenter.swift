@@ -34,6 +34,8 @@ final class WaylandPresenter {
     private(set) var hasShownFirstFrame = false
     private var firstFrameCallback: OpaquePointer?
     private let callbackListener: WaylandListener<wl_callback_listener>
+    /// With `--trace-frames`: asks, for every commit, when it reached the screen.
+    var presentationClock: PresentationClock?
 
     init(connection: WaylandConnection, shm: OpaquePointer, surface: OpaquePointer) {
         self.connection = connection
@@ -91,6 +93,7 @@ final class WaylandPresenter {
             firstFrameCallback = wl_surface_frame(surface)
             wl_callback_add_listener(firstFrameCallback, callbackListener.pointer, listenerData(self))
         }
+        presentationClock?.requestFeedback(for: surface)
         wl_surface_commit(surface)
         connection.flush()
     }
