@@ -133,7 +133,7 @@ let package = Package(
             name: "TouchTrackerWayland",
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerDemos", "TouchTrackerDemoPainter", "TouchTrackerRender",
-                "TouchTrackerSession", "BackgroundWork", "CWayland", "CCairo",
+                "TouchTrackerSession", "TouchTrackerStore", "BackgroundWork", "CWayland", "CCairo",
             ]
         ),
 
@@ -150,12 +150,14 @@ let package = Package(
 
         // Measures the app against the seed's naive way in one run: `swift run -c release touchtracker-bench`.
         // The rows that measure the real app (memory, latency, length, responsiveness) drive the release
-        // `touchtracker` under a private Xorg (XorgTestSupport).
+        // `touchtracker` under a private Xorg (XorgTestSupport), and the Wayland rows under a headless weston
+        // (WestonTestSupport).
         .executableTarget(
             name: "TouchTrackerBench",
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "XorgTestSupport",
-                "SeededRandom", "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WestonTestSupport", "SeededRandom", "JSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

@@ -2,8 +2,9 @@ import Foundation
 import XorgTestSupport
 
 /// Reads, in order as they arrive on the app's stderr, the lines `--trace-frames` prints:
-/// `frame presented t=SECONDS size=WxH touches=N` after every frame and `tiles complete t=SECONDS` when the tile
-/// painters have caught up. Times are CLOCK_MONOTONIC seconds, the clock of `EndToEndLatency.now()`.
+/// `frame presented t=SECONDS size=WxH touches=N` after every frame, `tiles complete t=SECONDS` when the tile
+/// painters have caught up and, on Wayland, `frame shown t=SECONDS` when the compositor's presentation feedback says
+/// a committed frame reached the output. Times are CLOCK_MONOTONIC seconds, the clock of `EndToEndLatency.now()`.
 struct AppTrace {
     struct Frame {
         var time: Double
@@ -11,12 +12,24 @@ struct AppTrace {
         var height: Int
         /// Touch events the app had handled when it drew the frame.
         var touches: Int
+        /// Its place among the app's `frame presented` lines (0 for the first), to tell which frames came between two.
+        var ordinal = 0
+    }
+
+    /// A `frame shown` line. It does not say which commit it was for: only its place among the frame lines does.
+    struct Shown {
+        var time: Double
+        /// `frame presented` lines printed before it.
+        var framesBefore: Int
     }
 
     let app: AppProcess
     /// Bytes of stderr already looked at (whole lines only).
     private var consumed = 0
     private var frames: [Frame] = []
+    private var shownFrames: [Shown] = []
+    /// `frame presented` lines read so far.
+    private var framesSeen = 0
     private var tilesCompleted: [Double] = []
     private var documentRead: Double?
 
@@ -52,9 +65,26 @@ struct AppTrace {
         }
     }
 
+    /// The first `frame shown` line after `frame`'s own line, at or after its time: when the compositor showed it.
+    /// A frame replaced before the compositor's next repaint is never shown (its feedback is discarded, which the app
+    /// does not print), so this is the frame's own feedback only when no other commit was still waiting for its
+    /// feedback: the caller's to make sure of (`framesSoFar`).
+    mutating func shown(after frame: Frame, timeout: Duration = .seconds(10)) async throws -> Shown {
+        try await wait("the compositor to show frame \(frame.ordinal)", timeout: timeout) { trace in
+            trace.shownFrames.first { $0.framesBefore > frame.ordinal && $0.time >= frame.time }
+        }
+    }
+
+    /// How many `frame presented` lines the app has printed so far (the next frame's `ordinal`).
+    mutating func framesSoFar() -> Int {
+        scan()
+        return framesSeen
+    }
+
     /// Frames before `time` are of no more interest (keeps the searches short).
     mutating func forget(before time: Double) {
         frames.removeAll { $0.time < time }
+        shownFrames.removeAll { $0.time < time }
     }
 
     private mutating func wait<T>(
@@ -94,7 +124,10 @@ struct AppTrace {
             frames.append(
                 Frame(
                     time: time, width: size.first ?? 0, height: size.last ?? 0,
-                    touches: field("touches").flatMap { Int($0) } ?? 0))
+                    touches: field("touches").flatMap { Int($0) } ?? 0, ordinal: framesSeen))
+            framesSeen += 1
+        } else if line.contains("frame shown"), let time = field("t").flatMap({ Double($0) }) {
+            shownFrames.append(Shown(time: time, framesBefore: framesSeen))
         } else if line.contains("tiles complete"), let time = field("t").flatMap({ Double($0) }) {
             tilesCompleted.append(time)
         } else if line.contains("document read t="), let time = field("t").flatMap({ Double($0) }) {

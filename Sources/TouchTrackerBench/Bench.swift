@@ -19,7 +19,7 @@ struct Row {
 enum Bench {
     /// The names of the row groups `--only` takes, in table order.
     static let groupNames = [
-        "touch", "hit", "pipeline", "edit", "documents", "memory", "latency", "length", "responsiveness",
+        "touch", "hit", "pipeline", "edit", "documents", "memory", "latency", "wayland", "length", "responsiveness",
         "accessibility",
     ]
 
@@ -38,6 +38,7 @@ enum Bench {
             case "documents": rows += try documentRows()
             case "memory": rows.append(await AppMemory.row())
             case "latency": rows.append(await EndToEndLatency.row())
+            case "wayland": rows += await WaylandLatency.rows()
             case "length":
                 rows.append(try lineLengthFrameRow())
                 rows += await Responsiveness.lengthRows()

@@ -23,11 +23,9 @@ struct BenchAppSession {
             throw EndToEndLatency.Failure(description: "\(executable.path) is not an executable")
         }
         let directory = NSTemporaryDirectory() + "touchtracker-bench-app-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var cleanUp: [() -> Void] = [{ try? FileManager.default.removeItem(atPath: directory) }]
         do {
-            let document = URL(fileURLWithPath: directory + "/drawing.json")
-            try DocumentStore(path: document.path).save(Drawing(lines: lines ?? Workloads.randomLines(lineCount)))
+            let document = try writeDocument(in: directory, lineCount: lineCount, lines: lines)
             let server = try await XorgServer.start(screenSize: (Workloads.width, Workloads.height))
             cleanUp.append { server.stop() }
             let launchedAt = EndToEndLatency.now()
@@ -42,6 +40,14 @@ struct BenchAppSession {
             for step in cleanUp.reversed() { step() }
             throw error
         }
+    }
+
+    /// Makes `directory` and saves `lines` (default: `lineCount` random 100 px lines) in it as the app's document.
+    static func writeDocument(in directory: String, lineCount: Int, lines: [Line]? = nil) throws -> URL {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let document = URL(fileURLWithPath: directory + "/drawing.json")
+        try DocumentStore(path: document.path).save(Drawing(lines: lines ?? Workloads.randomLines(lineCount)))
+        return document
     }
 
     func stop() {

@@ -7,10 +7,12 @@ import TouchTrackerDemos
 import TouchTrackerRender
 import TouchTrackerSession
 import TouchTrackerStore
+import TouchTrackerWayland
 import TouchTrackerX11
 
 /// `touchtracker demo farm|circle|swipe`: the gesture demos of the UIKit course the app comes from. With `--replay` the scene runs a script on a
-/// virtual clock (no display needed) and writes its state and/or a picture; without it the demo opens in a window.
+/// virtual clock (no display needed) and writes its state and/or a picture; without it the demo opens in a window, on
+/// Wayland or X11 as the drawing window chooses (`WindowBackend`).
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Try the gesture demos: the Farm, the Circle and the Swipe (Tab or F1-F3 switches).",
@@ -45,10 +47,23 @@ struct Demo: ParsableCommand {
     @Option(help: ArgumentHelp("The scene's size.", valueName: "WxH"))
     var size: String = "800x600"
 
-    @Option(help: ArgumentHelp("Window size and position (instead of --size).", valueName: "WxH+X+Y"))
+    @Option(
+        help: ArgumentHelp(
+            "Window size and position (instead of --size); on Wayland the compositor places the window.",
+            valueName: "WxH+X+Y"))
     var geometry: String?
 
-    @Option(help: ArgumentHelp("The X display to use instead of $DISPLAY.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The window system to open the window on.",
+            discussion: """
+                Default: Wayland when WAYLAND_DISPLAY is set (X11 if the compositor cannot be reached and DISPLAY is \
+                set too), else X11 when DISPLAY is set.
+                """,
+            valueName: "wayland|x11"))
+    var backend: WindowBackend?
+
+    @Option(help: ArgumentHelp("The X display to use instead of $DISPLAY (implies --backend x11).", valueName: "name"))
     var display: String?
 
     @Flag(help: "Print the input devices and mode in use, and window life-cycle events, on stderr.")
@@ -60,28 +75,14 @@ struct Demo: ParsableCommand {
             throw ValidationError("--png needs --replay (a window draws on the screen)")
         }
         if let geometry { try CanvasSize.validateGeometry(geometry, option: "--geometry") }
+        if backend == .wayland, let display {
+            throw ValidationError("--display \(display) names an X display; it cannot go with --backend wayland")
+        }
     }
 
     func run() throws {
         let canvas = CanvasSize(parsing: size)!
-        guard let replay else {
-            Localization.setUp()
-            let options = X11DemoOptions(
-                displayName: display,
-                geometry: geometry.flatMap(WindowGeometry.init(parsing:))
-                    ?? WindowGeometry(width: canvas.width, height: canvas.height, x: 0, y: 0, isExplicit: false),
-                verbose: verbose, statePath: state)
-            let app: X11DemoApp
-            do {
-                app = try X11DemoApp(
-                    kind: scene, options: options, environment: ProcessInfo.processInfo.environment,
-                    log: Diagnostics.note)
-            } catch let error as X11Error {
-                Diagnostics.error(error.description)
-                throw ExitCode(2)
-            }
-            throw ExitCode(app.run())
-        }
+        guard let replay else { throw ExitCode(try openWindow(canvas: canvas)) }
         let events = try Self.readScript(replay)
         let host = DemoHost(kind: scene, size: Size(width: Double(canvas.width), height: Double(canvas.height)))
         DemoReplay.run(events, on: host)
@@ -94,6 +95,41 @@ struct Demo: ParsableCommand {
         } catch {
             Diagnostics.error("cannot write the result: \(error)")
             throw ExitCode(1)
+        }
+    }
+
+    /// Opens the demo in a window on the backend `WindowBackend.choose` picks (falling back to X11 when the choice
+    /// allows and Wayland fails, as the drawing window does) and runs it. Returns the exit status.
+    private func openWindow(canvas: CanvasSize) throws -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        Localization.setUp(environment: environment)
+        let choice: WindowBackend.Choice
+        do {
+            choice = try WindowBackend.choose(requested: backend, displayOption: display, environment: environment)
+        } catch {
+            Diagnostics.error(error.message)
+            throw ExitCode(2)
+        }
+        let geometry =
+            geometry.flatMap(WindowGeometry.init(parsing:))
+            ?? WindowGeometry(width: canvas.width, height: canvas.height, x: 0, y: 0, isExplicit: false)
+        do {
+            if choice.backend == .wayland {
+                if verbose { Diagnostics.note("backend wayland (\(choice.reason))") }
+                do {
+                    let options = WaylandDemoOptions(geometry: geometry, verbose: verbose, statePath: state)
+                    return try WaylandDemoApp(kind: scene, options: options, log: Diagnostics.note).run()
+                } catch let error as WaylandError where choice.fallsBackToX11 {
+                    if verbose { Diagnostics.note("\(error.description); trying X11 (DISPLAY is set)") }
+                }
+            } else if verbose {
+                Diagnostics.note("backend x11 (\(choice.reason))")
+            }
+            let options = X11DemoOptions(displayName: display, geometry: geometry, verbose: verbose, statePath: state)
+            return try X11DemoApp(kind: scene, options: options, environment: environment, log: Diagnostics.note).run()
+        } catch let error as CustomStringConvertible & Error {
+            Diagnostics.error(error.description)
+            throw ExitCode(2)
         }
     }
 

@@ -10,13 +10,15 @@ struct TouchTrackerCommand: ParsableCommand {
         discussion: """
             Commands ('touchtracker help COMMAND' for each one's options):
               touchtracker [open] [--document PATH] [--geometry WxH+X+Y]
-                           [--display NAME] [--scale FACTOR] [--verbose]
+                           [--backend wayland|x11] [--display NAME]
+                           [--scale FACTOR] [--verbose]
                            [--trace-frames] [--painter-threads N]
               touchtracker replay SCRIPT [--document IN] [--state OUT]
                            [--png OUT] [--size WxH] [--scale FACTOR]
               touchtracker export DOCUMENT (--png|--svg|--pdf) OUT [--size WxH]
               touchtracker demo farm|circle|swipe [--geometry WxH+X+Y]
-                           [--state OUT] [--display NAME] [--verbose]
+                           [--state OUT] [--backend wayland|x11]
+                           [--display NAME] [--verbose]
               touchtracker demo farm|circle|swipe --replay SCRIPT
                            [--state OUT] [--png OUT] [--size WxH]
 

@@ -28,7 +28,7 @@ final class FarmSession: Sendable {
             let statePath = server.directory.appendingPathComponent("farm.json")
             let app = try AppProcess(
                 arguments: ["demo", "farm", "--geometry", "640x480+0+0", "--state", statePath.path, "--verbose"],
-                environment: ["DISPLAY": server.display])
+                environment: ["DISPLAY": server.display, "WAYLAND_DISPLAY": nil])
             let session = FarmSession(server: server, app: app, statePath: statePath)
             do {
                 try await app.waitForStderrLine(containing: "touchtracker: ready")

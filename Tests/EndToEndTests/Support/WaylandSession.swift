@@ -19,12 +19,14 @@ final class WaylandSession: Sendable {
     /// `backend` is passed as `--backend` (nil: none, so the environment decides: WAYLAND_DISPLAY is set and DISPLAY
     /// is not, or is Xwayland's when `xwayland`).
     static func launch(
-        backend: String? = "wayland", xwayland: Bool = false, drawing: Drawing? = nil, extraArguments: [String] = [],
+        backend: String? = "wayland", xwayland: Bool = false, drawing: Drawing? = nil, folder: URL? = nil,
+        extraArguments: [String] = [],
         environment: [String: String?] = [:], readyTimeout: Duration = .seconds(15)
     ) async throws -> WaylandSession {
         let server = try await WestonServer.start(xwayland: xwayland || backend == "x11")
         do {
-            let document = try makeTemporaryFolder("touchtracker-wayland").appendingPathComponent("drawing.json")
+            let document = try (folder ?? makeTemporaryFolder("touchtracker-wayland")).appendingPathComponent(
+                "drawing.json")
             if let drawing { try DocumentStore(path: document.path).save(drawing) }
             var clientEnvironment: [String: String?] = server.environment.mapValues { $0 }
             if !xwayland, backend != "x11" { clientEnvironment["DISPLAY"] = .some(nil) }
@@ -70,6 +72,22 @@ final class WaylandSession: Sendable {
             guard let document = SavedDocument.read(self.document), document.lines.count == count else { return nil }
             return document
         }
+    }
+
+    /// Runs one of the compositor's clients (wl-copy, wl-paste) to its end and returns its standard output (not
+    /// read when `readsOutput` is false: wl-copy's child stays behind serving the copy, its output still open).
+    @discardableResult
+    func runClient(_ executable: String, _ arguments: [String], readsOutput: Bool = true) async throws -> [UInt8] {
+        let child = try ChildProcess(
+            executable: executable, arguments: arguments, environment: server.clientEnvironment,
+            stdout: readsOutput ? .capture : .discard, stderr: .discard)
+        guard child.waitForExit(timeout: .seconds(10)) != nil else {
+            _ = child.stop()
+            throw AppProcess.AppError(description: "\(executable) did not finish within 10 s")
+        }
+        guard readsOutput else { return [] }
+        try await waitUntil("\(executable)'s output to close", timeout: .seconds(5)) { child.outputClosed }
+        return Array(child.stdout)
     }
 
     /// The output as the compositor shows it now.

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TouchKit
+import TouchTracker
+import TouchTrackerStore
+import WestonTestSupport
+import XorgTestSupport
+
+/// The Wayland host beyond gestures, under a real headless weston: the clipboard both ways with wl-clipboard's
+/// programs, one window per document, a full disk, and the X11 host through Xwayland on the same compositor.
+@Suite("Documents and the clipboard on Wayland", .serialized)
+struct WaylandDocumentTests {
+    private static let documentType = "application/x-touchtracker+json"
+
+    @Test("Ctrl+C offers the drawing to other Wayland programs as the document's type (read with wl-paste)")
+    func copyIsReadByWlPaste() async throws {
+        let session = try await WaylandSession.launch()
+        defer { session.stop() }
+        try session.stroke(id: 0, from: (40, 100), to: (400, 100))
+        try session.stroke(id: 1, from: (40, 300), to: (400, 300))
+        _ = try await session.document(lineCount: 2)
+        try session.key(LinuxKey.c, control: true)
+        var bytes: [UInt8] = []
+        for _ in 0..<20 where bytes.isEmpty {
+            bytes = try await session.runClient("/usr/bin/wl-paste", ["--no-newline", "--type", Self.documentType])
+            if bytes.isEmpty { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        let pasted = try ClipboardShapes.shapes(fromDocument: bytes)
+        #expect(pasted.count == 2)
+    }
+
+    @Test("Ctrl+V pastes the shapes another Wayland program copied (wl-copy) into the saved drawing")
+    func pasteReadsWlCopy() async throws {
+        let session = try await WaylandSession.launch()
+        defer { session.stop() }
+        let drawing = Drawing(lines: [
+            Line(begin: Point(x: 100, y: 100), end: Point(x: 300, y: 100)),
+            Line(begin: Point(x: 100, y: 200), end: Point(x: 300, y: 200)),
+            Line(begin: Point(x: 100, y: 300), end: Point(x: 300, y: 300)),
+        ])
+        let text = String(decoding: DocumentCodec.encode(drawing), as: UTF8.self)
+        try await session.runClient("/usr/bin/wl-copy", ["--type", Self.documentType, text], readsOutput: false)
+        // wl-copy's own surface took the keyboard for a moment; the pointer over the window gives the paste a place.
+        try session.input.pointerMotion(x: 499, y: 399)
+        try session.input.pointerMotion(x: 500, y: 400)
+        try session.input.pointerFrame()
+        try session.key(LinuxKey.v, control: true)
+        _ = try await session.document(lineCount: 3)
+    }
+
+    @Test("a second touchtracker on the same drawing names the window's process and exits 0, with or without a token")
+    func secondInstanceDefersToTheFirst() async throws {
+        let session = try await WaylandSession.launch()
+        defer { session.stop() }
+        var environment: [String: String?] = session.server.environment.mapValues { $0 }
+        environment["DISPLAY"] = .some(nil)
+        environment["XDG_ACTIVATION_TOKEN"] = .some(nil)
+        let withoutToken = try AppProcess(
+            arguments: ["--document", session.document.path], environment: environment)
+        #expect(try await withoutToken.waitForExit() == 0)
+        #expect(withoutToken.stderr.contains("process \(session.app.pid)"), "\(withoutToken.transcript)")
+        #expect(withoutToken.stderr.contains("XDG_ACTIVATION_TOKEN"), "\(withoutToken.transcript)")
+
+        environment["XDG_ACTIVATION_TOKEN"] = "touchtracker-test-token"
+        let withToken = try AppProcess(arguments: ["--document", session.document.path], environment: environment)
+        #expect(try await withToken.waitForExit() == 0)
+        #expect(withToken.stderr.contains("process \(session.app.pid)"), "\(withToken.transcript)")
+        // Weston 10 offers no xdg-activation: the window says it got the token and could not use it.
+        try await session.app.waitForStderrLine(containing: "asked to come forward", timeout: .seconds(5))
+    }
+
+    @Test("on a full disk the window says the drawing is not saved, keeps it in a recovery file, and saves it at exit")
+    func fullDiskKeepsTheDrawing() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-wayland-full")
+        let state = try makeTemporaryFolder("touchtracker-wayland-full-state")
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: state)
+        }
+        try #require(try SmallFileSystem.mount(on: folder), "cannot mount a small tmpfs (root is needed)")
+        defer { SmallFileSystem.unmount(folder) }
+        let session = try await WaylandSession.launch(folder: folder, environment: ["XDG_STATE_HOME": state.path])
+        defer { session.stop() }
+        _ = try SmallFileSystem.fill(folder)
+        try session.stroke(id: 0, from: (40, 100), to: (400, 100))
+        try await session.app.waitForStderrLine(containing: "the disk is full", timeout: .seconds(10))
+        #expect(try await session.app.terminate() == 0)
+        let kept = try FileManager.default.contentsOfDirectory(
+            atPath: state.appendingPathComponent("touchtracker").path)
+        #expect(!kept.isEmpty, "no recovery file kept: \(session.app.transcript)")
+    }
+
+    @Test("the X11 window through Xwayland draws with the same compositor's touches")
+    func xwaylandWindowDraws() async throws {
+        let session = try await WaylandSession.launch(backend: "x11", extraArguments: ["--geometry", "1024x768+0+0"])
+        defer { session.stop() }
+        #expect(session.app.stderr.contains("backend x11"))
+        // "ready" says the X window is mapped; the compositor shows it (and sends it touches) once Xwayland has
+        // committed its first frame.
+        try await Task.sleep(for: .seconds(1))
+        // Under the kiosk shell an X11 window need not sit at 0,0 (it has a title bar): only the length is checked.
+        try session.stroke(id: 0, from: (300, 300), to: (600, 300))
+        let document = try await session.savedDocument(lineCount: 1)
+        let line = document.lines[0]
+        #expect(abs((line.end.x - line.begin.x) - 300) <= 1 && abs(line.end.y - line.begin.y) <= 1)
+    }
+}
