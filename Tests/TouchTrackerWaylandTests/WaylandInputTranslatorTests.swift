@@ -119,6 +119,39 @@ struct WaylandInputTranslatorTests {
         #expect(translator.pointerLocation == nil)
     }
 
+    @Test(
+        "a touchpad pinch (pointer-gestures events) becomes two virtual fingers around the pointer that spread by its scale"
+    )
+    func pinchBecomesTwoFingers() {
+        var translator = WaylandInputTranslator()
+        _ = translator.translate(.pointerEnter(x: 200, y: 100), now: 1)
+        let began = touches(translator.translate(.pinch(.began, time: 1, dx: 0, dy: 0, scale: 1, rotation: 0), now: 1))
+        let spread = touches(
+            translator.translate(.pinch(.changed, time: 2, dx: 0, dy: 0, scale: 2, rotation: 0), now: 1))
+        let ended = touches(
+            translator.translate(.pinch(.ended, time: 3, dx: 0, dy: 0, scale: .nan, rotation: 0), now: 1))
+        #expect(began.map(\.phase) == [.began, .began])
+        #expect(
+            abs(
+                began[0].location.distance(to: began[1].location) * 2
+                    - spread[0].location.distance(to: spread[1].location)) < 1e-9)
+        #expect(
+            Point(x: (spread[0].location.x + spread[1].location.x) / 2, y: spread[0].location.y)
+                == Point(x: 200, y: 100))
+        #expect(ended.map(\.phase).suffix(2) == [.ended, .ended])
+    }
+
+    @Test("a three-finger touchpad swipe becomes three virtual fingers that travel with it")
+    func swipeBecomesFingers() {
+        var translator = WaylandInputTranslator()
+        _ = translator.translate(.pointerEnter(x: 200, y: 100), now: 1)
+        let began = touches(translator.translate(.swipe(.began, time: 1, fingers: 3, dx: 0, dy: 0), now: 1))
+        let moved = touches(translator.translate(.swipe(.changed, time: 2, fingers: 0, dx: 40, dy: 0), now: 1))
+        #expect(began.count == 3 && began.allSatisfy { $0.phase == .began })
+        #expect(moved.count == 3)
+        #expect(zip(began, moved).allSatisfy { abs($1.location.x - $0.location.x - 40) < 1e-9 })
+    }
+
     @Test("event times keep their spacing on the monotonic time line")
     func timesKeepTheirSpacing() {
         var translator = WaylandInputTranslator()

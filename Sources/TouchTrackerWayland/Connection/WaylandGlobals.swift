@@ -18,6 +18,8 @@ final class WaylandGlobals {
     /// The clock the compositor's presentation times are on (its `clock_id`, sent as soon as it is bound).
     private(set) var presentationClockID = CLOCK_MONOTONIC
     private let presentationListener: WaylandListener<wp_presentation_listener>
+    /// Touchpad pinch and swipe (pointer-gestures), where offered.
+    private(set) var pointerGestures: OpaquePointer?
     /// The screens, by their global's name.
     private(set) var outputs: [UInt32: WaylandOutput] = [:]
     /// Every global's interface name, for `--verbose`.
@@ -33,6 +35,7 @@ final class WaylandGlobals {
     private static let versions: [String: UInt32] = [
         "wl_compositor": 4, "wl_shm": 1, "wl_seat": 7, "wl_data_device_manager": 3, "xdg_wm_base": 2,
         "zxdg_decoration_manager_v1": 1, "xdg_activation_v1": 1, "wl_output": 2, "wp_presentation": 1,
+        "zwp_pointer_gestures_v1": 1,
     ]
 
     /// Lists the globals (one round trip) and binds the ones the host uses.
@@ -72,7 +75,9 @@ final class WaylandGlobals {
 
     deinit {
         seat = nil
-        for proxy in [presentation, activation, decorationManager, dataDeviceManager, wmBase, shm, compositor] {
+        for proxy in [
+            pointerGestures, presentation, activation, decorationManager, dataDeviceManager, wmBase, shm, compositor,
+        ] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
         wl_registry_destroy(registry)
@@ -85,7 +90,13 @@ final class WaylandGlobals {
         switch interface {
         case "wl_compositor": compositor = compositor ?? bound
         case "wl_shm": shm = shm ?? bound
-        case "wl_seat" where seat == nil: seat = bound.map { WaylandSeat(connection: connection, seat: $0) }
+        case "wl_seat" where seat == nil:
+            // The seat's devices are taken in its first events, after every global is bound (one round trip
+            // later), so the pointer finds the gestures global if there is one.
+            seat = bound.map { proxy in
+                WaylandSeat(connection: connection, seat: proxy) { [weak self] in self?.pointerGestures }
+            }
+        case "zwp_pointer_gestures_v1": pointerGestures = bound
         case "wl_data_device_manager": dataDeviceManager = dataDeviceManager ?? bound
         case "xdg_wm_base":
             wmBase = bound

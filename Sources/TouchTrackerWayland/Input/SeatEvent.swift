@@ -1,3 +1,4 @@
+import TouchKit
 import TouchTracker
 
 /// One input event the seat's devices reported, in the protocol's terms (surface coordinates, the compositor's
@@ -15,6 +16,11 @@ enum SeatEvent: Equatable {
     case pointerMotion(time: UInt32, x: Double, y: Double)
     /// `button` is a Linux input code (`BTN_LEFT` 0x110, `BTN_RIGHT` 0x111).
     case pointerButton(time: UInt32, button: UInt32, pressed: Bool)
+    /// A touchpad pinch (pointer-gestures): the focus's travel since the last event (`dx`, `dy`, surface pixels),
+    /// the scale since it began, the turn since the last event (degrees, clockwise).
+    case pinch(TouchpadGestureBridge.Phase, time: UInt32, dx: Double, dy: Double, scale: Double, rotation: Double)
+    /// A touchpad swipe with `fingers` fingers: their travel since the last event.
+    case swipe(TouchpadGestureBridge.Phase, time: UInt32, fingers: Int, dx: Double, dy: Double)
     /// A key press, already read through the keymap (`XkbKeyboard`); `repeats` when the keymap says it repeats.
     case keyPressed(code: UInt32, command: KeyCommand, repeats: Bool)
     case keyReleased(code: UInt32)

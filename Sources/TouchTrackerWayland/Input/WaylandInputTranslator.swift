@@ -17,6 +17,10 @@ struct WaylandInputTranslator {
     private var pointer = Point.zero
     /// The pointer's touch id while the left button is down.
     private var mouseTouchID: UInt64?
+    /// Touchpad pinches and swipes become virtual touches, as on X11.
+    private var gestures = TouchpadGestureBridge()
+    /// The fingers of the swipe in progress (its `update`s do not say).
+    private var swipeFingers = 0
 
     /// The pointer's touch id lives above every `wl_touch` id (a 32-bit value).
     static let mouseTouchID: UInt64 = 1 << 62
@@ -77,6 +81,17 @@ struct WaylandInputTranslator {
             return [.touch(TouchInput(id: id, phase: .moved, location: pointer, timestamp: seconds(time, now)))]
         case .pointerButton(let time, let button, let pressed):
             return pointerButton(button, pressed: pressed, timestamp: seconds(time, now))
+        case .pinch(let phase, let time, let dx, let dy, let scale, let rotation):
+            return gestures.pinch(
+                phase, focus: pointer, delta: Point(x: dx * self.scale, y: dy * self.scale), scale: scale,
+                deltaAngle: rotation, timestamp: seconds(time, now)
+            ).map { .touch($0) }
+        case .swipe(let phase, let time, let fingers, let dx, let dy):
+            if phase == .began { swipeFingers = fingers }
+            return gestures.swipe(
+                phase, focus: pointer, delta: Point(x: dx * scale, y: dy * scale), fingerCount: swipeFingers,
+                timestamp: seconds(time, now)
+            ).map { .touch($0) }
         case .keyPressed(_, let command, _):
             return [.key(command)]
         case .keyReleased, .keyboardLeft:

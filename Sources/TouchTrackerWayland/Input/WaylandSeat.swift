@@ -18,6 +18,12 @@ final class WaylandSeat {
     private let touchListener: WaylandListener<wl_touch_listener>
     private let pointerListener: WaylandListener<wl_pointer_listener>
     private let keyboardListener: WaylandListener<wl_keyboard_listener>
+    private let swipeListener: WaylandListener<zwp_pointer_gesture_swipe_v1_listener>
+    private let pinchListener: WaylandListener<zwp_pointer_gesture_pinch_v1_listener>
+    /// The compositor's pointer-gestures global, when it offers one (asked when the pointer comes).
+    private let pointerGesturesGlobal: () -> OpaquePointer?
+    private var swipe: OpaquePointer?
+    private var pinch: OpaquePointer?
     /// Events since the loop last took them.
     private var events: [SeatEvent] = []
     /// The serial of the last press (a key, a button or a touch): clipboard and activation requests must carry
@@ -30,9 +36,42 @@ final class WaylandSeat {
     /// The seat's name, for `--verbose`.
     private(set) var name = ""
 
-    init(connection: WaylandConnection, seat: OpaquePointer) {
+    init(connection: WaylandConnection, seat: OpaquePointer, pointerGestures: @escaping () -> OpaquePointer?) {
         self.connection = connection
         self.seat = seat
+        pointerGesturesGlobal = pointerGestures
+        swipeListener = WaylandListener(
+            zwp_pointer_gesture_swipe_v1_listener(
+                begin: { data, _, _, time, _, fingers in
+                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                        .swipe(.began, time: time, fingers: Int(fingers), dx: 0, dy: 0))
+                },
+                update: { data, _, time, dx, dy in
+                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                        .swipe(.changed, time: time, fingers: 0, dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy))
+                    )
+                },
+                end: { data, _, _, time, cancelled in
+                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                        .swipe(cancelled != 0 ? .cancelled : .ended, time: time, fingers: 0, dx: 0, dy: 0))
+                }))
+        pinchListener = WaylandListener(
+            zwp_pointer_gesture_pinch_v1_listener(
+                begin: { data, _, _, time, _, _ in
+                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                        .pinch(.began, time: time, dx: 0, dy: 0, scale: 1, rotation: 0))
+                },
+                update: { data, _, time, dx, dy, scale, rotation in
+                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                        .pinch(
+                            .changed, time: time, dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy),
+                            scale: wl_fixed_to_double(scale), rotation: wl_fixed_to_double(rotation)))
+                },
+                end: { data, _, _, time, cancelled in
+                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                        .pinch(cancelled != 0 ? .cancelled : .ended, time: time, dx: 0, dy: 0, scale: .nan, rotation: 0)
+                    )
+                }))
         seatListener = WaylandListener(
             wl_seat_listener(
                 capabilities: { data, _, capabilities in
@@ -107,6 +146,8 @@ final class WaylandSeat {
     }
 
     deinit {
+        if let swipe { zwp_pointer_gesture_swipe_v1_destroy(swipe) }
+        if let pinch { zwp_pointer_gesture_pinch_v1_destroy(pinch) }
         if let touch { wl_touch_release(touch) }
         defer { wl_seat_destroy(seat) }
         if let pointer { wl_pointer_release(pointer) }
@@ -144,7 +185,16 @@ final class WaylandSeat {
         if has(WL_SEAT_CAPABILITY_POINTER), pointer == nil {
             pointer = wl_seat_get_pointer(seat)
             wl_pointer_add_listener(pointer, pointerListener.pointer, data)
+            if let gestures = pointerGesturesGlobal() {
+                swipe = zwp_pointer_gestures_v1_get_swipe_gesture(gestures, pointer)
+                pinch = zwp_pointer_gestures_v1_get_pinch_gesture(gestures, pointer)
+                zwp_pointer_gesture_swipe_v1_add_listener(swipe, swipeListener.pointer, data)
+                zwp_pointer_gesture_pinch_v1_add_listener(pinch, pinchListener.pointer, data)
+            }
         } else if !has(WL_SEAT_CAPABILITY_POINTER), let pointer {
+            if let swipe { zwp_pointer_gesture_swipe_v1_destroy(swipe) }
+            if let pinch { zwp_pointer_gesture_pinch_v1_destroy(pinch) }
+            (swipe, pinch) = (nil, nil)
             wl_pointer_release(pointer)
             self.pointer = nil
         }
