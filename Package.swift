@@ -56,12 +56,14 @@ let package = Package(
         .systemLibrary(name: "CPango", providers: [.apt(["libpango1.0-dev"])]),
         // GLib's D-Bus, for the accessibility bridge (include paths: `includeFlags(of: "gio-2.0")`).
         .systemLibrary(name: "CGio", providers: [.apt(["libglib2.0-dev"])]),
-        // libwayland-client and libxkbcommon, with the protocol code wayland-scanner generated from
+        // libwayland-client, libwayland-cursor and libxkbcommon, with the protocol code wayland-scanner generated from
         // wayland-protocols' XML (committed; `make wayland-protocols` regenerates it, WaylandProtocolCodeTests checks).
         .target(
             name: "CWayland",
             exclude: ["regenerate.sh"],
-            linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
+            linkerSettings: [
+                .linkedLibrary("wayland-client"), .linkedLibrary("wayland-cursor"), .linkedLibrary("xkbcommon"),
+            ]),
         .systemLibrary(
             name: "CCairo",
             pkgConfig: "cairo cairo-xlib",

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 #include <wayland-client.h>
+#include <wayland-cursor.h>
 #include <xkbcommon/xkbcommon.h>
 
 #include "xdg-shell-client-protocol.h"

@@ -1,4 +1,5 @@
 import CWayland
+import Foundation
 import Glibc
 import TouchKit
 import TouchTracker
@@ -56,6 +57,9 @@ final class WaylandWindowHost {
         window = WaylandWindow(connection: connection, globals: globals, title: title)
         presenter = WaylandPresenter(connection: connection, shm: globals.shm!, surface: window.surface)
         seat = globals.seat
+        seat?.cursor = WaylandCursor(
+            connection: connection, compositor: globals.compositor!, shm: globals.shm!,
+            environment: ProcessInfo.processInfo.environment)
         window.setBufferScale(bufferScale)
         translator.scale = Double(bufferScale)
     }

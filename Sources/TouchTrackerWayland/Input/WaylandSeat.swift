@@ -20,6 +20,8 @@ final class WaylandSeat {
     private let keyboardListener: WaylandListener<wl_keyboard_listener>
     private let swipeListener: WaylandListener<zwp_pointer_gesture_swipe_v1_listener>
     private let pinchListener: WaylandListener<zwp_pointer_gesture_pinch_v1_listener>
+    /// The arrow to show when the pointer enters the window (nil: none could be loaded).
+    var cursor: WaylandCursor?
     /// The compositor's pointer-gestures global, when it offers one (asked when the pointer comes).
     private let pointerGesturesGlobal: () -> OpaquePointer?
     private var swipe: OpaquePointer?
@@ -100,9 +102,10 @@ final class WaylandSeat {
                 shape: { _, _, _, _, _ in }, orientation: { _, _, _, _ in }))
         pointerListener = WaylandListener(
             wl_pointer_listener(
-                enter: { data, _, _, _, x, y in
-                    listenerOwner(data, as: WaylandSeat.self).events.append(
-                        .pointerEnter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+                enter: { data, pointer, serial, _, x, y in
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    if let pointer { seat.cursor?.show(on: pointer, serial: serial) }
+                    seat.events.append(.pointerEnter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
                 },
                 leave: { data, _, _, _ in listenerOwner(data, as: WaylandSeat.self).events.append(.pointerLeave) },
                 motion: { data, _, time, x, y in
