@@ -64,7 +64,7 @@ public final class WaylandApp {
         windowHost = try WaylandWindowHost(
             displayName: options.displayName, width: options.geometry.width, height: options.geometry.height,
             title: "TouchTracker", verbose: options.verbose, log: log)
-        let scale = min(8, max(0.5, options.scale ?? Double(windowHost.bufferScale)))
+        let scale = min(8, max(0.5, options.scale ?? windowHost.scale.factor))
         if let manager = windowHost.globals.dataDeviceManager, let seat = windowHost.seat {
             clipboard = WaylandClipboard(
                 connection: windowHost.connection, manager: manager, seat: seat.seat, wakeUp: windowHost.wake.wakeUp,
@@ -103,7 +103,7 @@ public final class WaylandApp {
             log("wayland: cannot listen for activation tokens: a second touchtracker cannot bring this window forward")
         }
         log(
-            "scale \(scale) (buffer scale \(windowHost.bufferScale) from the outputs' "
+            "scale \(scale) (painted at \(windowHost.scale.factor) device pixels per pixel, from the outputs' "
                 + "\(windowHost.globals.outputs.count) scale(s)\(options.scale != nil ? ", --scale given" : ""))")
     }
 
@@ -139,7 +139,7 @@ public final class WaylandApp {
             session.handle(input)
             host.pointer = windowHost.pointerLocation
         case .resized(let width, let height, let scale):
-            if options.scale == nil, Double(scale) != session.controller.scale { session.setScale(Double(scale)) }
+            if options.scale == nil, scale != session.controller.scale { session.setScale(scale) }
             session.resize(width: width, height: height)
         case .closeRequested:
             running = false

@@ -50,7 +50,7 @@ public final class WaylandDemoApp {
         windowHost = try WaylandWindowHost(
             displayName: options.displayName, width: options.geometry.width, height: options.geometry.height,
             title: "TouchTracker demos", verbose: options.verbose, log: log)
-        scale = Double(windowHost.bufferScale)
+        scale = windowHost.scale.factor
         let size = windowHost.size
         host = DemoHost(
             kind: kind, size: Size(width: Double(size.width), height: Double(size.height)),
@@ -93,7 +93,7 @@ public final class WaylandDemoApp {
                 log("cannot make a \(width)x\(height) canvas: \(error)")
                 return
             }
-            scale = Double(newScale)
+            scale = newScale
             host.resize(to: Size(width: Double(width) / scale, height: Double(height) / scale))
             host.needsDisplay = true
         case .closeRequested:

@@ -17,7 +17,7 @@ final class WaylandWindowHost {
         case input(SessionEvent)
         /// The canvas must now be `width` x `height` device pixels (a configure, or a move to a screen of another
         /// scale); `scale` is the buffer scale.
-        case resized(width: Int, height: Int, scale: Int32)
+        case resized(width: Int, height: Int, scale: Double)
         case closeRequested
     }
 
@@ -35,8 +35,10 @@ final class WaylandWindowHost {
     private let log: (String) -> Void
     /// The window's size in surface pixels, as last configured.
     private(set) var size: (width: Int, height: Int)
-    /// Device pixels per surface pixel.
-    private(set) var bufferScale: Int32
+    /// Device pixels per surface pixel, and how the compositor is told.
+    private(set) var scale: SurfaceScale
+    /// The compositor's preferred fractional scale, once it said one.
+    private var preferredScale: Double?
     /// Whether the compositor has the window maximized.
     private(set) var isMaximized = false
     /// The part of the canvas the compositor must be sent again at the next frame (all of it after a configure).
@@ -52,7 +54,8 @@ final class WaylandWindowHost {
         self.log = log
         connection = try WaylandConnection(name: displayName)
         globals = try WaylandGlobals(connection: connection)
-        bufferScale = globals.outputs.values.map(\.scale).max() ?? 1
+        scale = SurfaceScale.choose(
+            preferred: nil, outputScales: globals.outputs.values.map(\.scale), canUseViewport: false)
         size = (max(1, width), max(1, height))
         window = WaylandWindow(connection: connection, globals: globals, title: title)
         presenter = WaylandPresenter(connection: connection, shm: globals.shm!, surface: window.surface)
@@ -60,12 +63,12 @@ final class WaylandWindowHost {
         seat?.cursor = WaylandCursor(
             connection: connection, compositor: globals.compositor!, shm: globals.shm!,
             environment: ProcessInfo.processInfo.environment)
-        window.setBufferScale(bufferScale)
-        translator.scale = Double(bufferScale)
+        window.apply(scale, width: size.width, height: size.height)
+        translator.scale = scale.factor
     }
 
     /// The canvas's size in device pixels.
-    var canvasSize: (width: Int, height: Int) { (size.width * Int(bufferScale), size.height * Int(bufferScale)) }
+    var canvasSize: (width: Int, height: Int) { scale.canvasSize(width: size.width, height: size.height) }
 
     /// Where the pointer is, in canvas pixels, while it is over the window.
     var pointerLocation: Point? { translator.pointerLocation }
@@ -159,7 +162,10 @@ final class WaylandWindowHost {
             case .closeRequested:
                 handle(.closeRequested)
             case .outputsChanged:
-                followOutputScale(handle)
+                followScale(handle)
+            case .preferredScale(let preferred):
+                preferredScale = preferred
+                followScale(handle)
             }
         }
         guard let seat else { return }
@@ -190,23 +196,33 @@ final class WaylandWindowHost {
         let newSize = (width > 0 ? width : size.width, height > 0 ? height : size.height)
         if newSize != size || !presenter.isConfigured {
             size = newSize
-            handle(.resized(width: canvasSize.width, height: canvasSize.height, scale: bufferScale))
+            window.apply(scale, width: size.width, height: size.height)
+            handle(.resized(width: canvasSize.width, height: canvasSize.height, scale: scale.factor))
             if verbose { log("configured \(size.width)x\(size.height)\(maximized ? " maximized" : "")") }
         }
         exposeEverything()
         presenter.isConfigured = true
     }
 
-    /// The window is now on outputs of another scale: the canvas is painted again at the new device pixels.
-    private func followOutputScale(_ handle: (Event) -> Void) {
-        let scales = window.outputs.compactMap { proxy in globals.outputs.values.first { $0.proxy == proxy }?.scale }
-        guard let newScale = scales.max(), newScale != bufferScale else { return }
-        bufferScale = newScale
-        window.setBufferScale(newScale)
-        translator.scale = Double(newScale)
-        handle(.resized(width: canvasSize.width, height: canvasSize.height, scale: newScale))
+    /// The window is now on outputs of another scale, or the compositor prefers another fractional scale: the
+    /// canvas is painted again at the new device pixels.
+    private func followScale(_ handle: (Event) -> Void) {
+        let outputScales = window.outputs.compactMap { proxy in
+            globals.outputs.values.first { $0.proxy == proxy }?.scale
+        }
+        let newScale = SurfaceScale.choose(
+            preferred: preferredScale,
+            outputScales: outputScales.isEmpty ? [Int32(scale.factor.rounded(.down))] : outputScales,
+            canUseViewport: window.canUseViewport)
+        guard newScale != scale else { return }
+        scale = newScale
+        window.apply(newScale, width: size.width, height: size.height)
+        translator.scale = newScale.factor
+        handle(.resized(width: canvasSize.width, height: canvasSize.height, scale: newScale.factor))
         exposeEverything()
-        if verbose { log("the window is on a screen at scale \(newScale) now; painting at that scale") }
+        guard verbose else { return }
+        let source = newScale.usesViewport ? "the compositor's fractional scale" : "the screen's"
+        log("painting at scale \(newScale.factor) now (\(source))")
     }
 
     /// Says `ready` (with `--verbose`) once the compositor has shown the first frame: the window is mapped and

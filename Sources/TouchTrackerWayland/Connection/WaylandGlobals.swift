@@ -18,6 +18,9 @@ final class WaylandGlobals {
     /// The clock the compositor's presentation times are on (its `clock_id`, sent as soon as it is bound).
     private(set) var presentationClockID = CLOCK_MONOTONIC
     private let presentationListener: WaylandListener<wp_presentation_listener>
+    /// Fractional scaling: both are needed (the viewport shows a buffer of device pixels at the surface's size).
+    private(set) var viewporter: OpaquePointer?
+    private(set) var fractionalScaleManager: OpaquePointer?
     /// Touchpad pinch and swipe (pointer-gestures), where offered.
     private(set) var pointerGestures: OpaquePointer?
     /// The screens, by their global's name.
@@ -35,7 +38,7 @@ final class WaylandGlobals {
     private static let versions: [String: UInt32] = [
         "wl_compositor": 4, "wl_shm": 1, "wl_seat": 7, "wl_data_device_manager": 3, "xdg_wm_base": 2,
         "zxdg_decoration_manager_v1": 1, "xdg_activation_v1": 1, "wl_output": 2, "wp_presentation": 1,
-        "zwp_pointer_gestures_v1": 1,
+        "zwp_pointer_gestures_v1": 1, "wp_viewporter": 1, "wp_fractional_scale_manager_v1": 1,
     ]
 
     /// Lists the globals (one round trip) and binds the ones the host uses.
@@ -76,7 +79,8 @@ final class WaylandGlobals {
     deinit {
         seat = nil
         for proxy in [
-            pointerGestures, presentation, activation, decorationManager, dataDeviceManager, wmBase, shm, compositor,
+            fractionalScaleManager, viewporter, pointerGestures, presentation, activation, decorationManager,
+            dataDeviceManager, wmBase, shm, compositor,
         ] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
@@ -97,6 +101,8 @@ final class WaylandGlobals {
                 WaylandSeat(connection: connection, seat: proxy) { [weak self] in self?.pointerGestures }
             }
         case "zwp_pointer_gestures_v1": pointerGestures = bound
+        case "wp_viewporter": viewporter = bound
+        case "wp_fractional_scale_manager_v1": fractionalScaleManager = bound
         case "wl_data_device_manager": dataDeviceManager = dataDeviceManager ?? bound
         case "xdg_wm_base":
             wmBase = bound

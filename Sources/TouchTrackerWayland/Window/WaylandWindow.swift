@@ -15,6 +15,8 @@ final class WaylandWindow {
         case closeRequested
         /// The window moved onto or off an output (the outputs it is on may have another scale).
         case outputsChanged
+        /// The compositor prefers the window at this fractional scale (`wp_fractional_scale_v1`).
+        case preferredScale(Double)
     }
 
     /// Held so the connection is closed only after this object's proxies are destroyed.
@@ -23,6 +25,11 @@ final class WaylandWindow {
     private let xdgSurface: OpaquePointer
     private let toplevel: OpaquePointer
     private var decoration: OpaquePointer?
+    /// Where fractional scaling is offered: the viewport that shows the buffer at the surface's size, and the object
+    /// that says the preferred scale.
+    private var viewport: OpaquePointer?
+    private var fractionalScale: OpaquePointer?
+    private let fractionalScaleListener: WaylandListener<wp_fractional_scale_v1_listener>
     private let wlSurfaceListener: WaylandListener<wl_surface_listener>
     private let surfaceListener: WaylandListener<xdg_surface_listener>
     private let toplevelListener: WaylandListener<xdg_toplevel_listener>
@@ -82,8 +89,17 @@ final class WaylandWindow {
                 listenerOwner(data, as: WaylandWindow.self).serverDecorated =
                     mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue
             }))
+        fractionalScaleListener = WaylandListener(
+            wp_fractional_scale_v1_listener(preferred_scale: { data, _, scale in
+                listenerOwner(data, as: WaylandWindow.self).changes.append(.preferredScale(Double(scale) / 120))
+            }))
         wl_surface_add_listener(surface, wlSurfaceListener.pointer, listenerData(self))
         xdg_surface_add_listener(xdgSurface, surfaceListener.pointer, listenerData(self))
+        if let viewporter = globals.viewporter, let manager = globals.fractionalScaleManager {
+            viewport = wp_viewporter_get_viewport(viewporter, surface)
+            fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
+            wp_fractional_scale_v1_add_listener(fractionalScale, fractionalScaleListener.pointer, listenerData(self))
+        }
         xdg_toplevel_add_listener(toplevel, toplevelListener.pointer, listenerData(self))
         xdg_toplevel_set_title(toplevel, title)
         xdg_toplevel_set_app_id(toplevel, Self.appID)
@@ -99,6 +115,8 @@ final class WaylandWindow {
     }
 
     deinit {
+        if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
+        if let viewport { wp_viewport_destroy(viewport) }
         if let decoration { zxdg_toplevel_decoration_v1_destroy(decoration) }
         xdg_toplevel_destroy(toplevel)
         xdg_surface_destroy(xdgSurface)
@@ -110,9 +128,19 @@ final class WaylandWindow {
         xdg_toplevel_set_maximized(toplevel)
     }
 
-    /// Buffers from now on hold `scale` device pixels per surface pixel (from the next commit).
-    func setBufferScale(_ scale: Int32) {
-        wl_surface_set_buffer_scale(surface, scale)
+    /// Whether the compositor can be given a fractional scale (it offers both protocols).
+    var canUseViewport: Bool { viewport != nil }
+
+    /// Buffers from the next commit on are at `scale` for a surface of `width` x `height` surface pixels.
+    func apply(_ scale: SurfaceScale, width: Int, height: Int) {
+        wl_surface_set_buffer_scale(surface, scale.bufferScale)
+        guard let viewport else { return }
+        if scale.usesViewport {
+            wp_viewport_set_destination(viewport, Int32(width), Int32(height))
+        } else {
+            // -1, -1 unsets the destination: the buffer scale alone decides.
+            wp_viewport_set_destination(viewport, -1, -1)
+        }
     }
 
     /// The first commit, with no buffer: the compositor answers it with the first configure.
