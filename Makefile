@@ -10,10 +10,11 @@ ARGS ?=
 BIN ?=
 
 # Build and run: the C libraries the app links against (X11 and Wayland clients both; wayland-protocols and
-# wayland-scanner, from libwayland-dev, regenerate the protocol code).
+# wayland-scanner, from libwayland-dev, regenerate the protocol code; libdecor's cairo plugin draws the window's
+# title bar where the compositor draws none, as on GNOME).
 # gettext's msgfmt compiles the translations.
 RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev libglib2.0-dev pkg-config gettext \
-	libwayland-dev wayland-protocols libxkbcommon-dev
+	libwayland-dev wayland-protocols libxkbcommon-dev libdecor-0-dev libdecor-0-plugin-1-cairo
 # Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol header
 # comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
 # (renders exported PDFs back to pixels); and a headless weston with Xwayland and an input module of the tests'

@@ -11,8 +11,8 @@ func pangoIncludeFlags() -> [String] {
 }
 
 /// The include paths of `package` as `pkg-config --cflags-only-I` gives them, for Swift targets that import its
-/// module (GLib's take the same path as Pango's: its full flags carry -pthread too).
-func includeFlags(of package: String) -> [String] {
+/// module (GLib's take the same path as Pango's: its full flags carry -pthread too), or for a C target (`forC`).
+func includeFlags(of package: String, forC: Bool = false) -> [String] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["pkg-config", "--cflags-only-I", package]
@@ -23,7 +23,8 @@ func includeFlags(of package: String) -> [String] {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { return [] }
-    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).flatMap { ["-Xcc", String($0)] }
+    let flags = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+    return forC ? flags : flags.flatMap { ["-Xcc", $0] }
 }
 
 let package = Package(
@@ -61,8 +62,11 @@ let package = Package(
         .target(
             name: "CWayland",
             exclude: ["regenerate.sh"],
+            // libdecor's header lives in its own folder (`pkg-config --cflags libdecor-0`).
+            cSettings: [.unsafeFlags(includeFlags(of: "libdecor-0", forC: true))],
             linkerSettings: [
                 .linkedLibrary("wayland-client"), .linkedLibrary("wayland-cursor"), .linkedLibrary("xkbcommon"),
+                .linkedLibrary("decor-0"),
             ]),
         .systemLibrary(
             name: "CCairo",
@@ -136,7 +140,9 @@ let package = Package(
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerDemos", "TouchTrackerDemoPainter", "TouchTrackerRender",
                 "TouchTrackerSession", "TouchTrackerStore", "BackgroundWork", "CWayland", "CCairo",
-            ]
+            ],
+            // CWayland's header includes libdecor's, which lives in its own folder.
+            swiftSettings: [.unsafeFlags(includeFlags(of: "libdecor-0"))]
         ),
 
         // MARK: The executable
@@ -224,7 +230,10 @@ let package = Package(
         // The Wayland host's translation of protocol events, key repeat and protocol code, without a compositor.
         .testTarget(
             name: "TouchTrackerWaylandTests",
-            dependencies: ["TouchTrackerWayland", "TouchTrackerSession", "TouchTracker", "TouchKit"]),
+            dependencies: ["TouchTrackerWayland", "TouchTrackerSession", "TouchTracker", "TouchKit"],
+            // `@testable import TouchTrackerWayland` sees its internal import of CWayland, whose header includes
+            // libdecor's.
+            swiftSettings: [.unsafeFlags(includeFlags(of: "libdecor-0"))]),
         // Checks the weston harness itself with real clients (weston-info, weston-eventdemo, weston-simple-touch,
         // xinput under Xwayland); reads weston's PNG screenshots with Cairo.
         .testTarget(name: "WestonHarnessTests", dependencies: ["WestonTestSupport", "XorgTestSupport", "CCairo"]),

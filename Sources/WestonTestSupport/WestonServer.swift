@@ -71,15 +71,24 @@ public final class WestonServer: Sendable {
 
     /// Starts weston and returns once its Wayland socket accepts connections, the input module answers a `sync`
     /// and (with `xwayland`) weston has announced Xwayland's display.
+    /// The shell: `kiosk` (every toplevel fullscreen at 0,0, as most tests want) or `desktop` (weston's desktop
+    /// shell: windows of their own size, placed by the shell, with a panel; it draws no decorations, so a client's
+    /// own show).
+    public enum Shell: String, Sendable {
+        case kiosk = "kiosk-shell.so"
+        case desktop = "desktop-shell.so"
+    }
+
     public static func start(
-        width: Int = 1024, height: Int = 768, xwayland: Bool = false, timeout: Duration = .seconds(15)
+        width: Int = 1024, height: Int = 768, xwayland: Bool = false, shell: Shell = .kiosk,
+        timeout: Duration = .seconds(15)
     ) async throws -> WestonServer {
         let module = try InputModule.path.get()
         let directory = try makeTemporaryDirectory()
         do {
             return try await WestonServer(
                 directory: directory, module: module, width: width, height: height, xwayland: xwayland,
-                timeout: timeout)
+                shell: shell, timeout: timeout)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -87,7 +96,7 @@ public final class WestonServer: Sendable {
     }
 
     private init(
-        directory: URL, module: String, width: Int, height: Int, xwayland: Bool, timeout: Duration
+        directory: URL, module: String, width: Int, height: Int, xwayland: Bool, shell: Shell, timeout: Duration
     ) async throws {
         self.directory = directory
         self.width = width
@@ -114,7 +123,7 @@ public final class WestonServer: Sendable {
         let process = try ChildProcess(
             executable: Self.executable("weston", override: "WESTON_BIN"),
             arguments: [
-                "--backend=headless-backend.so", "--shell=kiosk-shell.so", "--modules=\(module)",
+                "--backend=headless-backend.so", "--shell=\(shell.rawValue)", "--modules=\(module)",
                 "--width=\(width)", "--height=\(height)", "--socket=\(socketName)", "--log=\(logPath)",
                 // --debug exposes the screenshooter protocol; the default headless renderer draws nothing.
                 "--debug", "--use-pixman",

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchKit
 import TouchTracker
+import TouchTrackerRender
 import TouchTrackerStore
 import WestonTestSupport
 import XorgTestSupport
@@ -103,5 +104,57 @@ struct WaylandDocumentTests {
         let document = try await session.savedDocument(lineCount: 1)
         let line = document.lines[0]
         #expect(abs((line.end.x - line.begin.x) - 300) <= 1 && abs(line.end.y - line.begin.y) <= 1)
+    }
+}
+
+/// The window's decorations where the compositor draws none (weston's desktop shell, as GNOME): libdecor's.
+@Suite("Decorations on Wayland", .serialized)
+struct WaylandDecorationTests {
+    /// The canvas's top row in `shot` (the first row with a run at least `width` wide through the middle), and its
+    /// left and right columns. Weston's screenshot takes the unused byte of the app's XRGB buffers for alpha, so
+    /// the canvas reads as transparent black there (on screen it is white): that run is what is looked for.
+    private func canvasTop(in shot: CairoSurface, width: Int) -> (y: Int, left: Int, right: Int)? {
+        func isCanvas(_ x: Int, _ y: Int) -> Bool {
+            guard let pixel = shot.pixel(x: x, y: y) else { return false }
+            return pixel == (0, 0, 0)
+        }
+        let x = shot.width / 2
+        for y in 40..<shot.height where isCanvas(x, y) {
+            var left = x
+            var right = x
+            while isCanvas(left - 1, y) { left -= 1 }
+            while isCanvas(right + 1, y) { right += 1 }
+            if right - left + 1 >= width { return (y, left, right) }
+        }
+        return nil
+    }
+
+    @Test("a compositor that draws no decorations gets libdecor's title bar, and its close button closes the window")
+    func libdecorTitleBarClosesTheWindow() async throws {
+        let session = try await WaylandSession.launch(shell: .desktop, extraArguments: ["--geometry", "600x400"])
+        defer { session.stop() }
+        #expect(session.app.stderr.contains("decorations drawn by libdecor"), "\(session.app.transcript)")
+        let (shot, canvas) = try await waitForValue("the window to show", timeout: .seconds(10)) {
+            () -> (CairoSurface, (y: Int, left: Int, right: Int))? in
+            let shot = try session.screenshot()
+            return canvasTop(in: shot, width: 600).map { (shot, $0) }
+        }
+        // The title bar: a dark band right above the canvas (not the desktop's lighter background).
+        let bar = try #require(shot.pixel(x: canvas.left + 40, y: canvas.y - 8))
+        let background = try #require(shot.pixel(x: canvas.left + 40, y: canvas.y - 60))
+        #expect(max(bar.red, bar.green, bar.blue) < 40, "no title bar above the canvas: \(bar)")
+        #expect(max(background.red, background.green, background.blue) > 60, "\(background)")
+        // The close button sits at the bar's right end.
+        let input = session.input
+        let close = (x: Double(canvas.right - 14), y: Double(canvas.y - 12))
+        try input.pointerMotion(x: close.x - 1, y: close.y - 1)
+        try input.pointerMotion(x: close.x, y: close.y)
+        try input.pointerFrame()
+        try input.pointerButton(.left, pressed: true)
+        try input.pointerFrame()
+        try input.pointerButton(.left, pressed: false)
+        try input.pointerFrame()
+        try input.sync()
+        #expect(try await session.app.waitForExit() == 0, "\(session.app.transcript)")
     }
 }

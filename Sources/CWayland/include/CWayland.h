@@ -1,4 +1,4 @@
-// The Wayland host's C edge: libwayland-client, libxkbcommon and the protocol code wayland-scanner generated from
+// The Wayland host's C edge: libwayland-client and -cursor, libxkbcommon, libdecor, and the protocol code wayland-scanner generated from
 // wayland-protocols' XML (regenerate.sh). Only TouchTrackerWayland imports it.
 #ifndef CWAYLAND_H
 #define CWAYLAND_H
@@ -7,6 +7,7 @@
 #include <wayland-client.h>
 #include <wayland-cursor.h>
 #include <xkbcommon/xkbcommon.h>
+#include <libdecor.h>
 
 #include "xdg-shell-client-protocol.h"
 #include "viewporter-client-protocol.h"

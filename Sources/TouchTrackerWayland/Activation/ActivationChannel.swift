@@ -1,4 +1,4 @@
-import CWayland
+internal import CWayland
 import Glibc
 
 /// How a second `touchtracker` on the same drawing hands its activation token to the Wayland window that has it:

@@ -1,4 +1,4 @@
-import CWayland
+internal import CWayland
 import Foundation
 import Glibc
 import TouchKit
@@ -57,7 +57,8 @@ final class WaylandWindowHost {
         scale = SurfaceScale.choose(
             preferred: nil, outputScales: globals.outputs.values.map(\.scale), canUseViewport: false)
         size = (max(1, width), max(1, height))
-        window = WaylandWindow(connection: connection, globals: globals, title: title)
+        window = WaylandWindow(
+            connection: connection, globals: globals, title: title, width: size.width, height: size.height)
         presenter = WaylandPresenter(connection: connection, shm: globals.shm!, surface: window.surface)
         seat = globals.seat
         seat?.cursor = WaylandCursor(
@@ -82,10 +83,7 @@ final class WaylandWindowHost {
         } else {
             log("wayland: the compositor offers no seat: no input")
         }
-        log(
-            window.serverDecorated == true
-                ? "wayland: decorations drawn by the compositor (xdg-decoration)"
-                : "wayland: the compositor draws no decorations (it offers no xdg-decoration)")
+        log(window.decorationDescription)
         log(presenter.presentationDescription)
     }
 

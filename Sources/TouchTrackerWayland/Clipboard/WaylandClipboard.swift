@@ -1,5 +1,5 @@
 import BackgroundWork
-import CWayland
+internal import CWayland
 import Glibc
 import Synchronization
 import TouchTracker

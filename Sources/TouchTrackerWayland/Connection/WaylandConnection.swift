@@ -1,4 +1,4 @@
-import CWayland
+internal import CWayland
 import Glibc
 
 /// The connection to the Wayland compositor: owns the `wl_display` and disconnects it in one place.

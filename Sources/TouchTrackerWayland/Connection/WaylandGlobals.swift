@@ -1,4 +1,4 @@
-import CWayland
+internal import CWayland
 import Glibc
 
 /// The compositor's globals the host uses, bound at start-up from the registry. The core ones (`wl_compositor`,

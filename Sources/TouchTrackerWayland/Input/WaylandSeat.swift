@@ -1,4 +1,4 @@
-import CWayland
+internal import CWayland
 import Glibc
 
 /// The seat's touchscreen, pointer and keyboard: takes each device when the seat says it has one, reads its events

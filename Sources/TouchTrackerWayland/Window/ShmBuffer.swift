@@ -1,4 +1,4 @@
-import CWayland
+internal import CWayland
 import Glibc
 import TouchKit
 import TouchTracker

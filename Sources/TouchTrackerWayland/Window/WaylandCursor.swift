@@ -1,4 +1,4 @@
-import CWayland
+internal import CWayland
 import Glibc
 
 /// The arrow shown while the pointer is over the window: on Wayland the client sets the pointer's image at every

@@ -1,4 +1,4 @@
-import CWayland
+internal import CWayland
 
 /// One of the compositor's outputs (a screen), for its scale: device pixels per surface pixel on it. Owns the proxy.
 final class WaylandOutput {

@@ -1,5 +1,5 @@
 import CCairo
-import CWayland
+internal import CWayland
 import Glibc
 import TouchKit
 import TouchTracker
