@@ -142,3 +142,26 @@ struct WaylandGestureTests {
         #expect(session.app.stderr.contains("touch, pointer, keyboard"), "\(session.app.transcript)")
     }
 }
+
+/// Keys held down on Wayland: repeating is the client's job there (`wl_keyboard.repeat_info`).
+@Suite("Key repeat on Wayland", .serialized)
+struct WaylandKeyRepeatTests {
+    @Test("holding Right while the keyboard draws a line repeats it at the compositor's rate, so the line grows")
+    func heldArrowRepeats() async throws {
+        let session = try await WaylandSession.launch()
+        defer { session.stop() }
+        let input = session.input
+        let space = 57
+        try session.key(space)
+        try input.key(LinuxKey.right, pressed: true)
+        try input.sync()
+        // Weston repeats 40 times a second after 400 ms: a second held is about 25 steps of 10 px.
+        try await Task.sleep(for: .seconds(1))
+        try input.key(LinuxKey.right, pressed: false)
+        try input.sync()
+        try session.key(space)
+        let document = try await session.document(lineCount: 1)
+        let length = document.lines[0].end.x - document.lines[0].begin.x
+        #expect(length >= 100 && length <= 400, "a held key should repeat (line \(length) px long)")
+    }
+}

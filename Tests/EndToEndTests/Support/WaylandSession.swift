@@ -147,4 +147,5 @@ enum LinuxKey {
     static let v = 47
     static let delete = 111
     static let left = 105
+    static let right = 106
 }
