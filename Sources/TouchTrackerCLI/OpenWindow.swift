@@ -109,7 +109,8 @@ struct OpenWindow: ParsableCommand {
         do {
             window = try open(
                 choice, geometry: geometry.flatMap(WindowGeometry.init(parsing:)) ?? remembered,
-                documentPath: documentPath, loadDocument: sync.loadDocument, environment: environment)
+                maximized: geometry == nil && memory.loadMaximized(), documentPath: documentPath,
+                loadDocument: sync.loadDocument, environment: environment)
         } catch let error as CustomStringConvertible & Error {
             Diagnostics.error(error.description)
             throw ExitCode(2)
@@ -117,7 +118,12 @@ struct OpenWindow: ParsableCommand {
         sync.attach(to: window.session, window: window.lockWindow)
         let status = window.run()
         do {
-            try memory.save(window.windowGeometry)
+            let size = window.rememberedGeometry
+            let geometry = WindowGeometry(
+                width: size.width, height: size.height, x: size.x ?? remembered?.x ?? 0,
+                y: size.y ?? remembered?.y ?? 0,
+                isExplicit: true)
+            try memory.save(geometry, maximized: window.isMaximized)
         } catch {
             Diagnostics.error("cannot remember the window's place: \(error)")
         }
@@ -126,7 +132,7 @@ struct OpenWindow: ParsableCommand {
 
     /// Opens the window on the chosen backend (falling back to X11 when the choice allows and Wayland fails).
     private func open(
-        _ choice: WindowBackend.Choice, geometry: WindowGeometry?, documentPath: String,
+        _ choice: WindowBackend.Choice, geometry: WindowGeometry?, maximized: Bool, documentPath: String,
         loadDocument: @escaping @Sendable () -> Drawing, environment: [String: String]
     ) throws -> any DrawingWindow {
         let exportPath = WindowMemory.sibling(of: documentPath, replacingExtensionWith: "png")
@@ -135,6 +141,7 @@ struct OpenWindow: ParsableCommand {
                 geometry: geometry ?? .default, verbose: verbose, scale: scale, exportPath: exportPath)
             options.traceFrames = traceFrames
             options.painterThreads = painterThreads
+            options.maximized = maximized
             do {
                 if verbose { Diagnostics.note("backend wayland (\(choice.reason))") }
                 return try WaylandApp(

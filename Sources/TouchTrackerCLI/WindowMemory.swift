@@ -5,7 +5,8 @@ import TouchTrackerStore
 import TouchTrackerX11
 
 /// Where the window was when it last closed, kept next to the document (`drawing.json` → `drawing.window.json`),
-/// so it comes back there.
+/// so it comes back there: its size and place (Wayland tells no place: the last one X11 told is kept), and whether
+/// it was maximized.
 struct WindowMemory {
     let path: String
 
@@ -35,18 +36,28 @@ struct WindowMemory {
         return WindowGeometry(width: width, height: height, x: x, y: y, isExplicit: true)
     }
 
+    /// Whether the window was maximized when it last closed.
+    func loadMaximized() -> Bool {
+        guard let data = try? RegularFile.read(path, limit: 4096).bytes, let stored = try? JSONParser.parse(data),
+            case .bool(let maximized)? = stored["maximized"]
+        else { return false }
+        return maximized
+    }
+
     /// A whole number of at most six digits, or nil.
     private static func integer(_ value: JSONValue?) -> Int? {
         guard case .number(let number) = value, number == number.rounded(), abs(number) < 1e6 else { return nil }
         return Int(number)
     }
 
-    /// Writes `{"height":H,"width":W,"x":X,"y":Y}` and a newline, crash-safe.
-    func save(_ geometry: WindowGeometry) throws {
-        let members: [(key: String, value: JSONValue)] = [
+    /// Writes `{"height":H,"width":W,"x":X,"y":Y}` (with `"maximized":true` when it was) and a newline,
+    /// crash-safe. `geometry` is the size the window has when not maximized.
+    func save(_ geometry: WindowGeometry, maximized: Bool = false) throws {
+        var members: [(key: String, value: JSONValue)] = [
             ("height", .number(Double(geometry.height))), ("width", .number(Double(geometry.width))),
             ("x", .number(Double(geometry.x))), ("y", .number(Double(geometry.y))),
         ]
+        if maximized { members.insert(("maximized", .bool(true)), at: 1) }
         try AtomicFile.write(JSONValue.object(members).encoded(layout: .compact) + [0x0A], to: path)
     }
 }

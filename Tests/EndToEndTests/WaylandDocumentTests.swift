@@ -157,4 +157,34 @@ struct WaylandDecorationTests {
         try input.sync()
         #expect(try await session.app.waitForExit() == 0, "\(session.app.transcript)")
     }
+
+    @Test("a window maximized with libdecor's button comes back maximized, and remembers its size before that")
+    func maximizedWindowComesBackMaximized() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-wayland-maximized")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try await WaylandSession.launch(
+            shell: .desktop, folder: folder, extraArguments: ["--geometry", "600x400"])
+        let canvas = try await waitForValue("the window to show", timeout: .seconds(10)) {
+            canvasTop(in: try first.screenshot(), width: 600)
+        }
+        let input = first.input
+        let maximize = (x: Double(canvas.right - 47), y: Double(canvas.y - 12))
+        try input.pointerMotion(x: maximize.x - 1, y: maximize.y - 1)
+        try input.pointerMotion(x: maximize.x, y: maximize.y)
+        try input.pointerFrame()
+        try input.pointerButton(.left, pressed: true)
+        try input.pointerFrame()
+        try input.pointerButton(.left, pressed: false)
+        try input.pointerFrame()
+        try input.sync()
+        try await first.app.waitForStderrLine(containing: "maximized", timeout: .seconds(5))
+        #expect(try await first.app.terminate() == 0)
+        first.stop()
+        let memory = try String(contentsOf: folder.appendingPathComponent("drawing.window.json"), encoding: .utf8)
+        #expect(memory.contains("\"maximized\":true") && memory.contains("\"width\":600"), "\(memory)")
+
+        let second = try await WaylandSession.launch(shell: .desktop, folder: folder)
+        defer { second.stop() }
+        try await second.app.waitForStderrLine(containing: "maximized", timeout: .seconds(5))
+    }
 }

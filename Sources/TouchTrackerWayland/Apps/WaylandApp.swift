@@ -107,9 +107,10 @@ public final class WaylandApp {
                 + "\(windowHost.globals.outputs.count) scale(s)\(options.scale != nil ? ", --scale given" : ""))")
     }
 
-    /// The window's size now (surface pixels) for the window memory; Wayland gives no position.
+    /// The window's size when not maximized (surface pixels) for the window memory; Wayland gives no position.
     public var windowGeometry: WindowGeometry {
-        WindowGeometry(width: windowHost.size.width, height: windowHost.size.height, x: 0, y: 0, isExplicit: false)
+        let size = windowHost.floatingSize
+        return WindowGeometry(width: size.width, height: size.height, x: 0, y: 0, isExplicit: false)
     }
 
     /// Whether the compositor has the window maximized (to remember for next time).

@@ -41,6 +41,8 @@ final class WaylandWindowHost {
     private var preferredScale: Double?
     /// Whether the compositor has the window maximized.
     private(set) var isMaximized = false
+    /// The size the window last had when not maximized (surface pixels), to remember for next time.
+    private(set) var floatingSize: (width: Int, height: Int)
     /// The part of the canvas the compositor must be sent again at the next frame (all of it after a configure).
     private var exposed = Rect.null
     private var isReady = false
@@ -57,6 +59,7 @@ final class WaylandWindowHost {
         scale = SurfaceScale.choose(
             preferred: nil, outputScales: globals.outputs.values.map(\.scale), canUseViewport: false)
         size = (max(1, width), max(1, height))
+        floatingSize = size
         window = WaylandWindow(
             connection: connection, globals: globals, title: title, width: size.width, height: size.height)
         presenter = WaylandPresenter(connection: connection, shm: globals.shm!, surface: window.surface)
@@ -192,6 +195,7 @@ final class WaylandWindowHost {
     private func configure(width: Int, height: Int, maximized: Bool, _ handle: (Event) -> Void) {
         isMaximized = maximized
         let newSize = (width > 0 ? width : size.width, height > 0 ? height : size.height)
+        if !maximized { floatingSize = newSize }
         if newSize != size || !presenter.isConfigured {
             size = newSize
             window.apply(scale, width: size.width, height: size.height)

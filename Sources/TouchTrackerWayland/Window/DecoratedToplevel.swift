@@ -13,6 +13,8 @@ final class DecoratedToplevel: ToplevelRole {
     private let contextInterface: WaylandListener<libdecor_interface>
     private let frameInterface: WaylandListener<libdecor_frame_interface>
     private let report: (WaylandWindow.Change) -> Void
+    private var isConfigured = false
+    private var wantsMaximized = false
     /// The content size last committed (surface pixels), for configures that leave the size to the window.
     private var contentSize: (width: Int32, height: Int32)
 
@@ -62,6 +64,13 @@ final class DecoratedToplevel: ToplevelRole {
     }
 
     func setMaximized() {
+        // libdecor makes the xdg toplevel when the frame is mapped, and a state asked for before its first configure
+        // is committed leaves libdecor's frame and the compositor disagreeing on the size (a protocol error under
+        // weston): the wish waits for that first configure.
+        guard isConfigured else {
+            wantsMaximized = true
+            return
+        }
         if let frame { libdecor_frame_set_maximized(frame) }
     }
 
@@ -84,6 +93,11 @@ final class DecoratedToplevel: ToplevelRole {
         let committed = libdecor_state_new(contentSize.width, contentSize.height)
         libdecor_frame_commit(frame, committed, configuration)
         libdecor_state_free(committed)
+        isConfigured = true
+        if wantsMaximized {
+            wantsMaximized = false
+            libdecor_frame_set_maximized(frame)
+        }
         report(.configured(width: Int(contentSize.width), height: Int(contentSize.height), maximized: maximized))
     }
 }

@@ -13,6 +13,8 @@ final class WaylandSession: Sendable {
     let server: WestonServer
     let app: AppProcess
     let document: URL
+    /// Whether the document's folder is the session's own (removed by `stop`), not the caller's.
+    private let madeFolder: Bool
 
     var input: WestonInput { server.input }
 
@@ -35,7 +37,7 @@ final class WaylandSession: Sendable {
             let app = try AppProcess(
                 arguments: backendArguments + ["--document", document.path, "--verbose"] + extraArguments,
                 environment: clientEnvironment.merging(environment) { $1 })
-            let session = WaylandSession(server: server, app: app, document: document)
+            let session = WaylandSession(server: server, app: app, document: document, madeFolder: folder == nil)
             do {
                 try await app.waitForStderrLine(containing: "touchtracker: ready", timeout: readyTimeout)
             } catch {
@@ -49,10 +51,11 @@ final class WaylandSession: Sendable {
         }
     }
 
-    private init(server: WestonServer, app: AppProcess, document: URL) {
+    private init(server: WestonServer, app: AppProcess, document: URL, madeFolder: Bool) {
         self.server = server
         self.app = app
         self.document = document
+        self.madeFolder = madeFolder
     }
 
     /// Waits for the saved document to hold at least `lineCount` lines.
@@ -101,7 +104,7 @@ final class WaylandSession: Sendable {
     func stop() {
         app.stop()
         server.stop()
-        try? FileManager.default.removeItem(at: document.deletingLastPathComponent())
+        if madeFolder { try? FileManager.default.removeItem(at: document.deletingLastPathComponent()) }
     }
 }
 
