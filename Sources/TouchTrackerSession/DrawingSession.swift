@@ -218,7 +218,12 @@ public final class DrawingSession {
             if let passing = loggedNotice { log("notice shown: \(passing)") }
         }
         publishAccessibleScene()
-        host.prepareToDraw(into: renderer.canvas)
+        do {
+            try renderer.retarget(to: host.canvasForFrame(after: renderer.canvas))
+        } catch {
+            log("cannot draw into the next frame's buffer: \(error)")
+            return
+        }
         var region =
             renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
             ?? DamageRegion()

@@ -17,8 +17,10 @@ public protocol SessionHost: AnyObject {
     /// window system can read (shared with the display server) where it can.
     func makeCanvas(width: Int, height: Int) throws(CairoError) -> CairoSurface
 
-    /// Called before drawing into `canvas`: waits, if it must, until the display server has read the last frame.
-    func prepareToDraw(into canvas: CairoSurface)
+    /// Called before each frame with the canvas the last one was drawn into: returns the canvas to draw this one into
+    /// — the same, once the display server has read the last frame (the host may wait for that), or another of the
+    /// same size that the host has brought up to date with it (a host that rotates frames through buffers).
+    func canvasForFrame(after canvas: CairoSurface) -> CairoSurface
 
     /// Shows `region` of `canvas` in the window.
     func present(_ canvas: CairoSurface, region: DamageRegion)

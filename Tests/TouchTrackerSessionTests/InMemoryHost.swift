@@ -29,7 +29,7 @@ final class InMemoryHost: SessionHost {
         try CairoSurface(width: width, height: height)
     }
 
-    func prepareToDraw(into canvas: CairoSurface) {}
+    func canvasForFrame(after canvas: CairoSurface) -> CairoSurface { canvas }
 
     func present(_ canvas: CairoSurface, region: DamageRegion) {
         frames.append(region)

@@ -10,8 +10,8 @@ public struct CairoError: Error, CustomStringConvertible {
         self.status = String(cString: cairo_status_to_string(status))
     }
 
-    /// A failure around Cairo (a file operation), described in words.
-    init(_ operation: String, problem: String) {
+    /// A failure around Cairo (a file operation, memory a platform could not get), described in words.
+    public init(_ operation: String, problem: String) {
         self.operation = operation
         self.status = problem
     }

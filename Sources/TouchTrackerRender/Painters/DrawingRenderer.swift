@@ -88,6 +88,15 @@ public final class DrawingRenderer {
         lastOverlayBounds = .null
     }
 
+    /// Draws from now on into `canvas`, which holds exactly what the current canvas holds (a platform that rotates
+    /// frames through several buffers brought the next one up to date first). Same size; nothing is repainted.
+    public func retarget(to canvas: CairoSurface) throws(CairoError) {
+        guard canvas !== self.canvas else { return }
+        precondition(canvas.width == self.canvas.width && canvas.height == self.canvas.height, "retarget changes size")
+        canvasContext = try CairoContext(surface: canvas)
+        self.canvas = canvas
+    }
+
     /// Draws what changed in `view` (and the popup `menu`, and the `overlay` above both) since the last frame, and
     /// tiles painters finished since then, and clears the view's damage. Returns the region of `canvas` that
     /// changed (nil when nothing did), for the platform to present.

@@ -104,6 +104,8 @@ public final class WaylandDemoApp {
     /// Paints the scene again when it changed or animates, and sends the compositor what it must show again.
     private func drawFrame(exposed: Rect) {
         var region = exposed
+        // The buffer to draw into, brought up to date with the last frame (`WaylandPresenter`).
+        canvas = windowHost.presenter.canvasForFrame(after: canvas)
         if host.needsDisplay || host.isAnimating {
             host.needsDisplay = false
             do {

@@ -26,8 +26,8 @@ final class WaylandSurfaceHost: SessionHost {
         try presenter.makeCanvas(width: width, height: height)
     }
 
-    func prepareToDraw(into canvas: CairoSurface) {
-        // The canvas is the process's own memory: the compositor reads only the buffers it was copied into.
+    func canvasForFrame(after canvas: CairoSurface) -> CairoSurface {
+        presenter.canvasForFrame(after: canvas)
     }
 
     func present(_ canvas: CairoSurface, region: DamageRegion) {

@@ -107,7 +107,7 @@ final class WaylandWindowHost {
             wake.drain()
             if let command = keyRepeat.due(at: now) { handle(.input(.key(command))) }
             service(now)
-            if presenter.isConfigured { drawFrame(takeExposed()) }
+            if presenter.canDraw { drawFrame(takeExposed()) }
             noteReadiness()
             if signals.drain() { return (true, nil) }
             guard isRunning() else { break }

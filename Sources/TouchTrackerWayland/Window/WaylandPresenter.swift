@@ -1,34 +1,29 @@
-import CCairo
 internal import CWayland
 import Glibc
 import TouchKit
 import TouchTracker
 import TouchTrackerRender
 
-/// Shows the session's finished frames in the window's `wl_surface`.
+/// Shows the session's frames in the window's `wl_surface`, drawn straight into shared-memory buffers the
+/// compositor reads (no canvas of the app's own to copy from).
 ///
-/// The session draws into a canvas of its own (in the process's memory); a frame is committed as soon as it is
-/// drawn, in whichever of up to three shared-memory buffers the compositor is not holding: only the rectangles that
-/// buffer lacks are copied in, and only the frame's damage is announced (`damage_buffer`). When the compositor
-/// holds all three, the damage waits and goes with the next buffer it gives back; the loop never waits for one. A
-/// frame is not held back for a frame callback: the compositor shows the latest commit at its next repaint, so
-/// committing at once costs nothing on screen and keeps touch → commit under a millisecond.
+/// The canvas is always the buffer that holds the latest frame. A frame is drawn into it while the compositor does
+/// not hold it (a compositor that copies what it is given, as GNOME's and KDE's do, gives it back at once); while it
+/// does, the next frame goes into the other buffer, first brought up to date with the places drawn since it last
+/// held the latest frame (its `stale` region, usually one frame's damage). Each frame is committed as soon as it is
+/// drawn, announcing only its damage (`damage_buffer`): the compositor shows the latest commit at its next repaint,
+/// so a frame is never held back for a frame callback. Two buffers: when the compositor holds both (weston's pixman
+/// renderer keeps the one on screen until the next is shown), the loop draws nothing until one comes back
+/// (`canDraw`) and never waits for it; the damage meanwhile stays in the drawing.
 final class WaylandPresenter {
     private let connection: WaylandConnection
     private let shm: OpaquePointer
     private let surface: OpaquePointer
     private var buffers: [ShmBuffer] = []
-    /// Damage drawn into the canvas and not yet committed.
-    private var uncommitted = DamageRegion()
-    /// The canvas the last frame was drawn into (a commit that waited for a buffer copies from it).
-    private var canvas: CairoSurface?
+    /// The buffer holding the latest frame: the session's canvas.
+    private var current: ShmBuffer?
     /// False until the compositor has configured the window: xdg-shell forbids a buffer before that.
-    var isConfigured = false {
-        didSet { if isConfigured { commitWaitingFrame() } }
-    }
-
-    static let bufferLimit = 3
-
+    var isConfigured = false
     /// Whether the compositor has shown a frame of the window (its first frame callback came): the window is
     /// mapped, and input reaches it from then on.
     private(set) var hasShownFirstFrame = false
@@ -36,6 +31,9 @@ final class WaylandPresenter {
     private let callbackListener: WaylandListener<wl_callback_listener>
     /// With `--trace-frames`: asks, for every commit, when it reached the screen.
     var presentationClock: PresentationClock?
+
+    /// Buffers per window size: the one on screen and the one being drawn.
+    static let bufferLimit = 2
 
     init(connection: WaylandConnection, shm: OpaquePointer, surface: OpaquePointer) {
         self.connection = connection
@@ -56,39 +54,54 @@ final class WaylandPresenter {
 
     /// How frames reach the compositor, for `--verbose`.
     var presentationDescription: String {
-        "frames: wl_shm buffers (up to \(Self.bufferLimit)), only the damage copied in and announced"
+        "frames: drawn into wl_shm buffers (\(Self.bufferLimit)), only the damage announced"
     }
 
+    /// A canvas for frames of a `width` x `height` window (at first and after a resize): a new buffer, the latest
+    /// frame's from now on. Buffers of the old size go as soon as the compositor gives them back.
     func makeCanvas(width: Int, height: Int) throws(CairoError) -> CairoSurface {
-        try CairoSurface(width: width, height: height)
-    }
-
-    func present(_ canvas: CairoSurface, region: DamageRegion) {
-        canvas.flush()
-        if self.canvas !== canvas {
-            // A new canvas (a resize): every buffer must be filled from it again.
-            self.canvas = canvas
-            let all = DamageRegion(Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)))
-            for buffer in buffers { buffer.stale = all }
-            uncommitted = all
+        buffers.removeAll { !$0.isBusy }
+        do {
+            let buffer = try ShmBuffer(connection: connection, shm: shm, width: width, height: height)
+            buffers.append(buffer)
+            current = buffer
+            return buffer.canvas
+        } catch {
+            throw CairoError("making a \(width)x\(height) wl_shm buffer", problem: error.description)
         }
-        for buffer in buffers { buffer.stale.add(region) }
-        uncommitted.add(region)
-        commitWaitingFrame()
     }
 
-    /// Commits the damage waiting in `uncommitted`, if the window is configured and a buffer is free.
-    private func commitWaitingFrame() {
-        guard isConfigured, let canvas, !uncommitted.isEmpty, let buffer = freeBuffer(for: canvas) else { return }
-        copy(buffer.stale, from: canvas, into: buffer)
-        buffer.stale = DamageRegion()
-        wl_surface_attach(surface, buffer.buffer, 0, 0)
-        for rect in uncommitted.coalesced() {
-            guard let box = Self.pixelBox(rect, width: canvas.width, height: canvas.height) else { continue }
+    /// Whether a frame can be drawn now: the window is configured and the latest frame's buffer is free, or another
+    /// of its size is (or can be made).
+    var canDraw: Bool {
+        guard isConfigured, let current else { return false }
+        return !current.isBusy || freeBuffer(like: current, creating: false) != nil
+            || sameSize(as: current).count < Self.bufferLimit
+    }
+
+    /// The canvas for the next frame: the latest frame's buffer while the compositor does not hold it, else another
+    /// one brought up to date with it.
+    func canvasForFrame(after canvas: CairoSurface) -> CairoSurface {
+        guard let current, current.canvas === canvas, current.isBusy,
+            let next = freeBuffer(like: current, creating: true)
+        else { return canvas }
+        copy(next.stale, from: current, into: next)
+        next.stale = DamageRegion()
+        self.current = next
+        return next.canvas
+    }
+
+    /// Commits the frame just drawn into `canvas`, announcing `region`.
+    func present(_ canvas: CairoSurface, region: DamageRegion) {
+        guard isConfigured, let current, current.canvas === canvas, !current.isBusy else { return }
+        canvas.flush()
+        for buffer in buffers where buffer !== current { buffer.stale.add(region) }
+        wl_surface_attach(surface, current.buffer, 0, 0)
+        for rect in region.coalesced() {
+            guard let box = Self.pixelBox(rect, width: current.width, height: current.height) else { continue }
             wl_surface_damage_buffer(surface, Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
         }
-        uncommitted = DamageRegion()
-        buffer.markAttached()
+        current.markAttached()
         if !hasShownFirstFrame, firstFrameCallback == nil {
             firstFrameCallback = wl_surface_frame(surface)
             wl_callback_add_listener(firstFrameCallback, callbackListener.pointer, listenerData(self))
@@ -98,34 +111,31 @@ final class WaylandPresenter {
         connection.flush()
     }
 
-    /// A buffer of the canvas's size the compositor does not hold: one of the free ones, or a new one while there
-    /// are fewer than `bufferLimit`. Free buffers of another size (from before a resize) go first.
-    private func freeBuffer(for canvas: CairoSurface) -> ShmBuffer? {
-        buffers.removeAll { !$0.isBusy && ($0.width != canvas.width || $0.height != canvas.height) }
-        if let free = buffers.first(where: { !$0.isBusy }) { return free }
-        guard buffers.count < Self.bufferLimit else { return nil }
-        do {
-            let buffer = try ShmBuffer(connection: connection, shm: shm, width: canvas.width, height: canvas.height) {
-                [weak self] in
-                self?.commitWaitingFrame()
-            }
-            buffers.append(buffer)
-            return buffer
-        } catch {
-            return nil
-        }
+    private func sameSize(as buffer: ShmBuffer) -> [ShmBuffer] {
+        buffers.filter { $0.width == buffer.width && $0.height == buffer.height }
     }
 
-    /// Copies `region`'s pixels, row by row, from the canvas into the buffer (same size, same pixel layout).
-    private func copy(_ region: DamageRegion, from canvas: CairoSurface, into buffer: ShmBuffer) {
-        guard let source = cairo_image_surface_get_data(canvas.pointer) else { return }
-        let sourceStride = Int(cairo_image_surface_get_stride(canvas.pointer))
+    /// A buffer of `buffer`'s size the compositor does not hold, other than it: a free one, or (with `creating`) a
+    /// new one while there are fewer than `bufferLimit`. Free buffers of another size (from before a resize) go.
+    private func freeBuffer(like buffer: ShmBuffer, creating: Bool) -> ShmBuffer? {
+        if creating {
+            buffers.removeAll { !$0.isBusy && ($0.width != buffer.width || $0.height != buffer.height) }
+        }
+        if let free = sameSize(as: buffer).first(where: { !$0.isBusy && $0 !== buffer }) { return free }
+        guard creating, sameSize(as: buffer).count < Self.bufferLimit,
+            let made = try? ShmBuffer(connection: connection, shm: shm, width: buffer.width, height: buffer.height)
+        else { return nil }
+        buffers.append(made)
+        return made
+    }
+
+    /// Copies `region`'s pixels, row by row, from one buffer into another of the same size.
+    private func copy(_ region: DamageRegion, from source: ShmBuffer, into target: ShmBuffer) {
         for rect in region.coalesced() {
-            guard let box = Self.pixelBox(rect, width: buffer.width, height: buffer.height) else { continue }
+            guard let box = Self.pixelBox(rect, width: target.width, height: target.height) else { continue }
             for row in box.y..<(box.y + box.height) {
-                memcpy(
-                    buffer.pixels + row * buffer.stride + box.x * 4, source + row * sourceStride + box.x * 4,
-                    box.width * 4)
+                let offset = row * target.stride + box.x * 4
+                memcpy(target.pixels.memory + offset, source.pixels.memory + offset, box.width * 4)
             }
         }
     }

@@ -23,8 +23,9 @@ final class X11Surface: SessionHost {
         try host.presenter.makeCanvas(width: width, height: height)
     }
 
-    func prepareToDraw(into canvas: CairoSurface) {
+    func canvasForFrame(after canvas: CairoSurface) -> CairoSurface {
         host.presenter.prepareToDraw(into: canvas)
+        return canvas
     }
 
     func present(_ canvas: CairoSurface, region: DamageRegion) {
