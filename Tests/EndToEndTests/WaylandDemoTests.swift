@@ -242,22 +242,13 @@ private final class WaylandDemo: Sendable {
         return try CairoSurface(readingPNG: path)
     }
 
-    /// A quick tap at `point`.
     func tap(id: Int, at point: (x: Double, y: Double)) throws {
-        try input.touchDown(id: id, x: point.x, y: point.y)
-        try input.touchFrame()
-        try input.touchUp(id: id)
-        try input.touchFrame()
-        try input.sync()
+        try input.tap(id: id, at: point)
     }
 
     /// Presses and releases Linux key `code`, with Shift held when `shift`.
     func press(_ code: Int, shift: Bool = false) throws {
-        if shift { try input.key(Key.leftShift, pressed: true) }
-        try input.key(code, pressed: true)
-        try input.key(code, pressed: false)
-        if shift { try input.key(Key.leftShift, pressed: false) }
-        try input.sync()
+        try input.press(code, holding: shift ? Key.leftShift : nil)
     }
 
     /// Taps the background at (x, y) and waits for the hen it creates.

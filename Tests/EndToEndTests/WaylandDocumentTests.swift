@@ -145,16 +145,7 @@ struct WaylandDecorationTests {
         #expect(max(bar.red, bar.green, bar.blue) < 40, "no title bar above the canvas: \(bar)")
         #expect(max(background.red, background.green, background.blue) > 60, "\(background)")
         // The close button sits at the bar's right end.
-        let input = session.input
-        let close = (x: Double(canvas.right - 14), y: Double(canvas.y - 12))
-        try input.pointerMotion(x: close.x - 1, y: close.y - 1)
-        try input.pointerMotion(x: close.x, y: close.y)
-        try input.pointerFrame()
-        try input.pointerButton(.left, pressed: true)
-        try input.pointerFrame()
-        try input.pointerButton(.left, pressed: false)
-        try input.pointerFrame()
-        try input.sync()
+        try session.input.click(at: (Double(canvas.right - 14), Double(canvas.y - 12)))
         #expect(try await session.app.waitForExit() == 0, "\(session.app.transcript)")
     }
 
@@ -167,16 +158,8 @@ struct WaylandDecorationTests {
         let canvas = try await waitForValue("the window to show", timeout: .seconds(10)) {
             canvasTop(in: try first.screenshot(), width: 600)
         }
-        let input = first.input
-        let maximize = (x: Double(canvas.right - 47), y: Double(canvas.y - 12))
-        try input.pointerMotion(x: maximize.x - 1, y: maximize.y - 1)
-        try input.pointerMotion(x: maximize.x, y: maximize.y)
-        try input.pointerFrame()
-        try input.pointerButton(.left, pressed: true)
-        try input.pointerFrame()
-        try input.pointerButton(.left, pressed: false)
-        try input.pointerFrame()
-        try input.sync()
+        // libdecor's maximize button, left of the close button.
+        try first.input.click(at: (Double(canvas.right - 47), Double(canvas.y - 12)))
         try await first.app.waitForStderrLine(containing: "maximized", timeout: .seconds(5))
         #expect(try await first.app.terminate() == 0)
         first.stop()

@@ -109,36 +109,65 @@ final class WaylandSession: Sendable {
 }
 
 extension WaylandSession {
-    /// A touch from `begin` to `end` in eight moves, each in a frame of its own, then up.
     func stroke(id: Int, from begin: (x: Double, y: Double), to end: (x: Double, y: Double)) throws {
-        try input.touchDown(id: id, x: begin.x, y: begin.y)
-        try input.touchFrame()
-        for step in 1...8 {
-            let t = Double(step) / 8
-            try input.touchMotion(id: id, x: begin.x + (end.x - begin.x) * t, y: begin.y + (end.y - begin.y) * t)
-            try input.touchFrame()
-        }
-        try input.touchUp(id: id)
-        try input.touchFrame()
-        try input.sync()
+        try input.stroke(id: id, from: begin, to: end)
     }
 
-    /// A quick tap at `point`.
     func tap(id: Int, at point: (x: Double, y: Double)) throws {
-        try input.touchDown(id: id, x: point.x, y: point.y)
-        try input.touchFrame()
-        try input.touchUp(id: id)
-        try input.touchFrame()
-        try input.sync()
+        try input.tap(id: id, at: point)
     }
 
     /// Presses and releases Linux key `code`, with Control held when `control`.
     func key(_ code: Int, control: Bool = false) throws {
-        if control { try input.key(LinuxKey.leftControl, pressed: true) }
-        try input.key(code, pressed: true)
-        try input.key(code, pressed: false)
-        if control { try input.key(LinuxKey.leftControl, pressed: false) }
-        try input.sync()
+        try input.press(code, holding: control ? LinuxKey.leftControl : nil)
+    }
+}
+
+/// What the Wayland tests do with the seat, as a person would.
+extension WestonInput {
+    /// A touch from `begin` to `end` in eight moves, each in a frame of its own, then up.
+    func stroke(id: Int, from begin: (x: Double, y: Double), to end: (x: Double, y: Double)) throws {
+        try touchDown(id: id, x: begin.x, y: begin.y)
+        try touchFrame()
+        for step in 1...8 {
+            let t = Double(step) / 8
+            try touchMotion(id: id, x: begin.x + (end.x - begin.x) * t, y: begin.y + (end.y - begin.y) * t)
+            try touchFrame()
+        }
+        try touchUp(id: id)
+        try touchFrame()
+        try sync()
+    }
+
+    /// A quick tap at `point`.
+    func tap(id: Int, at point: (x: Double, y: Double)) throws {
+        try touchDown(id: id, x: point.x, y: point.y)
+        try touchFrame()
+        try touchUp(id: id)
+        try touchFrame()
+        try sync()
+    }
+
+    /// Presses and releases Linux key `code`, with key `modifier` held around it when given.
+    func press(_ code: Int, holding modifier: Int? = nil) throws {
+        if let modifier { try key(modifier, pressed: true) }
+        try key(code, pressed: true)
+        try key(code, pressed: false)
+        if let modifier { try key(modifier, pressed: false) }
+        try sync()
+    }
+
+    /// A left click at `point`. The pointer first moves next to it: weston sends no motion for a move to where the
+    /// pointer already is.
+    func click(at point: (x: Double, y: Double)) throws {
+        try pointerMotion(x: point.x - 1, y: point.y - 1)
+        try pointerMotion(x: point.x, y: point.y)
+        try pointerFrame()
+        try pointerButton(.left, pressed: true)
+        try pointerFrame()
+        try pointerButton(.left, pressed: false)
+        try pointerFrame()
+        try sync()
     }
 }
 
