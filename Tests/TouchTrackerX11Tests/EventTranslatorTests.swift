@@ -311,4 +311,46 @@ import TouchKit
         #expect(translator.translate(&event, now: 1).isEmpty)
         #expect(!fetched)
     }
+
+    @Test("a pen's press and moves (a pointer with an Abs Pressure axis, its tip button 1) carry its pressure as force")
+    func penPressureIsForce() throws {
+        var translator = EventTranslator(
+            windowID: Self.windowID, deleteWindowAtom: Self.deleteWindowAtom, xiOpcode: Self.xiOpcode,
+            pressureAxes: [15: XInput2.PressureAxis(number: 2, minimum: 0, maximum: 1000)],
+            connection: EventTranslator.Connection(
+                fetchCookieData: { $0.data != nil }, freeCookieData: { _ in }, keysym: { _ in 0 }))
+        // Valuators 0, 1 (x, y) and 2 (pressure) set: values are packed in mask order.
+        var mask: [UInt8] = [0b0000_0111]
+        func penEvent(_ evtype: Int32, detail: Int32, pressure: Double) -> [PlatformEvent] {
+            var values = [10.0, 20.0, pressure]
+            return mask.withUnsafeMutableBufferPointer { maskBytes in
+                values.withUnsafeMutableBufferPointer { valueBytes in
+                    var device = XIDeviceEvent()
+                    device.type = GenericEvent
+                    device.extension = Self.xiOpcode
+                    device.evtype = evtype
+                    device.deviceid = 2
+                    device.sourceid = 15
+                    device.detail = detail
+                    device.event = Self.windowID
+                    device.event_x = 50
+                    device.event_y = 60
+                    device.valuators = XIValuatorState(
+                        mask_len: 1, mask: maskBytes.baseAddress, values: valueBytes.baseAddress)
+                    return withUnsafeMutablePointer(to: &device) { pointer in
+                        var event = XEvent()
+                        event.xcookie.type = GenericEvent
+                        event.xcookie.extension = Self.xiOpcode
+                        event.xcookie.evtype = evtype
+                        event.xcookie.data = UnsafeMutableRawPointer(pointer)
+                        return translator.translate(&event, now: 1)
+                    }
+                }
+            }
+        }
+        let pressed = try #require(Self.onlyTouch(penEvent(XI_ButtonPress, detail: 1, pressure: 800)))
+        #expect(pressed.phase == .began && pressed.force == 0.8)
+        let moved = try #require(Self.onlyTouch(penEvent(XI_Motion, detail: 0, pressure: 250)))
+        #expect(moved.phase == .moved && moved.force == 0.25)
+    }
 }

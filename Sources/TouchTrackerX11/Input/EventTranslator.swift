@@ -159,16 +159,25 @@ struct EventTranslator {
                 phase = .ended
                 touchSources[id] = nil
             }
-            let force = pressureAxes[e.sourceid].flatMap { axis in
-                Self.valuator(axis.number, of: e.valuators).flatMap(axis.force)
-            }
-            return [.touch(TouchInput(id: id, phase: phase, location: location, timestamp: time, force: force))]
+            return [
+                .touch(TouchInput(id: id, phase: phase, location: location, timestamp: time, force: pressure(of: e)))
+            ]
         case XI_ButtonPress, XI_ButtonRelease, XI_Motion:
             // The server also emulates pointer events from touches; a finger must never draw twice.
             if e.flags & XIPointerEmulated != 0 { return [] }
-            return mouse(type: type, button: e.detail, location: location, time: time, sourceID: e.sourceid)
+            // A pen is a pointer whose tip is button 1 and whose "Abs Pressure" axis says how hard it presses.
+            return mouse(
+                type: type, button: e.detail, location: location, time: time, sourceID: e.sourceid,
+                force: pressure(of: e))
         default:
             return []
+        }
+    }
+
+    /// The event's pressure as TouchKit's force, when its device has a pressure axis and the event carries it.
+    private func pressure(of event: XIDeviceEvent) -> Double? {
+        pressureAxes[event.sourceid].flatMap { axis in
+            Self.valuator(axis.number, of: event.valuators).flatMap(axis.force)
         }
     }
 
@@ -242,9 +251,9 @@ struct EventTranslator {
         }
     }
 
-    private mutating func mouse(type: Int32, button: Int32, location: Point, time: Double, sourceID: Int32)
-        -> [PlatformEvent]
-    {
+    private mutating func mouse(
+        type: Int32, button: Int32, location: Point, time: Double, sourceID: Int32, force: Double? = nil
+    ) -> [PlatformEvent] {
         switch type {
         case XI_ButtonPress where button == 1:
             var events: [PlatformEvent] = []
@@ -255,18 +264,18 @@ struct EventTranslator {
             let id = Self.mouseIDBase | UInt64(UInt32(bitPattern: sourceID))
             mouseTouchID = id
             touchSources[id] = sourceID
-            events.append(.touch(TouchInput(id: id, phase: .began, location: location, timestamp: time)))
+            events.append(.touch(TouchInput(id: id, phase: .began, location: location, timestamp: time, force: force)))
             return events
         case XI_ButtonPress where button == 3:
             return [.contextClick(location)]
         case XI_Motion:
             guard let id = mouseTouchID else { return [.hover(location)] }
-            return [.touch(TouchInput(id: id, phase: .moved, location: location, timestamp: time))]
+            return [.touch(TouchInput(id: id, phase: .moved, location: location, timestamp: time, force: force))]
         case XI_ButtonRelease where button == 1:
             guard let id = mouseTouchID else { return [] }
             mouseTouchID = nil
             touchSources[id] = nil
-            return [.touch(TouchInput(id: id, phase: .ended, location: location, timestamp: time))]
+            return [.touch(TouchInput(id: id, phase: .ended, location: location, timestamp: time, force: force))]
         default:
             return []
         }
