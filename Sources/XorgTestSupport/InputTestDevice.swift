@@ -22,6 +22,9 @@ public final class InputTestDevice: Sendable {
         case keyboard = "Keyboard"
         /// A touchpad that reports XI 2.4 pinch and swipe gestures.
         case gesture = "PointerGesture"
+        /// A tablet's pen, as XI2 shows one: an absolute pointer with proximity and an "Abs Pressure" axis (4,
+        /// 0...1000), its tip button 1, named "touchtracker stylus pen".
+        case pen = "PointerAbsoluteProximity"
     }
 
     public struct ProtocolError: Error, CustomStringConvertible {
@@ -155,13 +158,14 @@ public final class InputTestDevice: Sendable {
 
     // MARK: Pointer
 
-    /// Absolute pointer motion to root pixel (x, y).
-    public func moveTo(x: Double, y: Double) throws {
+    /// Absolute pointer motion to root pixel (x, y); `pressure` is the raw "Abs Pressure" value of a pen (valuator 4,
+    /// 0...1000), sent only when given.
+    public func moveTo(x: Double, y: Double, pressure: Double? = nil) throws {
         var message = MessageBuilder()
         message.header(length: Self.motionSize, type: EventType.motion.rawValue)
         message.u32(1)  // is_absolute
         message.padding(4)
-        message.valuators(axisValues(x: x, y: y))
+        message.valuators(axisValues(x: x, y: y), pressure: pressure)
         try send(message.finished(expectedLength: Self.motionSize))
     }
 

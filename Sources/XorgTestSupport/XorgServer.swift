@@ -38,6 +38,7 @@ public final class XorgServer: Sendable {
     public let pointerSocketPath: String
     public let keyboardSocketPath: String
     public let gestureSocketPath: String
+    public let penSocketPath: String
     /// Root window size in pixels.
     public let width: Int
     public let height: Int
@@ -57,15 +58,16 @@ public final class XorgServer: Sendable {
     /// without it the driver's default 1024x768. `depth` is the screen's colour depth (24, or 16 to try what a
     /// program does on a visual other than 24-bit TrueColor). `disabledExtensions` are turned off (`-extension`),
     /// as a remote display lacks MIT-SHM.
+    /// `pen`: also a tablet's pen (`InputTestDevice.Kind.pen`), for the tests that are about one.
     public static func start(
         timeout: Duration = .seconds(15), screenSize: (width: Int, height: Int)? = nil, depth: Int = 24,
-        disabledExtensions: [String] = []
+        disabledExtensions: [String] = [], pen: Bool = false
     ) async throws -> XorgServer {
         let directory = try makeTemporaryDirectory()
         do {
             return try await XorgServer(
                 directory: directory, timeout: timeout, screenSize: screenSize, depth: depth,
-                disabledExtensions: disabledExtensions)
+                disabledExtensions: disabledExtensions, pen: pen)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -74,7 +76,7 @@ public final class XorgServer: Sendable {
 
     private init(
         directory: URL, timeout: Duration, screenSize: (width: Int, height: Int)?, depth: Int,
-        disabledExtensions: [String]
+        disabledExtensions: [String], pen: Bool
     ) async throws {
         self.directory = directory
         configPath = directory.appendingPathComponent("xorg.conf").path
@@ -84,11 +86,12 @@ public final class XorgServer: Sendable {
         pointerSocketPath = directory.appendingPathComponent("pointer.sock").path
         keyboardSocketPath = directory.appendingPathComponent("keyboard.sock").path
         gestureSocketPath = directory.appendingPathComponent("gesture.sock").path
+        penSocketPath = directory.appendingPathComponent("pen.sock").path
         let configDirectory = directory.appendingPathComponent("xorg.conf.d")
         try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
         try Self.config(
             touch: touchSocketPath, pointer: pointerSocketPath, keyboard: keyboardSocketPath,
-            gesture: gestureSocketPath, screenSize: screenSize, depth: depth
+            gesture: gestureSocketPath, pen: pen ? penSocketPath : nil, screenSize: screenSize, depth: depth
         )
         .write(toFile: configPath, atomically: true, encoding: .utf8)
 
@@ -176,6 +179,7 @@ public final class XorgServer: Sendable {
                 case .pointer: pointerSocketPath
                 case .keyboard: keyboardSocketPath
                 case .gesture: gestureSocketPath
+                case .pen: penSocketPath
                 }
             let device = try InputTestDevice(kind: kind, socketPath: path, screenWidth: width, screenHeight: height)
             state.devices[kind] = device
@@ -187,6 +191,7 @@ public final class XorgServer: Sendable {
     public var pointer: InputTestDevice { get throws { try device(.pointer) } }
     public var keyboard: InputTestDevice { get throws { try device(.keyboard) } }
     public var gesture: InputTestDevice { get throws { try device(.gesture) } }
+    public var pen: InputTestDevice { get throws { try device(.pen) } }
 
     public var isRunning: Bool { process.isRunning }
 
@@ -285,11 +290,19 @@ public final class XorgServer: Sendable {
     }
 
     private static func config(
-        touch: String, pointer: String, keyboard: String, gesture: String, screenSize: (width: Int, height: Int)?,
-        depth: Int
+        touch: String, pointer: String, keyboard: String, gesture: String, pen: String?,
+        screenSize: (width: Int, height: Int)?, depth: Int
     ) -> String {
         var videoRam = ""
         var monitor = ""
+        // A tablet's pen only where asked for: another pointer device changes what the others' tests see.
+        let penSection =
+            pen.map { path in
+                "Section \"InputDevice\"\n    Identifier \"touchtracker stylus pen\"\n    Driver \"inputtest\"\n"
+                    + "    Option \"SocketPath\" \"\(path)\"\n    Option \"DeviceType\" \"PointerAbsoluteProximity\"\n"
+                    + "    Option \"PointerHasPressure\" \"true\"\nEndSection\n\n"
+            } ?? ""
+        let penLayout = pen == nil ? "" : "    InputDevice \"touchtracker stylus pen\" \"SendCoreEvents\""
         var screen = "        DefaultDepth \(depth)\n"
         if let size = screenSize {
             // A mode with blanking intervals in the proportions of 1920x1080@60 (148.5 MHz), scaled.
@@ -364,13 +377,14 @@ public final class XorgServer: Sendable {
                 Option "DeviceType" "PointerGesture"
             EndSection
 
-            Section "ServerLayout"
+            \(penSection)Section "ServerLayout"
                 Identifier "layout"
                 Screen "screen"
                 InputDevice "touch"
                 InputDevice "pointer" "CorePointer"
                 InputDevice "keyboard" "CoreKeyboard"
                 InputDevice "gesture" "SendCoreEvents"
+            \(penLayout)
             EndSection
 
             """

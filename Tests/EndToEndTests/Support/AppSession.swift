@@ -24,11 +24,12 @@ final class AppSession: Sendable {
     /// instead (a symlink, say: the app is given this path).
     static func launch(
         frame: Frame = Frame(x: 100, y: 80, width: 640, height: 480), readyTimeout: Duration = .seconds(10),
-        depth: Int = 24, disabledExtensions: [String] = [], drawing: Drawing? = nil, folder: URL? = nil,
+        depth: Int = 24, disabledExtensions: [String] = [], pen: Bool = false, drawing: Drawing? = nil,
+        folder: URL? = nil,
         document named: URL? = nil, extraArguments: [String] = [], environment: [String: String?] = [:],
         onStarted: @Sendable (XorgServer, AppProcess) -> Void = { _, _ in }
     ) async throws -> AppSession {
-        let server = try await XorgServer.start(depth: depth, disabledExtensions: disabledExtensions)
+        let server = try await XorgServer.start(depth: depth, disabledExtensions: disabledExtensions, pen: pen)
         do {
             // The document lives apart from the server's files: a test that kills the server (which removes them)
             // must still find what the app saved.
