@@ -29,14 +29,20 @@ struct OpenWindow: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Window size and position, as X11 writes it.",
-            discussion: "Default: where the window was when it last closed (kept next to the document), or 800x600.",
+            discussion: """
+                Default: where the window was when it last closed (kept next to the document), or 800x600. On \
+                Wayland only the size is used: the compositor places the window.
+                """,
             valueName: "WxH+X+Y"))
     var geometry: String?
 
     @Option(
         help: ArgumentHelp(
             "Scale line width, hit radius, gesture distances and menu text (0.5 to 8).",
-            discussion: "Default: the X resource Xft.dpi divided by 96, or 1 when it is not set.",
+            discussion: """
+                Default: on Wayland the screen's scale; on X11 the X resource Xft.dpi divided by 96, or 1 when it is \
+                not set.
+                """,
             valueName: "factor"))
     var scale: Double?
 
