@@ -111,14 +111,27 @@ struct XInput2 {
             default: use = "floating"
             }
             var touch = ""
+            var pointerPressure = false
             for classIndex in 0..<Int(device.num_classes) {
-                guard let info = device.classes[classIndex], info.pointee.type == XITouchClass else { continue }
+                guard let info = device.classes[classIndex] else { continue }
+                if info.pointee.type == XIValuatorClass {
+                    let valuator = UnsafeRawPointer(info).assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
+                    let label = valuator.label == 0 ? nil : XGetAtomName(display.pointer, valuator.label)
+                    defer { if let label { XFree(label) } }
+                    if let label, String(cString: label) == "Abs Pressure" { pointerPressure = true }
+                }
+                guard info.pointee.type == XITouchClass else { continue }
                 let touchInfo = UnsafeRawPointer(info).assumingMemoryBound(to: XITouchClassInfo.self).pointee
                 let mode = touchInfo.mode == XIDirectTouch ? "direct touch" : "dependent touch"
                 touch = ", \(mode), up to \(touchInfo.num_touches) touches"
             }
+            let tool =
+                device.use == XISlavePointer && touch.isEmpty
+                ? TabletTool(deviceName: name, hasPressure: pointerPressure).map { ", tablet \($0.rawValue)" } ?? ""
+                : ""
             lines.append(
-                "device \(device.deviceid) \"\(name)\": \(use)\(touch)\(device.enabled != 0 ? "" : ", disabled")")
+                "device \(device.deviceid) \"\(name)\": \(use)\(touch)\(tool)\(device.enabled != 0 ? "" : ", disabled")"
+            )
         }
         for (device, axis) in pressureAxes(display: display).sorted(by: { $0.key < $1.key }) {
             lines.append("device \(device): pressure on valuator \(axis.number), \(axis.minimum)...\(axis.maximum)")
