@@ -14,7 +14,8 @@ public final class AccessibilityBus: Sendable {
     public static let findDrawing = """
         import pyatspi, sys, time
         def find():
-            for attempt in range(200):
+            # Up to a minute: a machine busy with the other suites starts Python and its bus connection slowly.
+            for attempt in range(600):
                 for app in pyatspi.Registry.getDesktop(0):
                     if app is not None and app.name == "TouchTracker":
                         return app
@@ -60,7 +61,7 @@ public final class AccessibilityBus: Sendable {
     }
 
     /// Runs the pyatspi script `source` and returns what it printed (status 0 expected; the output says why not).
-    public func runClient(_ source: String, timeout: Duration = .seconds(30)) throws -> (status: Int32, output: String)
+    public func runClient(_ source: String, timeout: Duration = .seconds(90)) throws -> (status: Int32, output: String)
     {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("atspi-client-\(UUID()).py")
         try Data(source.utf8).write(to: script)
