@@ -70,6 +70,10 @@ public final class AccessibilityBus: Sendable {
             executable: Self.python, arguments: [script.path],
             environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
         let status = client.waitForExit(timeout: timeout)?.status ?? -1
+        // The child can exit before its output is read to the end (its pipes are read on other threads): wait for
+        // both to close, so a busy machine does not lose what the client printed.
+        let readBy = ContinuousClock.now.advanced(by: .seconds(5))
+        while !client.outputClosed, ContinuousClock.now < readBy { usleep(5_000) }
         let output = String(decoding: client.stdout, as: UTF8.self) + String(decoding: client.stderr, as: UTF8.self)
         return (status, output)
     }

@@ -210,6 +210,8 @@ struct ScreenReaderTests {
         let ended = try await waitForValue("the client to finish", timeout: .seconds(20), poll: .milliseconds(100)) {
             client.exit
         }
+        // Its output is read on other threads and may trail its exit.
+        try await waitUntil("the client's output read to the end", timeout: .seconds(5)) { client.outputClosed }
         let output = String(decoding: client.stdout, as: UTF8.self) + String(decoding: client.stderr, as: UTF8.self)
         #expect(ended.status == 0, "\(output)")
         for kind in [
