@@ -189,7 +189,7 @@ public final class AccessibilityBridge: Sendable {
         let box = Unmanaged.passRetained(BridgeBox(bridge: self, nodeInfo: nodeInfo))
         defer { box.release() }
         let registration = g_dbus_connection_register_subtree(
-            connection, AtspiProtocol.basePath, &Self.subtreeVTable,
+            connection, AtspiProtocol.basePath, box.takeUnretainedValue().subtreeVTable,
             GDBusSubtreeFlags(G_DBUS_SUBTREE_FLAGS_DISPATCH_TO_UNENUMERATED_NODES.rawValue), box.toOpaque(), nil,
             &error)
         guard registration != 0 else {
@@ -199,7 +199,7 @@ public final class AccessibilityBridge: Sendable {
         defer { _ = g_dbus_connection_unregister_subtree(connection, registration) }
         let cacheRegistration = g_dbus_connection_register_object(
             connection, AtspiProtocol.cachePath, g_dbus_node_info_lookup_interface(nodeInfo, AtspiProtocol.cache),
-            &Self.interfaceVTable, box.toOpaque(), nil, &error)
+            box.takeUnretainedValue().interfaceVTable, box.toOpaque(), nil, &error)
         if cacheRegistration == 0 { g_clear_error(&error) }
         defer { if cacheRegistration != 0 { _ = g_dbus_connection_unregister_object(connection, cacheRegistration) } }
 
@@ -488,19 +488,31 @@ public final class AccessibilityBridge: Sendable {
 
     // MARK: GDBus's callbacks
 
-    /// What the callbacks find through their user-data pointer: the bridge and the interfaces' descriptions.
+    /// What the callbacks find through their user-data pointer: the bridge and the interfaces' descriptions; and the
+    /// callback tables GDBus keeps a pointer to while the objects are registered, in memory of their own so that
+    /// pointer stays valid (the box outlives the registrations) and freed with the box.
     final class BridgeBox {
         let bridge: AccessibilityBridge
         let nodeInfo: UnsafeMutablePointer<GDBusNodeInfo>
+        let interfaceVTable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+        let subtreeVTable = UnsafeMutablePointer<GDBusSubtreeVTable>.allocate(capacity: 1)
 
         init(bridge: AccessibilityBridge, nodeInfo: UnsafeMutablePointer<GDBusNodeInfo>) {
             self.bridge = bridge
             self.nodeInfo = nodeInfo
+            interfaceVTable.initialize(to: AccessibilityBridge.makeInterfaceVTable())
+            subtreeVTable.initialize(to: AccessibilityBridge.makeSubtreeVTable())
+        }
+
+        deinit {
+            interfaceVTable.deinitialize(count: 1)
+            interfaceVTable.deallocate()
+            subtreeVTable.deinitialize(count: 1)
+            subtreeVTable.deallocate()
         }
     }
 
-    nonisolated(unsafe) private static var interfaceVTable: GDBusInterfaceVTable = {
-        // Read by GDBus on the bridge's thread only; written once, here.
+    private static func makeInterfaceVTable() -> GDBusInterfaceVTable {
         var table = GDBusInterfaceVTable()
         table.method_call = { _, _, path, interface, method, parameters, invocation, userData in
             let box = Unmanaged<BridgeBox>.fromOpaque(userData!).takeUnretainedValue()
@@ -543,10 +555,9 @@ public final class AccessibilityBridge: Sendable {
             return 1
         }
         return table
-    }()
+    }
 
-    nonisolated(unsafe) private static var subtreeVTable: GDBusSubtreeVTable = {
-        // Read by GDBus on the bridge's thread only; written once, here.
+    private static func makeSubtreeVTable() -> GDBusSubtreeVTable {
         var table = GDBusSubtreeVTable()
         table.enumerate = { _, _, _, _ in
             // The fixed objects; shapes are dispatched to without being listed.
@@ -582,8 +593,8 @@ public final class AccessibilityBridge: Sendable {
                 ].contains(name)
             else { return nil }
             outUserData?.pointee = userData
-            return withUnsafePointer(to: &interfaceVTable) { $0 }
+            return UnsafePointer(Unmanaged<BridgeBox>.fromOpaque(userData!).takeUnretainedValue().interfaceVTable)
         }
         return table
-    }()
+    }
 }
