@@ -5,7 +5,6 @@ import TouchTrackerDemoPainter
 import TouchTrackerDemos
 import TouchTrackerRender
 import TouchTrackerSession
-import TouchTrackerStore
 
 /// How a demo window on Wayland was asked to run.
 public struct WaylandDemoOptions: Sendable {
@@ -41,12 +40,13 @@ public final class WaylandDemoApp {
     /// Device pixels per surface pixel, as the last resize said.
     private var scale: Double
     private var running = true
-    private var lastSnapshot: [UInt8] = []
+    private var stateFile: DemoStateFile
     private let log: (String) -> Void
 
     public init(kind: DemoSceneKind, options: WaylandDemoOptions, log: @escaping (String) -> Void) throws {
         self.options = options
         self.log = log
+        stateFile = DemoStateFile(path: options.statePath)
         windowHost = try WaylandWindowHost(
             displayName: options.displayName, width: options.geometry.width, height: options.geometry.height,
             title: "TouchTracker demos", verbose: options.verbose, log: log)
@@ -123,17 +123,8 @@ public final class WaylandDemoApp {
         windowHost.presenter.present(canvas, region: DamageRegion(region))
     }
 
-    /// Writes the scene's state when it changed, atomically, so a reader never sees half of it.
+    /// Writes the scene's state when it changed.
     private func writeState() {
-        guard let path = options.statePath else { return }
-        let snapshot = host.snapshot
-        guard snapshot != lastSnapshot else { return }
-        lastSnapshot = snapshot
-        do {
-            // The loop must not wait for a pipe's reader to come; a folder that is not there is a typo.
-            try AtomicFile.write(snapshot, to: path, missingFolder: .refuse, waitsForReader: false)
-        } catch {
-            log("cannot write the demo state: \(error)")
-        }
+        stateFile.write(host.snapshot, log: log)
     }
 }

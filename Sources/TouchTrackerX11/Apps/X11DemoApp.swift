@@ -6,7 +6,6 @@ import TouchTrackerDemoPainter
 import TouchTrackerDemos
 import TouchTrackerRender
 import TouchTrackerSession
-import TouchTrackerStore
 
 /// How a demo window was asked to run.
 public struct X11DemoOptions: Sendable {
@@ -34,7 +33,7 @@ public final class X11DemoApp {
     /// Readiness, exposure and size changes, handled as the drawing window handles them.
     private var windowEvents: WindowEvents
     private var running = true
-    private var lastSnapshot: [UInt8] = []
+    private var stateFile: DemoStateFile
     private let log: (String) -> Void
 
     public init(
@@ -42,6 +41,7 @@ public final class X11DemoApp {
     ) throws {
         self.options = options
         self.log = log
+        stateFile = DemoStateFile(path: options.statePath)
         let display = try X11Display(name: options.displayName, environment: environment)
         windowHost = try X11WindowHost(display: display, geometry: options.geometry, title: "TouchTracker demos")
         windowEvents = WindowEvents(host: windowHost, verbose: options.verbose, log: log)
@@ -106,17 +106,8 @@ public final class X11DemoApp {
         windowHost.presenter.present(canvas, region: DamageRegion(region))
     }
 
-    /// Writes the scene's state when it changed, atomically, so a reader never sees half of it.
+    /// Writes the scene's state when it changed.
     private func writeState() {
-        guard let path = options.statePath else { return }
-        let snapshot = host.snapshot
-        guard snapshot != lastSnapshot else { return }
-        lastSnapshot = snapshot
-        do {
-            // The loop must not wait for a pipe's reader to come; a folder that is not there is a typo.
-            try AtomicFile.write(snapshot, to: path, missingFolder: .refuse, waitsForReader: false)
-        } catch {
-            log("cannot write the demo state: \(error)")
-        }
+        stateFile.write(host.snapshot, log: log)
     }
 }
