@@ -85,7 +85,8 @@ final class GestureArena {
         var current: View? = view
         while let candidate = current {
             for recognizer in candidate.gestureRecognizers
-            where recognizer.isEnabled && recognizer.acceptsTouches && recognizer.shouldReceive(touch)
+            where recognizer.isEnabled && recognizer.acceptsTouches
+                && recognizer.allowedTouchTypes.contains(touch.type) && recognizer.shouldReceive(touch)
                 && (recognizer.delegate?.gestureRecognizer(recognizer, shouldReceive: touch) ?? true)
             {
                 result.append(recognizer)

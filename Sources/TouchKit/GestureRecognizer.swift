@@ -90,6 +90,9 @@ open class GestureRecognizer: GestureRecognizerActions {
     /// Whether the view's `touchesEnded` waits while this recognizer is still possible; if it then recognizes, the
     /// view gets `touchesCancelled` instead. UIKit's default, true.
     public var delaysTouchesEnded = true
+    /// The kinds of touch the recognizer receives (UIKit's `allowedTouchTypes`); a touch of any other kind is never
+    /// delivered to it, as if `shouldReceive` had said no. Every kind by default.
+    public var allowedTouchTypes: Set<TouchType> = Set(TouchType.allCases)
 
     /// The state as the subclass sees it. Subclasses set it; the setter arbitrates (failure requirements,
     /// exclusivity, `shouldBegin`), so a requested `.began` or `.ended` may leave the state `possible` for a while

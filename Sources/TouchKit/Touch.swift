@@ -6,7 +6,7 @@ public enum TouchPhase: Sendable, Hashable {
     public var isFinished: Bool { self == .ended || self == .cancelled }
 }
 
-/// One finger (or the mouse's button 1) on the screen, from the moment it goes down until it lifts.
+/// One finger (or the mouse's button 1, or a stylus) on the screen, from the moment it goes down until it lifts.
 ///
 /// A `Touch` is a reference: the same object is handed out for the whole life of a contact, and no other contact
 /// ever shares it, even when the platform reuses its numeric id at once.
@@ -22,6 +22,14 @@ public final class Touch: Hashable, CustomStringConvertible {
     public internal(set) var tapCount: Int
     /// Pressure, 0...1 with 1/3 a normal press, when the device reports it.
     public internal(set) var force: Double?
+    /// What made the touch: a finger, a pointer, a stylus's tip or its eraser.
+    public let type: TouchType
+    /// How a stylus leans, when the device reports it (`altitudeAngle` and `azimuthAngle` read it as UIKit does).
+    public internal(set) var tilt: StylusTilt?
+    /// UIKit's `altitudeAngle`: π/2 for a finger, a pointer and an upright stylus.
+    public var altitudeAngle: Double { tilt?.altitudeAngle ?? Double.pi / 2 }
+    /// UIKit's `azimuthAngle` (in the window's coordinates): 0 when there is no tilt.
+    public var azimuthAngle: Double { tilt?.azimuthAngle ?? 0 }
     /// The view the touch began in. Every later event of the touch goes to it.
     ///
     /// Held strongly while the touch is live (as UIKit does) and weakly once the view has seen its end, so a view
@@ -74,7 +82,7 @@ public final class Touch: Hashable, CustomStringConvertible {
 
     init(
         identifier: UInt64, platformID: UInt64, location: Point, timestamp: TimeInterval, force: Double?,
-        tapCount: Int, window: Window?
+        type: TouchType = .direct, tilt: StylusTilt? = nil, tapCount: Int, window: Window?
     ) {
         self.identifier = identifier
         self.platformID = platformID
@@ -82,6 +90,8 @@ public final class Touch: Hashable, CustomStringConvertible {
         self.timestamp = timestamp
         self.tapCount = tapCount
         self.force = force.flatMap { $0.isFinite ? $0 : nil }
+        self.type = type
+        self.tilt = tilt
         self.windowLocation = location
         self.previousWindowLocation = location
         self.initialWindowLocation = location

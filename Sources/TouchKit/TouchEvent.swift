@@ -45,12 +45,21 @@ public struct TouchInput: Sendable, Hashable {
     public var timestamp: TimeInterval
     /// Normalised pressure, when the device has a pressure axis.
     public var force: Double?
+    /// What made the touch (a finger unless the platform says otherwise). Read when the touch begins.
+    public var type: TouchType
+    /// How a stylus leans, when the device reports it.
+    public var tilt: StylusTilt?
 
-    public init(id: UInt64, phase: Phase, location: Point, timestamp: TimeInterval, force: Double? = nil) {
+    public init(
+        id: UInt64, phase: Phase, location: Point, timestamp: TimeInterval, force: Double? = nil,
+        type: TouchType = .direct, tilt: StylusTilt? = nil
+    ) {
         self.id = id
         self.phase = phase
         self.location = location
         self.timestamp = timestamp
         self.force = force
+        self.type = type
+        self.tilt = tilt
     }
 }

@@ -76,6 +76,7 @@ open class Window: View {
                 touch.windowLocation = input.location
                 touch.timestamp = time
                 if let force = input.force, force.isFinite { touch.force = force }
+                if let tilt = input.tilt { touch.tilt = tilt }
                 if !touch.leftTapSlop, !(input.location.distance(to: touch.initialWindowLocation) <= tapSlop) {
                     touch.leftTapSlop = true
                 }
@@ -144,7 +145,7 @@ open class Window: View {
         }
         let touch = Touch(
             identifier: nextTouchIdentifier, platformID: input.id, location: input.location, timestamp: time,
-            force: input.force, tapCount: tapCount, window: self)
+            force: input.force, type: input.type, tilt: input.tilt, tapCount: tapCount, window: self)
         touch.tapSeriesOrigin = origin
         touch.view = view
         touchesByPlatformID[input.id] = touch

@@ -160,11 +160,11 @@ struct Demo: ParsableCommand {
     static func demoEvents(_ events: [TimedReplayEvent]) -> [(time: Double, event: DemoReplayEvent)] {
         events.compactMap { timed in
             switch timed.event {
-            case .touch(let id, let phase, let location, let force):
+            case .touch(let id, let phase, let location, let force, _):
                 (timed.time, .touch(id: id, phase: phase, location: location, force: force))
             case .key(let command):
                 (timed.time, .key(name: command.key, control: command.control, shift: command.shift))
-            case .menu:
+            case .menu, .stylusHover, .stylusLeft:
                 nil
             }
         }

@@ -155,6 +155,10 @@ public final class DrawingSession {
             controller.send(input)
         case .hover(let point):
             controller.hover(at: point)
+        case .stylusHover(let point, let tool):
+            controller.stylusHovered(at: point, tool: tool)
+        case .stylusLeft:
+            controller.stylusLeft(at: clock.now)
         case .contextClick(let point):
             controller.contextClick(at: point)
         case .deviceRemoved(let source):

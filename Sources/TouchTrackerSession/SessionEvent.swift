@@ -8,6 +8,10 @@ public enum SessionEvent {
     case touch(TouchInput)
     /// The pointer moved with no button held (menu highlight).
     case hover(Point)
+    /// A stylus hovers within the tablet's reach without touching (`tool`: `.pencil` for its tip, `.eraser`).
+    case stylusHover(Point, tool: TouchType)
+    /// The stylus left the tablet's reach (proximity out).
+    case stylusLeft
     /// The secondary button was pressed at a point (select and open the menu at once).
     case contextClick(Point)
     /// An input device went away: its touches are cancelled by the system.

@@ -121,8 +121,13 @@ final class Harness {
         return recognizer
     }
 
-    func down(_ id: UInt64 = 1, _ x: Double, _ y: Double, at t: TimeInterval, force: Double? = nil) {
-        window.send(TouchInput(id: id, phase: .began, location: Point(x: x, y: y), timestamp: t, force: force))
+    func down(
+        _ id: UInt64 = 1, _ x: Double, _ y: Double, at t: TimeInterval, force: Double? = nil,
+        type: TouchType = .direct, tilt: StylusTilt? = nil
+    ) {
+        window.send(
+            TouchInput(
+                id: id, phase: .began, location: Point(x: x, y: y), timestamp: t, force: force, type: type, tilt: tilt))
     }
 
     func move(_ id: UInt64 = 1, _ x: Double, _ y: Double, at t: TimeInterval, force: Double? = nil) {

@@ -84,11 +84,11 @@ import TouchTrackerDemos
 func demoEvents(_ events: [TimedReplayEvent]) throws -> [(time: Double, event: DemoReplayEvent)] {
     try events.map { timed in
         switch timed.event {
-        case .touch(let id, let phase, let location, let force):
+        case .touch(let id, let phase, let location, let force, _):
             (timed.time, .touch(id: id, phase: phase, location: location, force: force))
         case .key(let command):
             (timed.time, .key(name: command.key, control: command.control, shift: command.shift))
-        case .menu:
+        case .menu, .stylusHover, .stylusLeft:
             throw DemoTestError("demo scripts have no menu events")
         }
     }

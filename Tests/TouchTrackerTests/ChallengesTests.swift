@@ -269,7 +269,7 @@ import TouchTracker
     func contextClickOnEmptyCanvas() {
         let c = controller(Drawing(options: DrawingOptions(widthBySpeed: true)))
         c.contextClick(at: Point(x: 50, y: 60))
-        #expect(c.menu?.items == MenuItem.settingsMenu)
+        #expect(c.menu?.items == MenuItem.settingsMenu(offeringPalmRejection: false))
         #expect(c.menu?.checkedItems == [MenuItem.toggle(.widthBySpeed)])
         #expect(c.menu?.anchor == Point(x: 50, y: 60))
     }

@@ -234,6 +234,10 @@ public final class DrawingView: View {
     public override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
         let options = document.options
         for touch in touches.sorted(by: { $0.identifier < $1.identifier }) {
+            if touch.type == .eraser {
+                erase(with: touch, from: canvasPoint(of: touch))
+                continue
+            }
             tracker.began(
                 touch.identifier, at: canvasPoint(of: touch), time: touch.timestamp, options: options, damage: &changes)
         }
@@ -242,6 +246,10 @@ public final class DrawingView: View {
     public override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
         let options = document.options
         for touch in touches {
+            if touch.type == .eraser {
+                erase(with: touch, from: eraserPlaces[touch.identifier] ?? canvasPoint(of: touch))
+                continue
+            }
             tracker.moved(
                 touch.identifier, to: canvasPoint(of: touch), time: touch.timestamp, force: touch.force,
                 options: options, damage: &changes)
@@ -257,6 +265,10 @@ public final class DrawingView: View {
         // stroke was never meant as a shape. A touch the system took away (device unplugged, grab) keeps its work:
         // the stroke finishes where the finger was last seen.
         let kept = touches.filter { $0.cancellationReason == .system }
+        for touch in touches.subtracting(kept) where touch.type == .eraser {
+            eraserPlaces[touch.identifier] = nil
+            apply(document.abandonErasing(stroke: touch.identifier))
+        }
         for touch in touches.subtracting(kept) { discardStroke(of: touch) }
         finishStrokes(of: kept, updatingLocation: false)
     }
@@ -264,6 +276,23 @@ public final class DrawingView: View {
     /// Drops the stroke a touch is drawing, if any (a gesture claimed the touch).
     public func discardStroke(of touch: Touch) {
         tracker.discardStroke(of: touch.identifier, damage: &changes)
+    }
+
+    // MARK: The eraser
+
+    /// Where each eraser touching the canvas was at its last sample, by touch.
+    private var eraserPlaces: [UInt64: Point] = [:]
+
+    /// The places of the erasers touching the canvas now, for the ring that shows what they take.
+    public var eraserLocations: [Point] { eraserPlaces.sorted { $0.key < $1.key }.map(\.value) }
+
+    /// The eraser `touch` went from `start` to where it is now: every shape its path came within the hit radius
+    /// of goes at once, and the stroke becomes one undoable edit when the eraser lifts.
+    private func erase(with touch: Touch, from start: Point) {
+        let end = canvasPoint(of: touch)
+        eraserPlaces[touch.identifier] = end
+        let crossed = document.shapes.shapes(alongSegmentFrom: start, to: end, radius: hitRadius)
+        if !crossed.isEmpty { apply(document.erase(crossed, stroke: touch.identifier)) }
     }
 
     // MARK: The keyboard's line
@@ -300,6 +329,12 @@ public final class DrawingView: View {
         let options = document.options
         var finished: [Shape] = []
         for touch in touches.sorted(by: { $0.identifier < $1.identifier }) {
+            if touch.type == .eraser {
+                if updatingLocation, let last = eraserPlaces[touch.identifier] { erase(with: touch, from: last) }
+                eraserPlaces[touch.identifier] = nil
+                apply(document.finishErasing(stroke: touch.identifier))
+                continue
+            }
             // The lift's own sample says nothing about the stroke's speed: the width stays that of the last move.
             if updatingLocation {
                 tracker.moved(

@@ -23,8 +23,8 @@ extension DocumentCodec {
     static func appendOptions(_ options: DrawingOptions, to out: inout JSONWriter) {
         guard !options.isDefault else { return }
         var members: [(key: String, value: JSONValue)] = []
-        for option in DrawingOption.allCases where options[keyPath: option.keyPath] {
-            members.append((option.documentKey, .bool(true)))
+        for option in DrawingOption.allCases where options[keyPath: option.keyPath] != option.defaultValue {
+            members.append((option.documentKey, .bool(options[keyPath: option.keyPath])))
         }
         if options.color != .black { members.append(("color", .string(options.color.hex))) }
         out.raw(", \"options\": ")
@@ -82,16 +82,14 @@ extension DocumentCodec {
     static func options(_ value: JSONValue?) throws(DocumentError) -> DrawingOptions {
         guard let value else { return DrawingOptions() }
         guard case .object = value else { throw .wrongType(field: "options", expected: "an object") }
-        func flag(_ name: String) throws(DocumentError) -> Bool {
-            guard let flag = value[name] else { return false }
+        var options = DrawingOptions(color: try color(value["color"], field: "options.color") ?? .black)
+        for option in DrawingOption.allCases {
+            guard let flag = value[option.documentKey] else { continue }
             guard case .bool(let on) = flag else {
-                throw .wrongType(field: "options.\(name)", expected: "true or false")
+                throw .wrongType(field: "options.\(option.documentKey)", expected: "true or false")
             }
-            return on
+            options[keyPath: option.keyPath] = on
         }
-        return DrawingOptions(
-            circles: try flag("circles"), colorByAngle: try flag("colorByAngle"),
-            widthBySpeed: try flag("widthBySpeed"), widthByPressure: try flag("widthByPressure"),
-            color: try color(value["color"], field: "options.color") ?? .black)
+        return options
     }
 }

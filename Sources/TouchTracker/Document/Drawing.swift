@@ -30,17 +30,21 @@ public struct DrawingOptions: Hashable, Sendable {
     public var widthBySpeed: Bool
     /// A line's width follows the finger's pressure, when the device reports it (harder is wider).
     public var widthByPressure: Bool
+    /// While a stylus is near, a finger that goes down is taken for the palm and ignored (`PalmRejection`). On
+    /// unless turned off.
+    public var palmRejection: Bool
     /// The colour of new lines and circles (when colour by angle is off).
     public var color: LineColor
 
     public init(
         circles: Bool = false, colorByAngle: Bool = false, widthBySpeed: Bool = false, widthByPressure: Bool = false,
-        color: LineColor = .black
+        palmRejection: Bool = true, color: LineColor = .black
     ) {
         self.circles = circles
         self.colorByAngle = colorByAngle
         self.widthBySpeed = widthBySpeed
         self.widthByPressure = widthByPressure
+        self.palmRejection = palmRejection
         self.color = color
     }
 

@@ -30,6 +30,9 @@ public struct DrawingDocument: Sendable {
     public private(set) var widestStoredWidth: Double
     /// The selected shape as it was when the drag moving it began, for the undoable move edit.
     private var moveOrigin: Shape?
+    /// The shapes each eraser stroke under way has taken out (by the stroke's key), recorded as one edit when it
+    /// ends (`finishErasing`).
+    private var erasing: [UInt64: [IdentifiedShape]] = [:]
 
     public struct Update: Sendable {
         public var changes: [DocumentChange] = []
@@ -122,7 +125,7 @@ public struct DrawingDocument: Sendable {
     /// Puts a paste prepared on another thread on top of the drawing: one undoable edit, constant time. Returns
     /// nil, changing nothing, when the drawing changed since the paste was prepared on it (prepare it again).
     public mutating func paste(_ prepared: PreparedPaste) -> Update? {
-        guard shapes.revision == prepared.base.revision, moveOrigin == nil else { return nil }
+        guard shapes.revision == prepared.base.revision, moveOrigin == nil, erasing.isEmpty else { return nil }
         let before = shapes
         shapes = prepared.result
         widestStoredWidth = Swift.max(widestStoredWidth, prepared.widestWidth)
@@ -145,6 +148,7 @@ public struct DrawingDocument: Sendable {
     /// Removes every shape, undoably. No edit when there is none.
     public mutating func clear() -> Update {
         var update = finishMove()
+        update.merge(finishAllErasing())
         update.merge(select(nil))
         guard !shapes.isEmpty else { return update }
         // The collection is kept whole by the edit and replaced by an empty one: constant time at any size.
@@ -159,6 +163,7 @@ public struct DrawingDocument: Sendable {
     /// so undo brings back what was there before. The options stay as they are (they are the window's settings).
     public mutating func replace(with loaded: consuming LoadedDocument) -> Update {
         var update = finishMove()
+        update.merge(finishAllErasing())
         update.merge(select(nil))
         var document = consume loaded
         let previous = shapes
@@ -230,8 +235,57 @@ public struct DrawingDocument: Sendable {
         return commit(.move(id: id, from: origin, to: shape))
     }
 
+    // MARK: Erasing
+
+    /// Takes `ids` out of the drawing for the eraser stroke `stroke` (shown gone at once); the stroke becomes one
+    /// undoable edit when it ends (`finishErasing`). A shape being dragged is left alone; a selected one is
+    /// deselected first. IDs no longer in the drawing are skipped.
+    public mutating func erase(_ ids: [ShapeID], stroke: UInt64) -> Update {
+        var update = Update()
+        for id in ids {
+            if id == selection {
+                guard moveOrigin == nil else { continue }
+                update.merge(select(nil))
+            }
+            guard let shape = shapes.remove(id) else { continue }
+            erasing[stroke, default: []].append(IdentifiedShape(id: id, shape: shape))
+            update.changes.append(.leftRest(shape))
+        }
+        update.collapseIfMany()
+        return update
+    }
+
+    /// Ends the eraser stroke `stroke`: what it took out becomes one undoable edit (and is saved). Nothing when it
+    /// erased nothing.
+    public mutating func finishErasing(stroke: UInt64) -> Update {
+        guard let erased = erasing.removeValue(forKey: stroke), !erased.isEmpty else { return Update() }
+        return commit(.erase(erased))
+    }
+
+    /// Puts back what the eraser stroke `stroke` took out, as if it had never been (the stroke was claimed by a
+    /// gesture of the window system's).
+    public mutating func abandonErasing(stroke: UInt64) -> Update {
+        guard let erased = erasing.removeValue(forKey: stroke) else { return Update() }
+        var update = Update()
+        for item in erased where shapes[item.id] == nil { update.changes += restore(item) }
+        update.collapseIfMany()
+        return update
+    }
+
+    /// Whether an eraser stroke is under way.
+    public var isErasing: Bool { !erasing.isEmpty }
+
+    /// Records every eraser stroke under way as its edit (an undo, a clear or a reload must not interleave with
+    /// one).
+    private mutating func finishAllErasing() -> Update {
+        var update = Update()
+        for stroke in erasing.keys.sorted() { update.merge(finishErasing(stroke: stroke)) }
+        return update
+    }
+
     public mutating func undo() -> Update {
         var update = finishMove()
+        update.merge(finishAllErasing())
         guard let edit = undoStack.popUndo() else { return update }
         update.merge(apply(edit, reversed: true))
         return update
@@ -239,6 +293,7 @@ public struct DrawingDocument: Sendable {
 
     public mutating func redo() -> Update {
         var update = finishMove()
+        update.merge(finishAllErasing())
         guard let edit = undoStack.popRedo() else { return update }
         update.merge(apply(edit, reversed: false))
         return update
@@ -267,6 +322,10 @@ public struct DrawingDocument: Sendable {
         case (.replace(let before, let after), _), (.paste(let before, let after), _):
             shapes = (reversed ? before : after).continuingIDs(of: shapes)
             update.changes.append(.everything)
+        case (.erase(let erased), true):
+            for item in erased { update.changes += restore(item) }
+        case (.erase(let erased), false):
+            for item in erased { update.changes += remove(item) }
         case (.move(let id, let from, let to), _):
             let target = reversed ? from : to
             if let current = shapes[id] { update.changes.append(.leftRest(current)) }

@@ -13,6 +13,8 @@ public enum Edit: Sendable {
     /// so undo and redo are constant time.
     case paste(ShapeCollection, with: ShapeCollection)
     case move(id: ShapeID, from: Shape, to: Shape)
+    /// Shapes a stylus's eraser crossed in one stroke, each with its ID, so undo puts them back where they were.
+    case erase([IdentifiedShape])
 
     /// A short verb for traces and the inspector.
     public var name: String {
@@ -23,6 +25,7 @@ public enum Edit: Sendable {
         case .replace: "reload"
         case .paste: "paste"
         case .move: "move"
+        case .erase: "erase"
         }
     }
 }

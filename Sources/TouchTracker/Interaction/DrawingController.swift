@@ -21,6 +21,10 @@ public final class DrawingController {
 
     /// Where the long-pressing finger was at the last move, so the line follows it exactly.
     private var dragAnchor: Point?
+    /// Fingers taken for the palm while a stylus is near (DESIGN.md §2.17).
+    public private(set) var palmRejection = PalmRejection()
+    /// Where a stylus hovers within reach without touching, and which end, while it does.
+    public private(set) var stylusHover: (location: Point, tool: TouchType)?
     private let gestureRules = GestureRules()
 
     /// Device pixels per 96-dpi pixel (HiDPI): line width, hit radius, tap slop, gesture distances and the menu
@@ -127,6 +131,10 @@ public final class DrawingController {
             }
         }
         longPressRecognizer.require(toFail: swipeRecognizer)
+        // A finger, the mouse and a pen's tip tap, hold and swipe alike; the eraser only erases.
+        for recognizer in [tapRecognizer, doubleTapRecognizer, longPressRecognizer, swipeRecognizer] {
+            recognizer.allowedTouchTypes = [.direct, .indirectPointer, .pencil]
+        }
         drawingView.addGestureRecognizer(doubleTapRecognizer)
         drawingView.addGestureRecognizer(tapRecognizer)
         drawingView.addGestureRecognizer(longPressRecognizer)
@@ -158,6 +166,12 @@ public final class DrawingController {
     // MARK: Input
 
     public func send(_ input: TouchInput) {
+        if palmRejection.rejects(input, enabled: drawingView.options.palmRejection) {
+            // Time passes as it would have had the window seen the touch: gesture timers fire in order.
+            window.clock.advance(to: input.timestamp)
+            return
+        }
+        if input.type.isStylus, input.phase == .began { stylusHover = nil }
         if input.phase == .began {
             gestureHintDismissed = true
             keyboard.movingShape = nil
@@ -174,6 +188,28 @@ public final class DrawingController {
     /// The pointer moved with no button down: highlight the menu item under it.
     public func hover(at point: Point) {
         menuView?.highlight(at: point)
+    }
+
+    /// A stylus hovers within the tablet's reach at `point` without touching (`tool`: its tip or its eraser): its
+    /// ring shows where it would land, and fingers that go down meanwhile are taken for the palm.
+    public func stylusHovered(at point: Point, tool: TouchType) {
+        guard point.isFinite else { return }
+        palmRejection.stylusCameNear()
+        stylusHover = (point, tool)
+        menuView?.highlight(at: point)
+    }
+
+    /// The stylus left the tablet's reach (at the window clock's `time`): its ring goes, and fingers are drawn with
+    /// again `PalmRejection.grace` later.
+    public func stylusLeft(at time: TimeInterval) {
+        stylusHover = nil
+        palmRejection.stylusLeft(at: time)
+    }
+
+    /// The window lost its input: rejected fingers will never end, and a stylus's place is no longer known.
+    public func inputLost() {
+        palmRejection.forgetRejectedTouches()
+        stylusHover = nil
     }
 
     /// A right click: select the shape under the pointer and open its menu at once (no double-tap wait); on the
@@ -531,11 +567,15 @@ public final class DrawingController {
         openMenu(at: point, items: MenuItem.selectionMenu)
     }
 
-    /// Opens the settings menu: the challenges' switches (checked when on) and the way to the colours.
+    /// Opens the settings menu: the challenges' switches (checked when on), palm rejection once a stylus has been
+    /// seen, and the way to the colours.
     public func openSettingsMenu(at point: Point) {
         let options = drawingView.options
         let checked = DrawingOption.allCases.filter { options[keyPath: $0.keyPath] }.map(MenuItem.toggle)
-        openMenu(at: point, items: MenuItem.settingsMenu, checked: checked)
+        let items = MenuItem.settingsMenu(
+            offeringPalmRejection: palmRejection.hasSeenStylus || !options.palmRejection)
+        let shownChecks = checked.filter { items.contains($0) }
+        openMenu(at: point, items: items, checked: shownChecks)
     }
 
     /// Opens the colour menu, the colour in use checked.
@@ -579,7 +619,10 @@ public final class DrawingController {
 
     /// What the gesture inspector shows now, or nil while it is hidden.
     public var inspector: InspectorSnapshot? {
-        guard var snapshot = inspectorState.snapshot(of: window, recognizers: recognizers, scale: scale) else {
+        guard
+            var snapshot = inspectorState.snapshot(
+                of: window, recognizers: recognizers, rejected: palmRejection.rejectedTouches, scale: scale)
+        else {
             return nil
         }
         if keyboard.isShown {
@@ -607,7 +650,23 @@ public final class DrawingController {
     public var overlay: Overlay {
         Overlay(
             inspector: inspector, notice: notices.shown, hint: isHintShown ? .gestureHint : nil,
-            keyboardCursor: keyboard.isShown ? keyboard.location : nil, scale: scale)
+            keyboardCursor: keyboard.isShown ? keyboard.location : nil, stylusRings: stylusRings, scale: scale)
+    }
+
+    /// How wide the ring under a hovering pen's tip is, in 96-dpi pixels.
+    public static let penRingRadius = 6.0
+
+    /// The rings under the stylus: where a hovering tip would land or a hovering eraser would erase, and what each
+    /// pressed eraser takes.
+    private var stylusRings: [StylusRing] {
+        var rings = drawingView.eraserLocations.map {
+            StylusRing(center: $0, radius: drawingView.hitRadius, tool: .eraser)
+        }
+        if let hover = stylusHover {
+            let radius = hover.tool == .eraser ? drawingView.hitRadius : Self.penRingRadius * scale
+            rings.append(StylusRing(center: hover.location, radius: radius, tool: hover.tool))
+        }
+        return rings
     }
 
     /// Whether the window shows a short hint of the gestures on an empty drawing until the first stroke (a window

@@ -26,16 +26,22 @@ final class GestureInspector {
     }
 
     /// What the inspector shows now, or nil while it is hidden.
-    func snapshot(of window: Window, recognizers: [GestureRecognizer], scale: Double) -> InspectorSnapshot? {
+    func snapshot(
+        of window: Window, recognizers: [GestureRecognizer], rejected: [UInt64: Point] = [:], scale: Double
+    ) -> InspectorSnapshot? {
         guard isVisible else { return nil }
         let touches = window.activeTouches.sorted { $0.identifier < $1.identifier }.map {
-            InspectorSnapshot.TouchMark(id: $0.identifier, location: $0.location(in: nil), phase: "\($0.phase)")
+            InspectorSnapshot.TouchMark(
+                id: $0.identifier, location: $0.location(in: nil), phase: "\($0.phase)", type: "\($0.type)")
+        }
+        let palms = rejected.sorted { $0.key < $1.key }.map {
+            InspectorSnapshot.TouchMark(id: $0.key, location: $0.value, phase: "rejected", isRejected: true)
         }
         let rows = recognizers.map { recognizer in
             InspectorSnapshot.RecognizerRow(
                 name: recognizer.name ?? "\(type(of: recognizer))", state: "\(recognizer.state)",
                 lastOutcome: lastOutcomes[ObjectIdentifier(recognizer)].map { "\($0)" })
         }
-        return InspectorSnapshot(touches: touches, recognizers: rows, scale: scale)
+        return InspectorSnapshot(touches: touches + palms, recognizers: rows, scale: scale)
     }
 }

@@ -1,9 +1,10 @@
-/// One of the drawing's switches (DESIGN.md §2.12–16), as the settings menu and the keyboard turn them on and off.
+/// One of the drawing's switches (DESIGN.md §2.12–17), as the settings menu and the keyboard turn them on and off.
 public enum DrawingOption: CaseIterable, Hashable, Sendable {
     case circles
     case colorByAngle
     case widthBySpeed
     case widthByPressure
+    case palmRejection
 
     /// Where the switch lives in the document's options.
     public var keyPath: WritableKeyPath<DrawingOptions, Bool> {
@@ -12,6 +13,7 @@ public enum DrawingOption: CaseIterable, Hashable, Sendable {
         case .colorByAngle: \.colorByAngle
         case .widthBySpeed: \.widthBySpeed
         case .widthByPressure: \.widthByPressure
+        case .palmRejection: \.palmRejection
         }
     }
 
@@ -22,6 +24,7 @@ public enum DrawingOption: CaseIterable, Hashable, Sendable {
         case .colorByAngle: "colorByAngle"
         case .widthBySpeed: "widthBySpeed"
         case .widthByPressure: "widthByPressure"
+        case .palmRejection: "palmRejection"
         }
     }
 
@@ -31,8 +34,12 @@ public enum DrawingOption: CaseIterable, Hashable, Sendable {
         case .colorByAngle: "Colour by Angle"
         case .widthBySpeed: "Width by Speed"
         case .widthByPressure: "Width by Pressure"
+        case .palmRejection: "Palm Rejection"
         }
     }
+
+    /// The switch's place in a new drawing: palm rejection is on, the challenges' switches off.
+    public var defaultValue: Bool { self == .palmRejection }
 }
 
 /// An item of the popup menus. The app works with items; their titles are for the screen, and for replay scripts
@@ -49,8 +56,14 @@ public enum MenuItem: Hashable, Sendable, CustomStringConvertible {
 
     /// The selection's menu.
     public static let selectionMenu: [MenuItem] = [.delete]
-    /// The settings menu (right click on the empty canvas, or F2).
+    /// Every item the settings menu can hold (right click on the empty canvas, or F2).
     public static let settingsMenu: [MenuItem] = DrawingOption.allCases.map(MenuItem.toggle) + [.colors]
+
+    /// The settings menu as a window shows it: the palm rejection switch only once a stylus has been seen (or it
+    /// was turned off), since without a stylus it changes nothing.
+    public static func settingsMenu(offeringPalmRejection: Bool) -> [MenuItem] {
+        offeringPalmRejection ? settingsMenu : settingsMenu.filter { $0 != .toggle(.palmRejection) }
+    }
     /// The colour menu (three-finger swipe up, C, or "Colours" in the settings menu).
     public static let colorMenu: [MenuItem] = LineColor.palette.map { .color($0.color) }
 

@@ -10,6 +10,11 @@ public struct InspectorSnapshot: Hashable, Sendable {
         /// Window coordinates.
         public var location: Point
         public var phase: String
+        /// What made it: "finger", "pointer", "pen" or "eraser".
+        public var type: String = "finger"
+        /// A finger taken for the palm while a stylus is near (`PalmRejection`): no gesture or view sees it, and
+        /// `id` is the platform's.
+        public var isRejected = false
     }
 
     /// One gesture recognizer.
@@ -52,18 +57,44 @@ public struct Overlay: Hashable, Sendable {
     public var hint: Message?
     /// Where the keyboard cursor is, once a key has moved it (a small crosshair).
     public var keyboardCursor: Point?
+    /// Where a hovering stylus would land, and what a pressed eraser takes (rings).
+    public var stylusRings: [StylusRing]
     public var scale: Double
 
     public init(
         inspector: InspectorSnapshot? = nil, notice: Message? = nil, hint: Message? = nil,
-        keyboardCursor: Point? = nil, scale: Double = 1
+        keyboardCursor: Point? = nil, stylusRings: [StylusRing] = [], scale: Double = 1
     ) {
         self.inspector = inspector
         self.notice = notice
         self.hint = hint
         self.keyboardCursor = keyboardCursor
+        self.stylusRings = stylusRings
         self.scale = scale
     }
 
-    public var isEmpty: Bool { inspector == nil && notice == nil && hint == nil && keyboardCursor == nil }
+    public var isEmpty: Bool {
+        inspector == nil && notice == nil && hint == nil && keyboardCursor == nil && stylusRings.isEmpty
+    }
+}
+
+/// A ring under a stylus (DESIGN.md §2.17): a small one where a hovering pen would land, one as wide as the hit
+/// radius where an eraser would erase (hovering) or erases (pressed).
+public struct StylusRing: Hashable, Sendable {
+    public var center: Point
+    /// In window pixels.
+    public var radius: Double
+    public var tool: TouchType
+
+    public init(center: Point, radius: Double, tool: TouchType) {
+        self.center = center
+        self.radius = radius
+        self.tool = tool
+    }
+
+    /// The pixels the ring covers (its stroke included).
+    public var frame: Rect {
+        let reach = radius + 3
+        return Rect(x: center.x - reach, y: center.y - reach, width: 2 * reach, height: 2 * reach)
+    }
 }

@@ -7,9 +7,14 @@ public enum ReplayRunner {
         for timed in events {
             controller.advanceTime(to: timed.time)
             switch timed.event {
-            case .touch(let id, let phase, let location, let force):
+            case .touch(let id, let phase, let location, let force, let type):
                 controller.send(
-                    TouchInput(id: id, phase: phase, location: location, timestamp: timed.time, force: force))
+                    TouchInput(
+                        id: id, phase: phase, location: location, timestamp: timed.time, force: force, type: type))
+            case .stylusHover(let location, let tool):
+                controller.stylusHovered(at: location, tool: tool)
+            case .stylusLeft:
+                controller.stylusLeft(at: timed.time)
             case .key(let command):
                 controller.handleKey(command)
             case .menu(let title):

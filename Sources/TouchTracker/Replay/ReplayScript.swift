@@ -3,7 +3,12 @@ import TouchKit
 
 /// One event of a replay script (DESIGN.md §3).
 public enum ReplayEvent: Hashable, Sendable {
-    case touch(id: UInt64, phase: TouchInput.Phase, location: Point, force: Double?)
+    /// `type` is what made the touch: a finger unless the script says `"tool"`.
+    case touch(id: UInt64, phase: TouchInput.Phase, location: Point, force: Double?, type: TouchType)
+    /// A stylus hovers within reach without touching (`tool`: `.pencil` or `.eraser`).
+    case stylusHover(Point, tool: TouchType)
+    /// The stylus left the tablet's reach.
+    case stylusLeft
     case key(KeyCommand)
     /// Activates the open menu's item with this title, exactly as a click on it would.
     case menu(String)
@@ -70,8 +75,18 @@ public enum ReplayScript {
             }
             return TimedReplayEvent(time: time, event: .menu(title))
         }
+        if let hoverValue = value["hover"] {
+            guard case .string(let name) = hoverValue, name == "pen" || name == "eraser" || name == "out" else {
+                throw fail("\"hover\" must be \"pen\" or \"eraser\" (with \"x\" and \"y\"), or \"out\"")
+            }
+            if name == "out" { return TimedReplayEvent(time: time, event: .stylusLeft) }
+            let x = try coordinate(value["x"], name: "x", line: line)
+            let y = try coordinate(value["y"], name: "y", line: line)
+            return TimedReplayEvent(
+                time: time, event: .stylusHover(Point(x: x, y: y), tool: name == "pen" ? .pencil : .eraser))
+        }
         guard let idValue = value["id"] else {
-            throw fail("expected a touch (\"id\", \"phase\", \"x\", \"y\"), \"key\" or \"menu\"")
+            throw fail("expected a touch (\"id\", \"phase\", \"x\", \"y\"), \"key\", \"menu\" or \"hover\"")
         }
         guard case .number(let idNumber) = idValue, idNumber >= 0, idNumber <= 4_294_967_295,
             idNumber == idNumber.rounded()
@@ -97,8 +112,19 @@ public enum ReplayScript {
             }
             force = number
         }
+        var type = TouchType.direct
+        if let toolValue = value["tool"] {
+            let tools: [String: TouchType] = [
+                "finger": .direct, "mouse": .indirectPointer, "pen": .pencil, "eraser": .eraser,
+            ]
+            guard case .string(let name) = toolValue, let tool = tools[name] else {
+                throw fail("\"tool\" must be \"finger\", \"mouse\", \"pen\" or \"eraser\"")
+            }
+            type = tool
+        }
         return TimedReplayEvent(
-            time: time, event: .touch(id: UInt64(idNumber), phase: phase, location: Point(x: x, y: y), force: force))
+            time: time,
+            event: .touch(id: UInt64(idNumber), phase: phase, location: Point(x: x, y: y), force: force, type: type))
     }
 
     private static func coordinate(_ value: JSONValue?, name: String, line: Int) throws(ReplayScriptError) -> Double {

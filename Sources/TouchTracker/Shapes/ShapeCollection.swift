@@ -181,4 +181,22 @@ public struct ShapeCollection: Sendable {
         index.shapes(in: rect) { ids.insert($0) }
         return ids.sorted().compactMap { id in storage[id].map { IdentifiedShape(id: id, shape: $0) } }
     }
+
+    /// The shapes whose stroke's centre line comes within `radius` of the segment from `start` to `end` (an
+    /// eraser's path between two samples), bottom to top. The segment is walked in steps of at most half `radius`,
+    /// so a shape it crosses is always within `radius` of a step.
+    public func shapes(alongSegmentFrom start: Point, to end: Point, radius: Double) -> [ShapeID] {
+        guard start.isFinite, end.isFinite, radius > 0 else { return [] }
+        let area = Rect(
+            x: Swift.min(start.x, end.x) - radius, y: Swift.min(start.y, end.y) - radius,
+            width: abs(end.x - start.x) + 2 * radius, height: abs(end.y - start.y) + 2 * radius)
+        let steps = Swift.max(1, Int((start.distance(to: end) / (radius / 2)).rounded(.up)))
+        let samples = (0...steps).map { step in
+            let t = Double(step) / Double(steps)
+            return Point(x: start.x + (end.x - start.x) * t, y: start.y + (end.y - start.y) * t)
+        }
+        return shapes(reaching: area).compactMap { item in
+            samples.contains { item.shape.distance(to: $0) <= radius } ? item.id : nil
+        }
+    }
 }

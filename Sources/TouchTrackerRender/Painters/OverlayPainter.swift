@@ -10,6 +10,8 @@ enum OverlayPainter {
     static let panelFontSize = 13.0
     static let noticeFontSize = 16.0
     static let inspectorColor = Color(red: 0.1, green: 0.45, blue: 0.95)
+    /// Fingers taken for the palm are marked in red.
+    static let rejectedColor = Color(red: 0.85, green: 0.15, blue: 0.1)
 
     /// The pixels `overlay` covers in a `canvas`-sized window (what to repaint when it appears or goes).
     static func bounds(of overlay: Overlay, canvas: Rect, translate: Translate, in context: CairoContext) -> Rect {
@@ -40,6 +42,9 @@ enum OverlayPainter {
         if let cursor = overlay.keyboardCursor {
             bounds = bounds.union(KeyboardCursor.crosshairFrame(at: cursor, scale: overlay.scale))
         }
+        for ring in overlay.stylusRings where ring.center.isFinite {
+            bounds = bounds.union(ring.frame.insetBy(dx: -2 * overlay.scale, dy: -2 * overlay.scale))
+        }
         if let hint = overlay.hint {
             let lines = hintLines(hint.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
             for frame in hintFrames(lines, canvas: canvas, scale: overlay.scale) { bounds = bounds.union(frame) }
@@ -53,6 +58,9 @@ enum OverlayPainter {
         }
         if let inspector = overlay.inspector { paintInspector(inspector, translate: translate, in: context) }
         if let cursor = overlay.keyboardCursor { paintCrosshair(at: cursor, scale: overlay.scale, in: context) }
+        for ring in overlay.stylusRings where ring.center.isFinite {
+            paintStylusRing(ring, scale: overlay.scale, in: context)
+        }
         if let notice = overlay.notice {
             paintNotice(notice.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
         }
@@ -74,6 +82,33 @@ enum OverlayPainter {
             cairo_line_to(cr, point.x + radius, point.y)
             cairo_move_to(cr, point.x, point.y - radius)
             cairo_line_to(cr, point.x, point.y + radius)
+            context.setColor(color)
+            cairo_set_line_width(cr, width)
+            cairo_stroke(cr)
+        }
+        context.restore()
+    }
+
+    // MARK: Stylus
+
+    static let penRingColor = Color(red: 0.1, green: 0.3, blue: 0.85)
+    static let eraserRingColor = Color(red: 0.45, green: 0.45, blue: 0.5)
+
+    /// A ring under the stylus: a white edge under a coloured one, so it shows on lines and on white; an eraser's
+    /// is grey and faintly filled.
+    private static func paintStylusRing(_ ring: StylusRing, scale s: Double, in context: CairoContext) {
+        let cr = context.pointer
+        context.save()
+        let isEraser = ring.tool == .eraser
+        if isEraser {
+            cairo_new_path(cr)
+            cairo_arc(cr, ring.center.x, ring.center.y, ring.radius, 0, 2 * Double.pi)
+            context.setColor(Color(red: 0.45, green: 0.45, blue: 0.5, alpha: 0.12))
+            cairo_fill(cr)
+        }
+        for (color, width) in [(Color.white, 3.5 * s), (isEraser ? eraserRingColor : penRingColor, 1.5 * s)] {
+            cairo_new_path(cr)
+            cairo_arc(cr, ring.center.x, ring.center.y, ring.radius, 0, 2 * Double.pi)
             context.setColor(color)
             cairo_set_line_width(cr, width)
             cairo_stroke(cr)
@@ -111,14 +146,24 @@ enum OverlayPainter {
         context.save()
         for touch in inspector.touches where touch.location.isFinite {
             let center = touch.location
+            let color = touch.isRejected ? rejectedColor : inspectorColor
             cairo_new_path(cr)
             cairo_arc(cr, center.x, center.y, touchRadius * s, 0, 2 * Double.pi)
-            context.setColor(Color(red: 0.1, green: 0.45, blue: 0.95, alpha: 0.25))
+            context.setColor(Color(red: color.red, green: color.green, blue: color.blue, alpha: 0.25))
             cairo_fill_preserve(cr)
-            context.setColor(inspectorColor)
+            context.setColor(color)
             cairo_set_line_width(cr, 3 * s)
+            if touch.isRejected {
+                // A rejected palm is crossed out.
+                let arm = touchRadius * s * 0.7
+                cairo_move_to(cr, center.x - arm, center.y - arm)
+                cairo_line_to(cr, center.x + arm, center.y + arm)
+                cairo_move_to(cr, center.x + arm, center.y - arm)
+                cairo_line_to(cr, center.x - arm, center.y + arm)
+            }
             cairo_stroke(cr)
-            TextLayout("#\(touch.id) \(touch.phase)", size: 14 * s, for: context).draw(
+            let label = touch.isRejected ? "palm \(touch.phase)" : "#\(touch.id) \(touch.type) \(touch.phase)"
+            TextLayout(label, size: 14 * s, for: context).draw(
                 baselineAt: Point(x: center.x + (touchRadius + 4) * s, y: center.y - (touchRadius - 4) * s),
                 in: context)
         }

@@ -84,7 +84,7 @@ public final class WaylandDemoApp {
             if host.handleKey(name: key.key, control: key.control, shift: key.shift), options.verbose {
                 log("scene \(host.kind.rawValue)")
             }
-        case .input(.hover), .input(.contextClick), .input(.deviceRemoved):
+        case .input(.hover), .input(.stylusHover), .input(.stylusLeft), .input(.contextClick), .input(.deviceRemoved):
             break
         case .resized(let width, let height, let newScale):
             do {

@@ -137,6 +137,10 @@ public final class X11App {
             session.handle(.touch(input))
         case .hover(let point):
             session.handle(.hover(point))
+        case .stylusHover(let point, let tool):
+            session.handle(.stylusHover(point, tool: tool))
+        case .stylusLeft:
+            session.handle(.stylusLeft)
         case .contextClick(let point):
             session.handle(.contextClick(point))
         case .deviceRemoved(let source):

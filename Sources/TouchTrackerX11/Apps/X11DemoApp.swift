@@ -82,7 +82,7 @@ public final class X11DemoApp {
                 })
         case .closeRequested:
             running = false
-        case .hover, .contextClick, .deviceRemoved, .mapped, .clipboard:
+        case .hover, .stylusHover, .stylusLeft, .contextClick, .deviceRemoved, .mapped, .clipboard:
             break
         }
     }

@@ -5,6 +5,10 @@ enum PlatformEvent {
     case touch(TouchInput)
     /// The pointer moved with no button held (menu highlight).
     case hover(Point)
+    /// A tablet's pen hovers within reach without touching (`tool`: `.pencil` for its tip, `.eraser`).
+    case stylusHover(Point, tool: TouchType)
+    /// A tablet's pen left the tablet's reach (XI 1's ProximityOut).
+    case stylusLeft
     /// Button 3 was pressed at a point (select and open the menu at once).
     case contextClick(Point)
     /// A slave device went away or was disabled: its touches are cancelled by the system.
