@@ -17,14 +17,27 @@ import Synchronization
 /// for the server's lifetime: get devices from `XorgServer.device(_:)`, which caches them.
 public final class InputTestDevice: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
-        case touch = "Touch"
-        case pointer = "PointerAbsolute"
-        case keyboard = "Keyboard"
+        case touch
+        case pointer
+        case keyboard
         /// A touchpad that reports XI 2.4 pinch and swipe gestures.
-        case gesture = "PointerGesture"
+        case gesture
         /// A tablet's pen, as XI2 shows one: an absolute pointer with proximity and an "Abs Pressure" axis (4,
         /// 0...1000), its tip button 1, named "touchtracker stylus pen".
-        case pen = "PointerAbsoluteProximity"
+        case pen
+        /// The same pen's eraser end, as drivers show it: a device of its own named "touchtracker stylus eraser".
+        case eraser
+
+        /// The inputtest driver's `DeviceType` for the device.
+        public var deviceType: String {
+            switch self {
+            case .touch: "Touch"
+            case .pointer: "PointerAbsolute"
+            case .keyboard: "Keyboard"
+            case .gesture: "PointerGesture"
+            case .pen, .eraser: "PointerAbsoluteProximity"
+            }
+        }
     }
 
     public struct ProtocolError: Error, CustomStringConvertible {
@@ -63,6 +76,7 @@ public final class InputTestDevice: Sendable {
     public static let waitForSyncSize = 8  // xf86ITEventWaitForSync
     public static let motionSize = 1056  // xf86ITEventMotion
     public static let buttonSize = 1064  // xf86ITEventButton
+    public static let proximitySize = 1056  // xf86ITEventProximity
     public static let keySize = 16  // xf86ITEventKey
     public static let touchSize = 1056  // xf86ITEventTouch
     public static let gesturePinchSize = 64  // xf86ITEventGesturePinch
@@ -167,6 +181,17 @@ public final class InputTestDevice: Sendable {
         message.padding(4)
         message.valuators(axisValues(x: x, y: y), pressure: pressure)
         try send(message.finished(expectedLength: Self.motionSize))
+    }
+
+    /// A pen comes within the tablet's reach at root pixel (x, y) (`inReach`), or leaves it: XI 1's ProximityIn
+    /// and ProximityOut.
+    public func proximity(inReach: Bool, x: Double, y: Double) throws {
+        var message = MessageBuilder()
+        message.header(length: Self.proximitySize, type: EventType.proximity.rawValue)
+        message.u32(inReach ? 1 : 0)  // is_prox_in
+        message.padding(4)
+        message.valuators(axisValues(x: x, y: y))
+        try send(message.finished(expectedLength: Self.proximitySize))
     }
 
     /// Presses a pointer button (1 = left) at the current pointer position.

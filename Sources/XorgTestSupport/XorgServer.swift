@@ -39,6 +39,7 @@ public final class XorgServer: Sendable {
     public let keyboardSocketPath: String
     public let gestureSocketPath: String
     public let penSocketPath: String
+    public let eraserSocketPath: String
     /// Root window size in pixels.
     public let width: Int
     public let height: Int
@@ -58,7 +59,8 @@ public final class XorgServer: Sendable {
     /// without it the driver's default 1024x768. `depth` is the screen's colour depth (24, or 16 to try what a
     /// program does on a visual other than 24-bit TrueColor). `disabledExtensions` are turned off (`-extension`),
     /// as a remote display lacks MIT-SHM.
-    /// `pen`: also a tablet's pen (`InputTestDevice.Kind.pen`), for the tests that are about one.
+    /// `pen`: also a tablet's pen and its eraser end (`InputTestDevice.Kind.pen`, `.eraser`), for the tests that are
+    /// about one.
     public static func start(
         timeout: Duration = .seconds(15), screenSize: (width: Int, height: Int)? = nil, depth: Int = 24,
         disabledExtensions: [String] = [], pen: Bool = false
@@ -87,11 +89,13 @@ public final class XorgServer: Sendable {
         keyboardSocketPath = directory.appendingPathComponent("keyboard.sock").path
         gestureSocketPath = directory.appendingPathComponent("gesture.sock").path
         penSocketPath = directory.appendingPathComponent("pen.sock").path
+        eraserSocketPath = directory.appendingPathComponent("eraser.sock").path
         let configDirectory = directory.appendingPathComponent("xorg.conf.d")
         try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
         try Self.config(
             touch: touchSocketPath, pointer: pointerSocketPath, keyboard: keyboardSocketPath,
-            gesture: gestureSocketPath, pen: pen ? penSocketPath : nil, screenSize: screenSize, depth: depth
+            gesture: gestureSocketPath, pen: pen ? (penSocketPath, eraserSocketPath) : nil, screenSize: screenSize,
+            depth: depth
         )
         .write(toFile: configPath, atomically: true, encoding: .utf8)
 
@@ -180,6 +184,7 @@ public final class XorgServer: Sendable {
                 case .keyboard: keyboardSocketPath
                 case .gesture: gestureSocketPath
                 case .pen: penSocketPath
+                case .eraser: eraserSocketPath
                 }
             let device = try InputTestDevice(kind: kind, socketPath: path, screenWidth: width, screenHeight: height)
             state.devices[kind] = device
@@ -192,6 +197,7 @@ public final class XorgServer: Sendable {
     public var keyboard: InputTestDevice { get throws { try device(.keyboard) } }
     public var gesture: InputTestDevice { get throws { try device(.gesture) } }
     public var pen: InputTestDevice { get throws { try device(.pen) } }
+    public var eraser: InputTestDevice { get throws { try device(.eraser) } }
 
     public var isRunning: Bool { process.isRunning }
 
@@ -290,19 +296,23 @@ public final class XorgServer: Sendable {
     }
 
     private static func config(
-        touch: String, pointer: String, keyboard: String, gesture: String, pen: String?,
+        touch: String, pointer: String, keyboard: String, gesture: String, pen: (pen: String, eraser: String)?,
         screenSize: (width: Int, height: Int)?, depth: Int
     ) -> String {
         var videoRam = ""
         var monitor = ""
         // A tablet's pen only where asked for: another pointer device changes what the others' tests see.
-        let penSection =
-            pen.map { path in
-                "Section \"InputDevice\"\n    Identifier \"touchtracker stylus pen\"\n    Driver \"inputtest\"\n"
-                    + "    Option \"SocketPath\" \"\(path)\"\n    Option \"DeviceType\" \"PointerAbsoluteProximity\"\n"
-                    + "    Option \"PointerHasPressure\" \"true\"\nEndSection\n\n"
-            } ?? ""
-        let penLayout = pen == nil ? "" : "    InputDevice \"touchtracker stylus pen\" \"SendCoreEvents\""
+        func tool(_ name: String, _ path: String) -> String {
+            "Section \"InputDevice\"\n    Identifier \"touchtracker stylus \(name)\"\n    Driver \"inputtest\"\n"
+                + "    Option \"SocketPath\" \"\(path)\"\n    Option \"DeviceType\" \"PointerAbsoluteProximity\"\n"
+                + "    Option \"PointerHasPressure\" \"true\"\nEndSection\n\n"
+        }
+        let penSection = pen.map { tool("pen", $0.pen) + tool("eraser", $0.eraser) } ?? ""
+        let penLayout =
+            pen == nil
+            ? ""
+            : "    InputDevice \"touchtracker stylus pen\" \"SendCoreEvents\"\n"
+                + "    InputDevice \"touchtracker stylus eraser\" \"SendCoreEvents\""
         var screen = "        DefaultDepth \(depth)\n"
         if let size = screenSize {
             // A mode with blanking intervals in the proportions of 1920x1080@60 (148.5 MHz), scaled.

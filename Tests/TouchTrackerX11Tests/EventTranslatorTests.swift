@@ -16,9 +16,12 @@ import TouchKit
     static let mouseID: UInt64 = 1 << 62
 
     /// A translator for `windowID`, with XI2 (`xiOpcode`) or core events only, every key looked up as `keysym`.
-    static func translator(xi: Bool = true, keysym: KeySym = 0x7A) -> EventTranslator {
+    static func translator(
+        xi: Bool = true, keysym: KeySym = 0x7A, tools: [Int32: TabletTool] = [:], proximityLeftTypes: Set<Int32> = []
+    ) -> EventTranslator {
         EventTranslator(
             windowID: windowID, deleteWindowAtom: deleteWindowAtom, xiOpcode: xi ? xiOpcode : nil, pressureAxes: [:],
+            tools: tools, proximityLeftTypes: proximityLeftTypes,
             connection: EventTranslator.Connection(
                 fetchCookieData: { $0.data != nil }, freeCookieData: { _ in }, keysym: { _ in keysym }))
     }
@@ -122,7 +125,10 @@ import TouchKit
         press.xbutton.time = 1_000
         let began = try #require(Self.onlyTouch(translator.translate(&press, now: 50)))
         #expect(
-            began == TouchInput(id: Self.mouseID, phase: .began, location: Point(x: 40, y: 60), timestamp: 50))
+            began
+                == TouchInput(
+                    id: Self.mouseID, phase: .began, location: Point(x: 40, y: 60), timestamp: 50,
+                    type: .indirectPointer))
 
         var motion = XEvent()
         motion.xmotion.type = MotionNotify
@@ -352,5 +358,49 @@ import TouchKit
         #expect(pressed.phase == .began && pressed.force == 0.8)
         let moved = try #require(Self.onlyTouch(penEvent(XI_Motion, detail: 0, pressure: 250)))
         #expect(moved.phase == .moved && moved.force == 0.25)
+    }
+
+    @Test("a pen's tip is a pen touch and an eraser's an eraser touch; a plain pointer's button 1 is a pointer touch")
+    func toolTouchTypes() throws {
+        var translator = Self.translator(tools: [15: .pen, 16: .eraser])
+        for (source, expected) in [(Int32(15), TouchType.pencil), (16, .eraser), (12, .indirectPointer)] {
+            let began = try #require(
+                Self.onlyTouch(
+                    Self.translateXI(
+                        &translator, evtype: XI_ButtonPress, sourceID: source, detail: 1, x: 5, y: 5, time: 1, now: 1)))
+            #expect(began.type == expected)
+            _ = Self.translateXI(
+                &translator, evtype: XI_ButtonRelease, sourceID: source, detail: 1, x: 5, y: 5, time: 2, now: 1)
+        }
+    }
+
+    @Test("a pen moving with its tip up hovers as a stylus; the mouse moving hovers as a pointer")
+    func penMotionHovers() {
+        var translator = Self.translator(tools: [16: .eraser])
+        let pen = Self.translateXI(
+            &translator, evtype: XI_Motion, sourceID: 16, detail: 0, x: 30, y: 40, time: 1, now: 1)
+        guard pen.count == 1, case .stylusHover(let point, let tool) = pen[0] else {
+            Issue.record("expected a stylus hover, got \(pen)")
+            return
+        }
+        #expect(point == Point(x: 30, y: 40) && tool == .eraser)
+        let mouse = Self.translateXI(
+            &translator, evtype: XI_Motion, sourceID: 12, detail: 0, x: 30, y: 40, time: 2, now: 1)
+        guard mouse.count == 1, case .hover = mouse[0] else {
+            Issue.record("expected a hover, got \(mouse)")
+            return
+        }
+    }
+
+    @Test("an XI 1 ProximityOut of a tool says the stylus left")
+    func proximityOutLeaves() {
+        var translator = Self.translator(tools: [15: .pen], proximityLeftTypes: [91])
+        var event = XEvent()
+        event.type = 91
+        let events = translator.translate(&event, now: 1)
+        guard events.count == 1, case .stylusLeft = events[0] else {
+            Issue.record("expected the stylus to leave, got \(events)")
+            return
+        }
     }
 }

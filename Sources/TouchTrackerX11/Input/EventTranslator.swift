@@ -3,7 +3,9 @@ import TouchKit
 import TouchTrackerSession
 
 /// Turns Xlib events into `PlatformEvent`s: XI2 touches and pointer (or core pointer events without XI2), window
-/// life-cycle and keys. The mouse's button 1 becomes one more touch.
+/// life-cycle and keys. The mouse's button 1 becomes one more touch, and so does a tablet pen's tip (a pen or an
+/// eraser touch, by the device: `TabletTool`); a pen moving without its tip down hovers, and its XI 1 ProximityOut
+/// says it left.
 ///
 /// It knows the window by its id and `WM_DELETE_WINDOW` atom and asks the X connection only through `Connection`,
 /// so tests can feed it events built in memory.
@@ -41,29 +43,42 @@ struct EventTranslator {
     private var touchSources: [UInt64: Int32] = [:]
     /// The pointer's platform touch id while button 1 is down.
     private var mouseTouchID: UInt64?
+    /// Where the pointer's touch was at its press or last move. A release is reported where the master pointer
+    /// is, which another device (a finger's emulated pointer) may have moved meanwhile; the touch ends here.
+    private var mouseTouchLocation = Point.zero
     /// Touchpad pinches and swipes become virtual touches.
     private var gestures = TouchpadGestureBridge()
     /// Pressure axes of the devices that have one, by device id (read once; hot-plugged devices have none).
     private let pressureAxes: [Int32: XInput2.PressureAxis]
+    /// The tablet tools among the pointers, by device id (read once, as the pressure axes are).
+    private let tools: [Int32: TabletTool]
+    /// The XI 1 event types a tool's ProximityOut arrives as (`ProximityWatch`).
+    private let proximityLeftTypes: Set<Int32>
 
     /// Platform ids of mouse "touches" live above every XI2 (device, touch id) pair.
     private static let mouseIDBase: UInt64 = 1 << 62
 
     init(
         windowID: CX11.Window, deleteWindowAtom: Atom, xiOpcode: Int32?, pressureAxes: [Int32: XInput2.PressureAxis],
-        connection: Connection
+        tools: [Int32: TabletTool] = [:], proximityLeftTypes: Set<Int32> = [], connection: Connection
     ) {
         self.windowID = windowID
         self.deleteWindowAtom = deleteWindowAtom
         self.xiOpcode = xiOpcode
         self.pressureAxes = pressureAxes
+        self.tools = tools
+        self.proximityLeftTypes = proximityLeftTypes
         self.connection = connection
     }
 
-    init(display: X11Display, window: X11Window, xi: XInput2?) {
+    init(
+        display: X11Display, window: X11Window, xi: XInput2?, tools: [Int32: TabletTool],
+        proximity: ProximityWatch?
+    ) {
         self.init(
             windowID: window.id, deleteWindowAtom: window.deleteWindowAtom, xiOpcode: xi?.opcode,
-            pressureAxes: xi?.pressureAxes(display: display) ?? [:], connection: .live(display))
+            pressureAxes: xi?.pressureAxes(display: display) ?? [:], tools: tools,
+            proximityLeftTypes: proximity?.leftEventTypes ?? [], connection: .live(display))
         // Xlib fetches the keyboard mapping and builds its table of keysym names the first time a key is looked up
         // (about 10 ms, a round trip and a large reply): done now, before the window shows, so the first key press
         // (a Ctrl+Z while a finger draws, say) does not hold up a frame.
@@ -120,6 +135,8 @@ struct EventTranslator {
             ]
         case ButtonPress, ButtonRelease, MotionNotify:
             return translateCorePointer(&event, now: now)
+        case let type where proximityLeftTypes.contains(type):
+            return [.stylusLeft]
         default:
             return []
         }
@@ -254,6 +271,12 @@ struct EventTranslator {
     private mutating func mouse(
         type: Int32, button: Int32, location: Point, time: Double, sourceID: Int32, force: Double? = nil
     ) -> [PlatformEvent] {
+        let touchType: TouchType
+        switch tools[sourceID] {
+        case .pen: touchType = .pencil
+        case .eraser: touchType = .eraser
+        case nil: touchType = .indirectPointer
+        }
         switch type {
         case XI_ButtonPress where button == 1:
             var events: [PlatformEvent] = []
@@ -263,19 +286,37 @@ struct EventTranslator {
             }
             let id = Self.mouseIDBase | UInt64(UInt32(bitPattern: sourceID))
             mouseTouchID = id
+            mouseTouchLocation = location
             touchSources[id] = sourceID
-            events.append(.touch(TouchInput(id: id, phase: .began, location: location, timestamp: time, force: force)))
+            events.append(
+                .touch(
+                    TouchInput(
+                        id: id, phase: .began, location: location, timestamp: time, force: force, type: touchType)))
             return events
         case XI_ButtonPress where button == 3:
             return [.contextClick(location)]
         case XI_Motion:
-            guard let id = mouseTouchID else { return [.hover(location)] }
-            return [.touch(TouchInput(id: id, phase: .moved, location: location, timestamp: time, force: force))]
+            guard let id = mouseTouchID else {
+                // A pen moving with its tip up hovers within the tablet's reach.
+                guard touchType.isStylus else { return [.hover(location)] }
+                return [.stylusHover(location, tool: touchType)]
+            }
+            mouseTouchLocation = location
+            return [
+                .touch(
+                    TouchInput(
+                        id: id, phase: .moved, location: location, timestamp: time, force: force, type: touchType))
+            ]
         case XI_ButtonRelease where button == 1:
             guard let id = mouseTouchID else { return [] }
             mouseTouchID = nil
             touchSources[id] = nil
-            return [.touch(TouchInput(id: id, phase: .ended, location: location, timestamp: time, force: force))]
+            return [
+                .touch(
+                    TouchInput(
+                        id: id, phase: .ended, location: mouseTouchLocation, timestamp: time, force: force,
+                        type: touchType))
+            ]
         default:
             return []
         }

@@ -93,11 +93,39 @@ struct XInput2 {
         return axes
     }
 
+    /// The tablet tools among the slave pointers (a pointer without a touch class that `TabletTool` recognizes by
+    /// its name or its "Abs Pressure" axis), by device id.
+    func tabletTools(display: X11Display) -> [Int32: TabletTool] {
+        var count: Int32 = 0
+        guard let devices = XIQueryDevice(display.pointer, XIAllDevices, &count) else { return [:] }
+        defer { XIFreeDeviceInfo(devices) }
+        var tools: [Int32: TabletTool] = [:]
+        for index in 0..<Int(count) {
+            let device = devices[index]
+            guard device.use == XISlavePointer else { continue }
+            var hasTouch = false
+            var hasPressure = false
+            for classIndex in 0..<Int(device.num_classes) {
+                guard let info = device.classes[classIndex] else { continue }
+                if info.pointee.type == XITouchClass { hasTouch = true }
+                guard info.pointee.type == XIValuatorClass else { continue }
+                let valuator = UnsafeRawPointer(info).assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
+                guard valuator.label != 0, let label = XGetAtomName(display.pointer, valuator.label) else { continue }
+                defer { XFree(label) }
+                if String(cString: label) == "Abs Pressure" { hasPressure = true }
+            }
+            guard !hasTouch else { continue }
+            tools[device.deviceid] = TabletTool(deviceName: String(cString: device.name), hasPressure: hasPressure)
+        }
+        return tools
+    }
+
     /// One line per enabled input device, for `--verbose`.
     func describeDevices(display: X11Display) -> [String] {
         var count: Int32 = 0
         guard let devices = XIQueryDevice(display.pointer, XIAllDevices, &count) else { return [] }
         defer { XIFreeDeviceInfo(devices) }
+        let tools = tabletTools(display: display)
         var lines: [String] = []
         for index in 0..<Int(count) {
             let device = devices[index]
@@ -111,24 +139,13 @@ struct XInput2 {
             default: use = "floating"
             }
             var touch = ""
-            var pointerPressure = false
             for classIndex in 0..<Int(device.num_classes) {
-                guard let info = device.classes[classIndex] else { continue }
-                if info.pointee.type == XIValuatorClass {
-                    let valuator = UnsafeRawPointer(info).assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
-                    let label = valuator.label == 0 ? nil : XGetAtomName(display.pointer, valuator.label)
-                    defer { if let label { XFree(label) } }
-                    if let label, String(cString: label) == "Abs Pressure" { pointerPressure = true }
-                }
-                guard info.pointee.type == XITouchClass else { continue }
+                guard let info = device.classes[classIndex], info.pointee.type == XITouchClass else { continue }
                 let touchInfo = UnsafeRawPointer(info).assumingMemoryBound(to: XITouchClassInfo.self).pointee
                 let mode = touchInfo.mode == XIDirectTouch ? "direct touch" : "dependent touch"
                 touch = ", \(mode), up to \(touchInfo.num_touches) touches"
             }
-            let tool =
-                device.use == XISlavePointer && touch.isEmpty
-                ? TabletTool(deviceName: name, hasPressure: pointerPressure).map { ", tablet \($0.rawValue)" } ?? ""
-                : ""
+            let tool = tools[device.deviceid].map { ", tablet \($0.rawValue)" } ?? ""
             lines.append(
                 "device \(device.deviceid) \"\(name)\": \(use)\(touch)\(tool)\(device.enabled != 0 ? "" : ", disabled")"
             )

@@ -12,6 +12,10 @@ final class X11WindowHost {
     let window: X11Window
     let presenter: WindowPresenter
     let loop: X11EventLoop
+    /// The tablet tools among the pointers, by device id.
+    let tools: [Int32: TabletTool]
+    /// Tells when a tool leaves the tablet's reach; nil without XI2 or without tools.
+    private let proximity: ProximityWatch?
 
     /// Creates the window on an open display (the caller may have read resources such as Xft.dpi first).
     init(display: X11Display, geometry: WindowGeometry, title: String) throws {
@@ -19,7 +23,11 @@ final class X11WindowHost {
         xi = XInput2(display: display)
         window = try X11Window(display: display, geometry: geometry, title: title)
         presenter = try WindowPresenter(window: window)
-        loop = X11EventLoop(display: display, translator: EventTranslator(display: display, window: window, xi: xi))
+        tools = xi?.tabletTools(display: display) ?? [:]
+        proximity = tools.isEmpty ? nil : ProximityWatch(display: display, deviceIDs: tools.keys.sorted())
+        loop = X11EventLoop(
+            display: display,
+            translator: EventTranslator(display: display, window: window, xi: xi, tools: tools, proximity: proximity))
         if let xi {
             xi.selectInput(display: display, window: window.id)
         } else {
