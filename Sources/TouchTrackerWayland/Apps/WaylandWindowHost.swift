@@ -183,6 +183,8 @@ final class WaylandWindowHost {
                 keyRepeat.released(code: code)
             case .keyboardLeft:
                 keyRepeat.stop()
+            case .tablet(let tool, .type(let type)) where verbose:
+                log("wayland: tablet tool \(tool): \(TabletToolTranslator.touchType(type))")
             default:
                 break
             }

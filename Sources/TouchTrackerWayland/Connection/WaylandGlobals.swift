@@ -23,6 +23,8 @@ final class WaylandGlobals {
     private(set) var fractionalScaleManager: OpaquePointer?
     /// Touchpad pinch and swipe (pointer-gestures), where offered.
     private(set) var pointerGestures: OpaquePointer?
+    /// Tablets and their pens (tablet-unstable-v2), where offered.
+    private(set) var tabletManager: OpaquePointer?
     /// The screens, by their global's name.
     private(set) var outputs: [UInt32: WaylandOutput] = [:]
     /// Every global's interface name, for `--verbose`.
@@ -39,6 +41,7 @@ final class WaylandGlobals {
         "wl_compositor": 4, "wl_shm": 1, "wl_seat": 7, "wl_data_device_manager": 3, "xdg_wm_base": 2,
         "zxdg_decoration_manager_v1": 1, "xdg_activation_v1": 1, "wl_output": 2, "wp_presentation": 1,
         "zwp_pointer_gestures_v1": 1, "wp_viewporter": 1, "wp_fractional_scale_manager_v1": 1,
+        "zwp_tablet_manager_v2": 1,
     ]
 
     /// Lists the globals (one round trip) and binds the ones the host uses.
@@ -79,7 +82,8 @@ final class WaylandGlobals {
     deinit {
         seat = nil
         for proxy in [
-            fractionalScaleManager, viewporter, pointerGestures, presentation, activation, decorationManager,
+            tabletManager, fractionalScaleManager, viewporter, pointerGestures, presentation, activation,
+            decorationManager,
             dataDeviceManager, wmBase, shm, compositor,
         ] {
             if let proxy { wl_proxy_destroy(proxy) }
@@ -98,9 +102,12 @@ final class WaylandGlobals {
             // The seat's devices are taken in its first events, after every global is bound (one round trip
             // later), so the pointer finds the gestures global if there is one.
             seat = bound.map { proxy in
-                WaylandSeat(connection: connection, seat: proxy) { [weak self] in self?.pointerGestures }
+                WaylandSeat(
+                    connection: connection, seat: proxy, pointerGestures: { [weak self] in self?.pointerGestures },
+                    tabletManager: { [weak self] in self?.tabletManager })
             }
         case "zwp_pointer_gestures_v1": pointerGestures = bound
+        case "zwp_tablet_manager_v2": tabletManager = bound
         case "wp_viewporter": viewporter = bound
         case "wp_fractional_scale_manager_v1": fractionalScaleManager = bound
         case "wl_data_device_manager": dataDeviceManager = dataDeviceManager ?? bound

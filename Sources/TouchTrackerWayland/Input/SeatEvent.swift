@@ -26,4 +26,27 @@ enum SeatEvent: Equatable {
     case keyReleased(code: UInt32)
     /// The window lost the keyboard focus: a held key stops repeating.
     case keyboardLeft
+    /// An event of a tablet's tool (tablet-unstable-v2), the tool numbered by the seat.
+    case tablet(tool: UInt32, TabletToolEvent)
+}
+
+/// One `zwp_tablet_tool_v2` event, as the protocol sends it: a tool's events come in groups ended by `frame`.
+enum TabletToolEvent: Equatable {
+    /// What the tool is (`zwp_tablet_tool_v2.type`: 0x140 pen, 0x141 eraser, …), sent when it is announced.
+    case type(UInt32)
+    /// The tool came within the tablet's reach over the window, or left it.
+    case proximityIn
+    case proximityOut
+    /// The tip touched the tablet, or lifted.
+    case down
+    case up
+    /// Surface coordinates.
+    case motion(x: Double, y: Double)
+    /// 0...65535.
+    case pressure(UInt32)
+    /// Degrees from upright towards +x and +y.
+    case tilt(x: Double, y: Double)
+    case frame(time: UInt32)
+    /// The tool is gone (its tablet unplugged).
+    case removed
 }

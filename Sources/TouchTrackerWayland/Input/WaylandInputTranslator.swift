@@ -5,7 +5,7 @@ import TouchTrackerSession
 /// Turns the seat's events into the session's: touches grouped by `frame` become TouchKit input; a touch `cancel`
 /// (the compositor took the fingers for a gesture of its own) is a claim, so no half-drawn line is kept; the
 /// pointer's left button is one more touch, its right button opens the menu, and moving it with no button held is
-/// a hover. Coordinates go from surface pixels to the canvas's device pixels (`scale`).
+/// a hover; a tablet's pen and eraser are pen and eraser touches (`TabletToolTranslator`). Coordinates go from surface pixels to the canvas's device pixels (`scale`).
 struct WaylandInputTranslator {
     /// Device pixels per surface pixel (the buffer scale).
     var scale = 1.0
@@ -21,6 +21,8 @@ struct WaylandInputTranslator {
     private var gestures = TouchpadGestureBridge()
     /// The fingers of the swipe in progress (its `update`s do not say).
     private var swipeFingers = 0
+    /// The tablets' tools, as pen and eraser touches.
+    private var tabletTools = TabletToolTranslator()
 
     /// The pointer's touch id lives above every `wl_touch` id (a 32-bit value).
     static let mouseTouchID: UInt64 = 1 << 62
@@ -96,6 +98,11 @@ struct WaylandInputTranslator {
             return [.key(command)]
         case .keyReleased, .keyboardLeft:
             return []
+        case .tablet(let tool, let toolEvent):
+            // Only a frame carries the compositor's time; anything else is handled now.
+            let time: Double
+            if case .frame(let milliseconds) = toolEvent { time = seconds(milliseconds, now) } else { time = now }
+            return tabletTools.translate(toolEvent, of: tool, scale: scale, time: time)
         }
     }
 

@@ -24,6 +24,10 @@ final class WaylandSeat {
     var cursor: WaylandCursor?
     /// The compositor's pointer-gestures global, when it offers one (asked when the pointer comes).
     private let pointerGesturesGlobal: () -> OpaquePointer?
+    /// The compositor's tablet manager, when it offers one (asked when the seat's devices come).
+    private let tabletManagerGlobal: () -> OpaquePointer?
+    /// The seat's tablets and their tools, once taken.
+    private var tablets: WaylandTabletSeat?
     private var swipe: OpaquePointer?
     private var pinch: OpaquePointer?
     /// Events since the loop last took them.
@@ -38,10 +42,14 @@ final class WaylandSeat {
     /// The seat's name, for `--verbose`.
     private(set) var name = ""
 
-    init(connection: WaylandConnection, seat: OpaquePointer, pointerGestures: @escaping () -> OpaquePointer?) {
+    init(
+        connection: WaylandConnection, seat: OpaquePointer, pointerGestures: @escaping () -> OpaquePointer?,
+        tabletManager: @escaping () -> OpaquePointer? = { nil }
+    ) {
         self.connection = connection
         self.seat = seat
         pointerGesturesGlobal = pointerGestures
+        tabletManagerGlobal = tabletManager
         swipeListener = WaylandListener(
             zwp_pointer_gesture_swipe_v1_listener(
                 begin: { data, _, _, time, _, fingers in
@@ -149,6 +157,7 @@ final class WaylandSeat {
     }
 
     deinit {
+        tablets = nil
         if let swipe { zwp_pointer_gesture_swipe_v1_destroy(swipe) }
         if let pinch { zwp_pointer_gesture_pinch_v1_destroy(pinch) }
         if let touch { wl_touch_release(touch) }
@@ -177,6 +186,12 @@ final class WaylandSeat {
 
     private func update(capabilities: UInt32) {
         let data = listenerData(self)
+        // Tablets are not a seat capability: their manager says which the seat has, from when it is asked.
+        if tablets == nil, let manager = tabletManagerGlobal() {
+            tablets = WaylandTabletSeat(connection: connection, manager: manager, seat: seat) { [unowned self] in
+                self.events.append($0)
+            }
+        }
         func has(_ capability: wl_seat_capability) -> Bool { capabilities & capability.rawValue != 0 }
         if has(WL_SEAT_CAPABILITY_TOUCH), touch == nil {
             touch = wl_seat_get_touch(seat)

@@ -1,0 +1,105 @@
+internal import CWayland
+
+/// The seat's tablets (tablet-unstable-v2): takes the tools the compositor announces and reads their events into
+/// `SeatEvent.tablet`s, in order with the seat's other events (`emit`). It owns the tablet seat, the tools and the
+/// tablets, and destroys each when the compositor says it is gone, or when it goes; pads (a tablet's buttons and
+/// rings) do nothing in the app and are let go at once.
+final class WaylandTabletSeat {
+    /// Held so the connection is closed only after this object's proxies are destroyed.
+    private let connection: WaylandConnection
+    private let tabletSeat: OpaquePointer
+    private let emit: (SeatEvent) -> Void
+    private let seatListener: WaylandListener<zwp_tablet_seat_v2_listener>
+    private let tabletListener: WaylandListener<zwp_tablet_v2_listener>
+    private let toolListener: WaylandListener<zwp_tablet_tool_v2_listener>
+    /// Every tool announced and not removed, with the number its events carry.
+    private var tools: [OpaquePointer: UInt32] = [:]
+    private var nextToolNumber: UInt32 = 1
+    private var tablets: Set<OpaquePointer> = []
+
+    init(
+        connection: WaylandConnection, manager: OpaquePointer, seat: OpaquePointer, emit: @escaping (SeatEvent) -> Void
+    ) {
+        self.connection = connection
+        self.emit = emit
+        tabletSeat = zwp_tablet_manager_v2_get_tablet_seat(manager, seat)
+        seatListener = WaylandListener(
+            zwp_tablet_seat_v2_listener(
+                tablet_added: { data, _, tablet in
+                    guard let tablet else { return }
+                    let owner = listenerOwner(data, as: WaylandTabletSeat.self)
+                    owner.tablets.insert(tablet)
+                    zwp_tablet_v2_add_listener(tablet, owner.tabletListener.pointer, data)
+                },
+                tool_added: { data, _, tool in
+                    guard let tool else { return }
+                    let owner = listenerOwner(data, as: WaylandTabletSeat.self)
+                    owner.tools[tool] = owner.nextToolNumber
+                    owner.nextToolNumber += 1
+                    zwp_tablet_tool_v2_add_listener(tool, owner.toolListener.pointer, data)
+                },
+                pad_added: { _, _, pad in
+                    if let pad { zwp_tablet_pad_v2_destroy(pad) }
+                }))
+        tabletListener = WaylandListener(
+            zwp_tablet_v2_listener(
+                name: { _, _, _ in }, id: { _, _, _, _ in }, path: { _, _, _ in }, done: { _, _ in },
+                removed: { data, tablet in
+                    guard let tablet else { return }
+                    listenerOwner(data, as: WaylandTabletSeat.self).tablets.remove(tablet)
+                    zwp_tablet_v2_destroy(tablet)
+                }))
+        toolListener = WaylandListener(
+            zwp_tablet_tool_v2_listener(
+                type: { data, tool, type in
+                    listenerOwner(data, as: WaylandTabletSeat.self).send(.type(type), from: tool)
+                },
+                hardware_serial: { _, _, _, _ in }, hardware_id_wacom: { _, _, _, _ in }, capability: { _, _, _ in },
+                done: { _, _ in },
+                removed: { data, tool in
+                    guard let tool else { return }
+                    let owner = listenerOwner(data, as: WaylandTabletSeat.self)
+                    owner.send(.removed, from: tool)
+                    owner.tools[tool] = nil
+                    zwp_tablet_tool_v2_destroy(tool)
+                },
+                proximity_in: { data, tool, _, _, _ in
+                    listenerOwner(data, as: WaylandTabletSeat.self).send(.proximityIn, from: tool)
+                },
+                proximity_out: { data, tool in
+                    listenerOwner(data, as: WaylandTabletSeat.self).send(.proximityOut, from: tool)
+                },
+                down: { data, tool, _ in listenerOwner(data, as: WaylandTabletSeat.self).send(.down, from: tool) },
+                up: { data, tool in listenerOwner(data, as: WaylandTabletSeat.self).send(.up, from: tool) },
+                motion: { data, tool, x, y in
+                    listenerOwner(data, as: WaylandTabletSeat.self).send(
+                        .motion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)), from: tool)
+                },
+                pressure: { data, tool, pressure in
+                    listenerOwner(data, as: WaylandTabletSeat.self).send(.pressure(pressure), from: tool)
+                },
+                distance: { _, _, _ in },
+                tilt: { data, tool, x, y in
+                    listenerOwner(data, as: WaylandTabletSeat.self).send(
+                        .tilt(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)), from: tool)
+                },
+                rotation: { _, _, _ in }, slider: { _, _, _ in }, wheel: { _, _, _, _ in },
+                // The stylus's side buttons do nothing in the app; its tip is `down` and `up`.
+                button: { _, _, _, _, _ in },
+                frame: { data, tool, time in
+                    listenerOwner(data, as: WaylandTabletSeat.self).send(.frame(time: time), from: tool)
+                }))
+        zwp_tablet_seat_v2_add_listener(tabletSeat, seatListener.pointer, listenerData(self))
+    }
+
+    deinit {
+        for tool in tools.keys { zwp_tablet_tool_v2_destroy(tool) }
+        for tablet in tablets { zwp_tablet_v2_destroy(tablet) }
+        zwp_tablet_seat_v2_destroy(tabletSeat)
+    }
+
+    private func send(_ event: TabletToolEvent, from tool: OpaquePointer?) {
+        guard let tool, let number = tools[tool] else { return }
+        emit(.tablet(tool: number, event))
+    }
+}
