@@ -403,4 +403,40 @@ import TouchKit
             return
         }
     }
+
+    @Test("a pen's Abs Tilt X and Y valuators (degrees, as libinput's and wacom's drivers report) are its tilt")
+    func penTilt() throws {
+        var translator = EventTranslator(
+            windowID: Self.windowID, deleteWindowAtom: Self.deleteWindowAtom, xiOpcode: Self.xiOpcode,
+            pressureAxes: [:], tools: [15: .pen], tiltAxes: [15: XInput2.TiltAxes(x: 3, y: 4)],
+            connection: EventTranslator.Connection(
+                fetchCookieData: { $0.data != nil }, freeCookieData: { _ in }, keysym: { _ in 0 }))
+        // Valuators 0, 1 (x, y), 3 and 4 (tilt) set: values are packed in mask order.
+        var mask: [UInt8] = [0b0001_1011]
+        var values = [10.0, 20.0, 30.0, -15.0]
+        let events = mask.withUnsafeMutableBufferPointer { maskBytes in
+            values.withUnsafeMutableBufferPointer { valueBytes in
+                var device = XIDeviceEvent()
+                device.type = GenericEvent
+                device.extension = Self.xiOpcode
+                device.evtype = XI_ButtonPress
+                device.deviceid = 2
+                device.sourceid = 15
+                device.detail = 1
+                device.event = Self.windowID
+                device.valuators = XIValuatorState(
+                    mask_len: 1, mask: maskBytes.baseAddress, values: valueBytes.baseAddress)
+                return withUnsafeMutablePointer(to: &device) { pointer in
+                    var event = XEvent()
+                    event.xcookie.type = GenericEvent
+                    event.xcookie.extension = Self.xiOpcode
+                    event.xcookie.evtype = XI_ButtonPress
+                    event.xcookie.data = UnsafeMutableRawPointer(pointer)
+                    return translator.translate(&event, now: 1)
+                }
+            }
+        }
+        let began = try #require(Self.onlyTouch(events))
+        #expect(began.tilt == StylusTilt(x: 30, y: -15))
+    }
 }

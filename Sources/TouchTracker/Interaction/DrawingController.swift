@@ -206,12 +206,6 @@ public final class DrawingController {
         palmRejection.stylusLeft(at: time)
     }
 
-    /// The window lost its input: rejected fingers will never end, and a stylus's place is no longer known.
-    public func inputLost() {
-        palmRejection.forgetRejectedTouches()
-        stylusHover = nil
-    }
-
     /// A right click: select the shape under the pointer and open its menu at once (no double-tap wait); on the
     /// empty canvas, deselect and open the settings menu there.
     public func contextClick(at point: Point) {

@@ -61,9 +61,4 @@ public struct PalmRejection: Sendable {
         guard let left = stylusLeftAt else { return false }
         return time - left <= Self.grace
     }
-
-    /// Forgets every rejected touch (the window lost its input: they will never end).
-    public mutating func forgetRejectedTouches() {
-        rejectedTouches.removeAll()
-    }
 }

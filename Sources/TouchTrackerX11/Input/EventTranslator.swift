@@ -52,6 +52,8 @@ struct EventTranslator {
     private let pressureAxes: [Int32: XInput2.PressureAxis]
     /// The tablet tools among the pointers, by device id (read once, as the pressure axes are).
     private let tools: [Int32: TabletTool]
+    /// The tilt axes of the pens that have them, by device id.
+    private let tiltAxes: [Int32: XInput2.TiltAxes]
     /// The XI 1 event types a tool's ProximityOut arrives as (`ProximityWatch`).
     private let proximityLeftTypes: Set<Int32>
 
@@ -60,8 +62,10 @@ struct EventTranslator {
 
     init(
         windowID: CX11.Window, deleteWindowAtom: Atom, xiOpcode: Int32?, pressureAxes: [Int32: XInput2.PressureAxis],
-        tools: [Int32: TabletTool] = [:], proximityLeftTypes: Set<Int32> = [], connection: Connection
+        tools: [Int32: TabletTool] = [:], tiltAxes: [Int32: XInput2.TiltAxes] = [:],
+        proximityLeftTypes: Set<Int32> = [], connection: Connection
     ) {
+        self.tiltAxes = tiltAxes
         self.windowID = windowID
         self.deleteWindowAtom = deleteWindowAtom
         self.xiOpcode = xiOpcode
@@ -78,7 +82,8 @@ struct EventTranslator {
         self.init(
             windowID: window.id, deleteWindowAtom: window.deleteWindowAtom, xiOpcode: xi?.opcode,
             pressureAxes: xi?.pressureAxes(display: display) ?? [:], tools: tools,
-            proximityLeftTypes: proximity?.leftEventTypes ?? [], connection: .live(display))
+            tiltAxes: xi?.tiltAxes(display: display) ?? [:], proximityLeftTypes: proximity?.leftEventTypes ?? [],
+            connection: .live(display))
         // Xlib fetches the keyboard mapping and builds its table of keysym names the first time a key is looked up
         // (about 10 ms, a round trip and a large reply): done now, before the window shows, so the first key press
         // (a Ctrl+Z while a finger draws, say) does not hold up a frame.
@@ -185,7 +190,7 @@ struct EventTranslator {
             // A pen is a pointer whose tip is button 1 and whose "Abs Pressure" axis says how hard it presses.
             return mouse(
                 type: type, button: e.detail, location: location, time: time, sourceID: e.sourceid,
-                force: pressure(of: e))
+                force: pressure(of: e), tilt: tilt(of: e))
         default:
             return []
         }
@@ -196,6 +201,14 @@ struct EventTranslator {
         pressureAxes[event.sourceid].flatMap { axis in
             Self.valuator(axis.number, of: event.valuators).flatMap(axis.force)
         }
+    }
+
+    /// The event's tilt, when its device has tilt axes and the event carries both.
+    private func tilt(of event: XIDeviceEvent) -> StylusTilt? {
+        guard let axes = tiltAxes[event.sourceid], let x = Self.valuator(axes.x, of: event.valuators),
+            let y = Self.valuator(axes.y, of: event.valuators)
+        else { return nil }
+        return StylusTilt(x: Swift.max(-90, Swift.min(90, x)), y: Swift.max(-90, Swift.min(90, y)))
     }
 
     /// The value of valuator `number` in an event's valuator state, if the event carries it. Values are packed:
@@ -269,7 +282,8 @@ struct EventTranslator {
     }
 
     private mutating func mouse(
-        type: Int32, button: Int32, location: Point, time: Double, sourceID: Int32, force: Double? = nil
+        type: Int32, button: Int32, location: Point, time: Double, sourceID: Int32, force: Double? = nil,
+        tilt: StylusTilt? = nil
     ) -> [PlatformEvent] {
         let touchType: TouchType
         switch tools[sourceID] {
@@ -291,7 +305,8 @@ struct EventTranslator {
             events.append(
                 .touch(
                     TouchInput(
-                        id: id, phase: .began, location: location, timestamp: time, force: force, type: touchType)))
+                        id: id, phase: .began, location: location, timestamp: time, force: force, type: touchType,
+                        tilt: tilt)))
             return events
         case XI_ButtonPress where button == 3:
             return [.contextClick(location)]
@@ -305,7 +320,8 @@ struct EventTranslator {
             return [
                 .touch(
                     TouchInput(
-                        id: id, phase: .moved, location: location, timestamp: time, force: force, type: touchType))
+                        id: id, phase: .moved, location: location, timestamp: time, force: force, type: touchType,
+                        tilt: tilt))
             ]
         case XI_ButtonRelease where button == 1:
             guard let id = mouseTouchID else { return [] }
@@ -315,7 +331,7 @@ struct EventTranslator {
                 .touch(
                     TouchInput(
                         id: id, phase: .ended, location: mouseTouchLocation, timestamp: time, force: force,
-                        type: touchType))
+                        type: touchType, tilt: tilt))
             ]
         default:
             return []

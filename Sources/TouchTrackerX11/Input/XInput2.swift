@@ -70,6 +70,39 @@ struct XInput2 {
         }
     }
 
+    /// A pen's tilt axes ("Abs Tilt X" and "Abs Tilt Y"): which valuators they are. libinput's and wacom's X
+    /// drivers report them in degrees from upright.
+    struct TiltAxes {
+        var x: Int32
+        var y: Int32
+    }
+
+    /// The tilt axes of every device that has both, by device id.
+    func tiltAxes(display: X11Display) -> [Int32: TiltAxes] {
+        var count: Int32 = 0
+        guard let devices = XIQueryDevice(display.pointer, XIAllDevices, &count) else { return [:] }
+        defer { XIFreeDeviceInfo(devices) }
+        var axes: [Int32: TiltAxes] = [:]
+        for index in 0..<Int(count) {
+            let device = devices[index]
+            var x: Int32?
+            var y: Int32?
+            for classIndex in 0..<Int(device.num_classes) {
+                guard let info = device.classes[classIndex], info.pointee.type == XIValuatorClass else { continue }
+                let valuator = UnsafeRawPointer(info).assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
+                guard valuator.label != 0, let name = XGetAtomName(display.pointer, valuator.label) else { continue }
+                defer { XFree(name) }
+                switch String(cString: name) {
+                case "Abs Tilt X": x = valuator.number
+                case "Abs Tilt Y": y = valuator.number
+                default: break
+                }
+            }
+            if let x, let y { axes[device.deviceid] = TiltAxes(x: x, y: y) }
+        }
+        return axes
+    }
+
     /// The pressure axis of every device that has one (labelled "Abs MT Pressure" or "Abs Pressure"), by device id.
     func pressureAxes(display: X11Display) -> [Int32: PressureAxis] {
         var count: Int32 = 0
