@@ -37,7 +37,9 @@ enum Bench {
             case "edit": rows += try editRows()
             case "documents": rows += try documentRows()
             case "memory": rows.append(await AppMemory.row())
-            case "latency": rows.append(await EndToEndLatency.row())
+            case "latency":
+                rows.append(await EndToEndLatency.row())
+                rows.append(await EndToEndLatency.row(pen: true))
             case "wayland": rows += await WaylandLatency.rows()
             case "length":
                 rows.append(try lineLengthFrameRow())

@@ -16,7 +16,8 @@ struct BenchAppSession {
     /// Opens the app on `lines` (default: `lineCount` random 100 px lines), with `environment` on top of this
     /// process's.
     static func launch(
-        lineCount: Int, lines: [Line]? = nil, extraArguments: [String] = [], environment: [String: String?] = [:]
+        lineCount: Int, lines: [Line]? = nil, extraArguments: [String] = [], environment: [String: String?] = [:],
+        pen: Bool = false
     ) async throws -> BenchAppSession {
         let executable = try AppProcess.locateExecutable()
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
@@ -26,7 +27,7 @@ struct BenchAppSession {
         var cleanUp: [() -> Void] = [{ try? FileManager.default.removeItem(atPath: directory) }]
         do {
             let document = try writeDocument(in: directory, lineCount: lineCount, lines: lines)
-            let server = try await XorgServer.start(screenSize: (Workloads.width, Workloads.height))
+            let server = try await XorgServer.start(screenSize: (Workloads.width, Workloads.height), pen: pen)
             cleanUp.append { server.stop() }
             let launchedAt = EndToEndLatency.now()
             let app = try AppProcess(

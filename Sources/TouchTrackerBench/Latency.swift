@@ -16,13 +16,14 @@ enum EndToEndLatency {
         let description: String
     }
 
-    static func row() async -> Row {
+    /// The row for a finger (`pen` false) or a tablet's pen: the same moves, the same target.
+    static func row(pen: Bool = false) async -> Row {
         let name =
-            "end-to-end touch move → frame presented, \(lineCount) lines, "
+            "end-to-end \(pen ? "pen" : "touch") move → frame presented, \(lineCount) lines, "
             + "Xorg dummy \(Workloads.width)x\(Workloads.height), window sized to the screen"
         let target = "p99 < \(Int(targetP99 * 1000)) ms (median and p99 of \(moves) moves)"
         do {
-            let latencies = try await measure()
+            let latencies = try await measure(pen: pen)
             let median = Measure.median(latencies)
             let p99 = Measure.percentile(latencies, 0.99)
             let worst = latencies.max() ?? p99
@@ -41,11 +42,13 @@ enum EndToEndLatency {
     }
 
     /// The latency of each measured move, in seconds.
-    static func measure() async throws -> [Double] {
-        let session = try await BenchAppSession.launch(lineCount: lineCount, extraArguments: ["--trace-frames"])
+    static func measure(pen: Bool = false) async throws -> [Double] {
+        let session = try await BenchAppSession.launch(
+            lineCount: lineCount, extraArguments: ["--trace-frames"], pen: pen)
         defer { session.stop() }
         let server = session.server
-        var finger = try TraceFinger(device: server.touch, trace: AppTrace(app: session.app))
+        let source: any TouchSource = pen ? PenSource(pen: try server.pen) : try server.touch
+        var finger = TraceFinger(device: source, trace: AppTrace(app: session.app))
         _ = try await finger.trace.tilesComplete()
 
         // One finger down on the canvas and 40 px along (past the tap slop, so the line in progress is drawn), then

@@ -17,6 +17,24 @@ extension InputTestDevice: TouchSource {
     }
 }
 
+/// A tablet's pen (Xorg's inputtest pen) as a touch source: its tip goes down where it hovers, moves pressed with a
+/// middling pressure and lifts; each of these reaches the app as one pen touch event (its hover before the press is
+/// no touch event). The pen has one tip, so `id` is not used.
+struct PenSource: TouchSource {
+    let pen: InputTestDevice
+
+    func post(_ phase: TraceFinger.Phase, id: UInt32, x: Double, y: Double) throws {
+        switch phase {
+        case .begin:
+            try pen.proximity(inReach: true, x: x, y: y)
+            try pen.moveTo(x: x, y: y, pressure: 400)
+            try pen.buttonDown()
+        case .update: try pen.moveTo(x: x, y: y, pressure: 400)
+        case .end: try pen.buttonUp()
+        }
+    }
+}
+
 /// Sends touch events through a `TouchSource` and times each one to the first frame that includes it: the app's
 /// trace counts the touch events it handled, so a frame drawn for another reason (a tile finished) is never taken
 /// for the frame of a move.
