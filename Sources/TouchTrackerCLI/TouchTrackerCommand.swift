@@ -31,6 +31,13 @@ struct TouchTrackerCommand: ParsableCommand {
               Right-click            a line: its menu; the canvas: settings
               three fingers up       the colour menu
 
+            A tablet's pen:
+              tip                    draws, taps and holds like a finger
+              eraser end             erases the shapes it rubs across
+              hovering               a ring shows where it will land; fingers
+                                     (the palm) draw nothing while a pen is
+                                     near (settings: Palm Rejection)
+
             Keys:
               arrows                 move the keyboard cursor 10 px (Shift: 1)
               Space                  start a line there; Space again ends it
