@@ -2,7 +2,7 @@ import Testing
 import TouchKit
 import TouchTracker
 
-/// The stylus (DESIGN.md §2.17) below the replay scenarios: what the eraser's edits save, the rings, the palm
+/// The stylus (DESIGN.md §2.18–21) below the replay scenarios: what the eraser's edits save, the rings, the palm
 /// rejection switch in the document, and the inspector.
 @Suite struct StylusTests {
     let controller = DrawingController(

@@ -21,7 +21,7 @@ public final class DrawingController {
 
     /// Where the long-pressing finger was at the last move, so the line follows it exactly.
     private var dragAnchor: Point?
-    /// Fingers taken for the palm while a stylus is near (DESIGN.md §2.17).
+    /// Fingers taken for the palm while a stylus is near (DESIGN.md §2.21).
     public private(set) var palmRejection = PalmRejection()
     /// Where a stylus hovers within reach without touching, and which end, while it does.
     public private(set) var stylusHover: (location: Point, tool: TouchType)?

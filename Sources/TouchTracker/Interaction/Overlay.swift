@@ -78,7 +78,7 @@ public struct Overlay: Hashable, Sendable {
     }
 }
 
-/// A ring under a stylus (DESIGN.md §2.17): a small one where a hovering pen would land, one as wide as the hit
+/// A ring under a stylus (DESIGN.md §2.20): a small one where a hovering pen would land, one as wide as the hit
 /// radius where an eraser would erase (hovering) or erases (pressed).
 public struct StylusRing: Hashable, Sendable {
     public var center: Point

@@ -1,6 +1,6 @@
 import TouchKit
 
-/// Palm rejection (DESIGN.md §2.17): while a stylus is near the screen, and for `grace` after it leaves, a finger
+/// Palm rejection (DESIGN.md §2.21): while a stylus is near the screen, and for `grace` after it leaves, a finger
 /// that goes down is taken for the hand holding the stylus: it draws nothing and no gesture sees it. Fingers already
 /// down when the stylus arrives are left alone, and pointers (a mouse) are never rejected.
 ///
