@@ -2,7 +2,7 @@ import Testing
 import TouchKit
 import TouchTracker
 
-/// Ctrl+C and Ctrl+V in the controller (DESIGN.md §2.17): what is copied, where a paste lands, and that a paste is
+/// Ctrl+C and Ctrl+V in the controller (DESIGN.md §2.10a): what is copied, where a paste lands, and that a paste is
 /// one undoable edit. The X clipboard itself is tested end to end (ClipboardTests).
 @Suite struct ClipboardControllerTests {
     let twoLines = Drawing(lines: [

@@ -1,7 +1,7 @@
 import TouchKit
 
 /// What Ctrl+C puts on the clipboard and Ctrl+V takes from it, free of any platform: the shapes as a TouchTracker
-/// document (DESIGN.md §2.17). The platform offers them as the document's JSON, as text and as a PNG.
+/// document (DESIGN.md §2.10a). The platform offers them as the document's JSON, as text and as a PNG.
 public struct ClipboardShapes: Sendable {
     /// The shapes copied, in a snapshot taken in constant time (the whole drawing shares the live storage).
     public let snapshot: DrawingSnapshot

@@ -5,7 +5,7 @@ import Synchronization
 import TouchTracker
 import TouchTrackerSession
 
-/// The window's clipboard through `wl_data_device` (DESIGN.md §2.17): Ctrl+C offers the copy as the same MIME
+/// The window's clipboard through `wl_data_device` (DESIGN.md §2.10a): Ctrl+C offers the copy as the same MIME
 /// types as on X11, and each reader's request is written into the pipe it hands over, on a worker (a 100,000-line
 /// copy never stalls a frame); Ctrl+V reads the best type offered — the document's own, else text that may hold
 /// one — from a pipe on a worker, and decodes it there. The window's own copy is pasted directly.

@@ -3,7 +3,7 @@ import TouchKit
 import TouchTracker
 import TouchTrackerSession
 
-/// The window's clipboard (DESIGN.md §2.17): Ctrl+C makes it the CLIPBOARD selection's owner (`ClipboardOwner`),
+/// The window's clipboard (DESIGN.md §2.10a): Ctrl+C makes it the CLIPBOARD selection's owner (`ClipboardOwner`),
 /// Ctrl+V fetches another client's shapes (`ClipboardPaster`) — or takes its own offer directly — and at exit the
 /// offer is handed to a clipboard manager, where one runs, so a copy outlives the window.
 final class X11Clipboard {
