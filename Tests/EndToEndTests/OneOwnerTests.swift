@@ -82,12 +82,7 @@ struct OneOwnerTests {
             return shot.at(320, 300).isBlackish && !shot.at(300, 100).isBlackish
         }
         // Undo: the line that was on screen comes back, and is saved.
-        let keyboard = try session.server.keyboard
-        try keyboard.keyDown(keycode: Self.keyControl)
-        try keyboard.keyDown(keycode: Self.keyZ)
-        try keyboard.keyUp(keycode: Self.keyZ)
-        try keyboard.keyUp(keycode: Self.keyControl)
-        try keyboard.sync()
+        try session.pressChord([Self.keyControl, Self.keyZ])
         try await waitUntil("the drawing before the reload saved again", timeout: .seconds(5)) {
             SavedDocument.read(session.document)?.lines.count == 1
         }

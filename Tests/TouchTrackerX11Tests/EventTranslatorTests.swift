@@ -56,6 +56,40 @@ import TouchKit
         }
     }
 
+    /// Translates an XI2 device event of `sourceID` at window point (50, 60) carrying valuators: `mask`'s set bits
+    /// say which, `values` are theirs in mask order (packed, as the wire carries them).
+    static func translateValuators(
+        _ translator: inout EventTranslator, evtype: Int32, sourceID: Int32, detail: Int32, mask: UInt8,
+        values: [Double]
+    ) -> [PlatformEvent] {
+        var maskBytes = [mask]
+        var values = values
+        return maskBytes.withUnsafeMutableBufferPointer { maskPointer in
+            values.withUnsafeMutableBufferPointer { valuePointer in
+                var device = XIDeviceEvent()
+                device.type = GenericEvent
+                device.extension = xiOpcode
+                device.evtype = evtype
+                device.deviceid = 2
+                device.sourceid = sourceID
+                device.detail = detail
+                device.event = windowID
+                device.event_x = 50
+                device.event_y = 60
+                device.valuators = XIValuatorState(
+                    mask_len: 1, mask: maskPointer.baseAddress, values: valuePointer.baseAddress)
+                return withUnsafeMutablePointer(to: &device) { pointer in
+                    var event = XEvent()
+                    event.xcookie.type = GenericEvent
+                    event.xcookie.extension = xiOpcode
+                    event.xcookie.evtype = evtype
+                    event.xcookie.data = UnsafeMutableRawPointer(pointer)
+                    return translator.translate(&event, now: 1)
+                }
+            }
+        }
+    }
+
     /// The single touch input in `events` (fails the test when there is not exactly one).
     static func onlyTouch(_ events: [PlatformEvent]) -> TouchInput? {
         guard events.count == 1, case .touch(let input) = events[0] else {
@@ -325,38 +359,18 @@ import TouchKit
             pressureAxes: [15: XInput2.PressureAxis(number: 2, minimum: 0, maximum: 1000)],
             connection: EventTranslator.Connection(
                 fetchCookieData: { $0.data != nil }, freeCookieData: { _ in }, keysym: { _ in 0 }))
-        // Valuators 0, 1 (x, y) and 2 (pressure) set: values are packed in mask order.
-        var mask: [UInt8] = [0b0000_0111]
-        func penEvent(_ evtype: Int32, detail: Int32, pressure: Double) -> [PlatformEvent] {
-            var values = [10.0, 20.0, pressure]
-            return mask.withUnsafeMutableBufferPointer { maskBytes in
-                values.withUnsafeMutableBufferPointer { valueBytes in
-                    var device = XIDeviceEvent()
-                    device.type = GenericEvent
-                    device.extension = Self.xiOpcode
-                    device.evtype = evtype
-                    device.deviceid = 2
-                    device.sourceid = 15
-                    device.detail = detail
-                    device.event = Self.windowID
-                    device.event_x = 50
-                    device.event_y = 60
-                    device.valuators = XIValuatorState(
-                        mask_len: 1, mask: maskBytes.baseAddress, values: valueBytes.baseAddress)
-                    return withUnsafeMutablePointer(to: &device) { pointer in
-                        var event = XEvent()
-                        event.xcookie.type = GenericEvent
-                        event.xcookie.extension = Self.xiOpcode
-                        event.xcookie.evtype = evtype
-                        event.xcookie.data = UnsafeMutableRawPointer(pointer)
-                        return translator.translate(&event, now: 1)
-                    }
-                }
-            }
-        }
-        let pressed = try #require(Self.onlyTouch(penEvent(XI_ButtonPress, detail: 1, pressure: 800)))
+        // Valuators 0, 1 (x, y) and 2 (pressure) set.
+        let pressed = try #require(
+            Self.onlyTouch(
+                Self.translateValuators(
+                    &translator, evtype: XI_ButtonPress, sourceID: 15, detail: 1, mask: 0b0000_0111,
+                    values: [10, 20, 800])))
         #expect(pressed.phase == .began && pressed.force == 0.8)
-        let moved = try #require(Self.onlyTouch(penEvent(XI_Motion, detail: 0, pressure: 250)))
+        let moved = try #require(
+            Self.onlyTouch(
+                Self.translateValuators(
+                    &translator, evtype: XI_Motion, sourceID: 15, detail: 0, mask: 0b0000_0111, values: [10, 20, 250]))
+        )
         #expect(moved.phase == .moved && moved.force == 0.25)
     }
 
@@ -411,31 +425,10 @@ import TouchKit
             pressureAxes: [:], tools: [15: .pen], tiltAxes: [15: XInput2.TiltAxes(x: 3, y: 4)],
             connection: EventTranslator.Connection(
                 fetchCookieData: { $0.data != nil }, freeCookieData: { _ in }, keysym: { _ in 0 }))
-        // Valuators 0, 1 (x, y), 3 and 4 (tilt) set: values are packed in mask order.
-        var mask: [UInt8] = [0b0001_1011]
-        var values = [10.0, 20.0, 30.0, -15.0]
-        let events = mask.withUnsafeMutableBufferPointer { maskBytes in
-            values.withUnsafeMutableBufferPointer { valueBytes in
-                var device = XIDeviceEvent()
-                device.type = GenericEvent
-                device.extension = Self.xiOpcode
-                device.evtype = XI_ButtonPress
-                device.deviceid = 2
-                device.sourceid = 15
-                device.detail = 1
-                device.event = Self.windowID
-                device.valuators = XIValuatorState(
-                    mask_len: 1, mask: maskBytes.baseAddress, values: valueBytes.baseAddress)
-                return withUnsafeMutablePointer(to: &device) { pointer in
-                    var event = XEvent()
-                    event.xcookie.type = GenericEvent
-                    event.xcookie.extension = Self.xiOpcode
-                    event.xcookie.evtype = XI_ButtonPress
-                    event.xcookie.data = UnsafeMutableRawPointer(pointer)
-                    return translator.translate(&event, now: 1)
-                }
-            }
-        }
+        // Valuators 0, 1 (x, y), 3 and 4 (tilt) set.
+        let events = Self.translateValuators(
+            &translator, evtype: XI_ButtonPress, sourceID: 15, detail: 1, mask: 0b0001_1011,
+            values: [10, 20, 30, -15])
         let began = try #require(Self.onlyTouch(events))
         #expect(began.tilt == StylusTilt(x: 30, y: -15))
     }

@@ -76,13 +76,12 @@ struct EventTranslator {
     }
 
     init(
-        display: X11Display, window: X11Window, xi: XInput2?, tools: [Int32: TabletTool],
-        proximity: ProximityWatch?
+        display: X11Display, window: X11Window, xi: XInput2?, devices: InputDevices, proximity: ProximityWatch?
     ) {
         self.init(
             windowID: window.id, deleteWindowAtom: window.deleteWindowAtom, xiOpcode: xi?.opcode,
-            pressureAxes: xi?.pressureAxes(display: display) ?? [:], tools: tools,
-            tiltAxes: xi?.tiltAxes(display: display) ?? [:], proximityLeftTypes: proximity?.leftEventTypes ?? [],
+            pressureAxes: devices.pressureAxes, tools: devices.tabletTools, tiltAxes: devices.tiltAxes,
+            proximityLeftTypes: proximity?.leftEventTypes ?? [],
             connection: .live(display))
         // Xlib fetches the keyboard mapping and builds its table of keysym names the first time a key is looked up
         // (about 10 ms, a round trip and a large reply): done now, before the window shows, so the first key press

@@ -23,11 +23,13 @@ final class X11WindowHost {
         xi = XInput2(display: display)
         window = try X11Window(display: display, geometry: geometry, title: title)
         presenter = try WindowPresenter(window: window)
-        tools = xi?.tabletTools(display: display) ?? [:]
+        let devices = xi == nil ? InputDevices(devices: []) : InputDevices(display: display)
+        tools = devices.tabletTools
         proximity = tools.isEmpty ? nil : ProximityWatch(display: display, deviceIDs: tools.keys.sorted())
         loop = X11EventLoop(
             display: display,
-            translator: EventTranslator(display: display, window: window, xi: xi, tools: tools, proximity: proximity))
+            translator: EventTranslator(
+                display: display, window: window, xi: xi, devices: devices, proximity: proximity))
         if let xi {
             xi.selectInput(display: display, window: window.id)
         } else {
@@ -57,6 +59,6 @@ final class X11WindowHost {
         }
         let mode = xi.supportsTouch ? "touch and pointer events" : "pointer events only (touch needs XI 2.2)"
         log("input: XInput \(xi.versionText), \(mode)")
-        for line in xi.describeDevices(display: display) { log(line) }
+        for line in InputDevices(display: display).description { log(line) }
     }
 }

@@ -98,6 +98,15 @@ final class AppSession: Sendable {
 }
 
 extension AppSession {
+    /// Presses X keycodes in order and releases them in reverse (a chord such as Control_L + z). Keys go to the
+    /// window under the pointer: the caller has put a pointing device over the window.
+    func pressChord(_ keycodes: [Int32]) throws {
+        let keyboard = try server.keyboard
+        for code in keycodes { try keyboard.keyDown(keycode: code) }
+        for code in keycodes.reversed() { try keyboard.keyUp(keycode: code) }
+        try keyboard.sync()
+    }
+
     /// One horizontal stroke by touch `id` across window row `y`, from x 100 to 500, and waits until the server has
     /// handled it.
     func stroke(id: UInt32, y: Double) throws {
