@@ -6,7 +6,8 @@ import Foundation
 /// A pinch becomes two virtual fingers on either side of the gesture's focus, `pinchRadius` apart from it at scale 1,
 /// spread by the reported scale and turned by the reported angle; a swipe becomes one virtual finger per touchpad
 /// finger, side by side, all moving by the reported travel. Virtual touches have platform ids above
-/// `identifierBase`, out of the way of real devices.
+/// `identifierBase`, out of the way of real devices, and are `.indirectPointer` touches, as UIKit's trackpad touches
+/// are: a touchpad is not a finger on the screen (palm rejection leaves it alone).
 public struct TouchpadGestureBridge {
     public enum Phase: Sendable, Hashable {
         case began, changed, ended, cancelled
@@ -55,8 +56,10 @@ public struct TouchpadGestureBridge {
         let reach = pinchRadius * state.scale
         let offset = Point(x: reach * cos(state.angle), y: reach * sin(state.angle))
         return [
-            TouchInput(id: ids[0], phase: phase, location: state.center - offset, timestamp: timestamp),
-            TouchInput(id: ids[1], phase: phase, location: state.center + offset, timestamp: timestamp),
+            TouchInput(
+                id: ids[0], phase: phase, location: state.center - offset, timestamp: timestamp, type: .indirectPointer),
+            TouchInput(
+                id: ids[1], phase: phase, location: state.center + offset, timestamp: timestamp, type: .indirectPointer),
         ]
     }
 
@@ -73,7 +76,9 @@ public struct TouchpadGestureBridge {
             let origins = (0..<count).map { Point(x: first + Double($0) * swipeSpacing, y: focus.y) }
             swipe = (origins, .zero)
             return origins.enumerated().map {
-                TouchInput(id: base + UInt64($0.offset), phase: .began, location: $0.element, timestamp: timestamp)
+                TouchInput(
+                    id: base + UInt64($0.offset), phase: .began, location: $0.element, timestamp: timestamp,
+                    type: .indirectPointer)
             }
         case .changed, .ended, .cancelled:
             guard var state = swipe else { return [] }
@@ -82,13 +87,13 @@ public struct TouchpadGestureBridge {
             var inputs = state.origins.enumerated().map {
                 TouchInput(
                     id: base + UInt64($0.offset), phase: .moved, location: $0.element + state.travel,
-                    timestamp: timestamp)
+                    timestamp: timestamp, type: .indirectPointer)
             }
             if phase != .changed {
                 inputs += state.origins.enumerated().map {
                     TouchInput(
                         id: base + UInt64($0.offset), phase: phase == .ended ? .ended : .cancelled,
-                        location: $0.element + state.travel, timestamp: timestamp)
+                        location: $0.element + state.travel, timestamp: timestamp, type: .indirectPointer)
                 }
                 swipe = nil
             }

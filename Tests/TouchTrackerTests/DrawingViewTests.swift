@@ -238,4 +238,16 @@ struct Canvas {
         view.undo()
         #expect(view.drawing.lines == document)
     }
+
+    @Test("a setting switched while the document loads is kept when it arrives, with the document's others, and saved")
+    func settingSwitchedWhileLoadingIsKept() {
+        let controller = DrawingController(size: Size(width: 800, height: 600), documentLoading: true)
+        var saved: [DrawingOptions] = []
+        controller.onEdit = { saved.append($0.options) }
+        controller.handleKey(KeyCommand(key: "p"))
+        controller.adoptLoadedDocument(LoadedDocument(Drawing(options: DrawingOptions(circles: true))))
+        let options = controller.drawingView.options
+        #expect(options.widthByPressure && options.circles)
+        #expect(saved.last == options)
+    }
 }

@@ -131,4 +131,59 @@ import TouchTracker
             try ReplayScript.parse(#"{"t": 0, "id": 1, "phase": "began", "x": 1, "y": 2, "tool": "brush"}"#)
         }
     }
+
+    @Test("a finger whose reused id begins while the pen hovers ends the old contact, which keeps its line")
+    func reusedIDWhileRejecting() {
+        send(5, .began, 100, 450, at: 0, .direct)
+        send(5, .moved, 300, 450, at: 0.05, .direct)
+        controller.stylusHovered(at: Point(x: 600, y: 500), tool: .pencil)
+        send(5, .began, 200, 200, at: 0.1, .direct)
+        #expect(controller.window.activeTouches.isEmpty)
+        #expect(controller.drawingView.shapes.lineCount == 3)
+    }
+
+    @Test("an eraser stroke the window system claims after a finger's line was saved saves the drawing again")
+    func abandonedErasingSaves() {
+        var saves: [Int] = []
+        controller.onEdit = { saves.append($0.shapes.lineCount) }
+        // The finger is down before the eraser comes, so palm rejection leaves it alone.
+        send(2, .began, 100, 450, at: 0, .direct)
+        send(1, .began, 400, 50, at: 0.01, .eraser)
+        send(1, .moved, 400, 150, at: 0.05, .eraser)
+        send(2, .moved, 300, 450, at: 0.07, .direct)
+        send(2, .ended, 300, 450, at: 0.08, .direct)
+        send(1, .claimed, 400, 150, at: 0.1, .eraser)
+        #expect(saves == [2, 3])
+    }
+
+    @Test("an eraser's jump across a huge drawing area erases exactly what the jump crosses")
+    func longJump() {
+        // A platform may report a stylus far outside the window once it has gone down inside it.
+        send(1, .began, 50, 300, at: 0, .eraser)
+        send(1, .moved, 900_000, 300, at: 0.01, .eraser)
+        send(1, .moved, -900_000, 300, at: 0.02, .eraser)
+        send(1, .ended, -900_000, 300, at: 0.03, .eraser)
+        #expect(controller.drawingView.shapes.lineCount == 1)
+    }
+
+    @Test(
+        "an eraser crossing a circle's outline erases it; one passing through its middle, clear of the outline, does not"
+    )
+    func eraserAndCircles() {
+        let circles = DrawingController(
+            size: Size(width: 800, height: 600),
+            drawing: Drawing(circles: [Circle(frame: Rect(x: 200, y: 200, width: 300, height: 300))]))
+        for (id, y) in [(UInt64(1), 350.0)] {
+            circles.send(TouchInput(id: id, phase: .began, location: Point(x: 300, y: y), timestamp: 0, type: .eraser))
+            circles.send(
+                TouchInput(id: id, phase: .moved, location: Point(x: 400, y: y), timestamp: 0.01, type: .eraser))
+            circles.send(
+                TouchInput(id: id, phase: .ended, location: Point(x: 400, y: y), timestamp: 0.02, type: .eraser))
+        }
+        #expect(circles.drawingView.shapes.circleCount == 1)
+        circles.send(TouchInput(id: 2, phase: .began, location: Point(x: 100, y: 350), timestamp: 1, type: .eraser))
+        circles.send(TouchInput(id: 2, phase: .moved, location: Point(x: 260, y: 350), timestamp: 1.01, type: .eraser))
+        circles.send(TouchInput(id: 2, phase: .ended, location: Point(x: 260, y: 350), timestamp: 1.02, type: .eraser))
+        #expect(circles.drawingView.shapes.circleCount == 0)
+    }
 }

@@ -140,4 +140,23 @@ struct TabletToolTranslationTests {
         Self.apply(fingers, to: controller)
         #expect(controller.drawingView.shapes.isEmpty)
     }
+
+    @Test("a tablet's mouse moving within reach hovers as a pointer and never counts as a stylus near the screen")
+    func tabletMouseIsAPointer() {
+        var translator = WaylandInputTranslator()
+        let events = Self.feed(&translator, [.type(0x146), .proximityIn, .motion(x: 5, y: 6), .frame(time: 1)])
+        guard events.count == 1, case .hover = events[0] else {
+            Issue.record("expected a pointer's hover, got \(events)")
+            return
+        }
+        #expect(Self.feed(&translator, [.proximityOut, .frame(time: 2)]).isEmpty)
+    }
+
+    @Test("a tablet tool's touch ids are apart from the touchpad's virtual fingers and the pointer's")
+    func toolIDsAreApart() {
+        var translator = WaylandInputTranslator()
+        _ = Self.feed(&translator, [.type(Self.pen), .proximityIn, .motion(x: 1, y: 1), .frame(time: 1)])
+        let id = Self.touches(Self.feed(&translator, [.down, .frame(time: 2)])).first?.id ?? 0
+        #expect(id < TouchpadGestureBridge.identifierBase && id > UInt64(UInt32.max))
+    }
 }

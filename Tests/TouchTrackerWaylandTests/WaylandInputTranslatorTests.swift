@@ -160,4 +160,12 @@ struct WaylandInputTranslatorTests {
         let frame = touches(translator.translate(.touchFrame, now: 50.3))
         #expect(abs((frame[1].timestamp - frame[0].timestamp) - 0.25) < 1e-9)
     }
+
+    @Test("the pointer's left button is a pointer's touch, never a finger (palm rejection leaves the mouse alone)")
+    func mouseIsAPointerTouch() {
+        var translator = WaylandInputTranslator()
+        _ = translator.translate(.pointerEnter(x: 5, y: 5), now: 1)
+        let began = touches(translator.translate(.pointerButton(time: 1, button: 0x110, pressed: true), now: 1))
+        #expect(began.map(\.type) == [.indirectPointer])
+    }
 }

@@ -17,13 +17,14 @@ import TouchKit
 
     /// A translator for `windowID`, with XI2 (`xiOpcode`) or core events only, every key looked up as `keysym`.
     static func translator(
-        xi: Bool = true, keysym: KeySym = 0x7A, tools: [Int32: TabletTool] = [:], proximityLeftTypes: Set<Int32> = []
+        xi: Bool = true, keysym: KeySym = 0x7A, devices: PointerDevices = PointerDevices(),
+        reloadDevices: @escaping () -> PointerDevices? = { nil }
     ) -> EventTranslator {
         EventTranslator(
-            windowID: windowID, deleteWindowAtom: deleteWindowAtom, xiOpcode: xi ? xiOpcode : nil, pressureAxes: [:],
-            tools: tools, proximityLeftTypes: proximityLeftTypes,
+            windowID: windowID, deleteWindowAtom: deleteWindowAtom, xiOpcode: xi ? xiOpcode : nil, devices: devices,
             connection: EventTranslator.Connection(
-                fetchCookieData: { $0.data != nil }, freeCookieData: { _ in }, keysym: { _ in keysym }))
+                fetchCookieData: { $0.data != nil }, freeCookieData: { _ in }, keysym: { _ in keysym },
+                reloadDevices: reloadDevices))
     }
 
     /// A coordinate as the XI2 wire carries it (FP16.16: 16 integer and 16 fraction bits), as Xlib converts it.
@@ -338,7 +339,6 @@ import TouchKit
         var fetched = false
         var translator = EventTranslator(
             windowID: Self.windowID, deleteWindowAtom: Self.deleteWindowAtom, xiOpcode: Self.xiOpcode,
-            pressureAxes: [:],
             connection: EventTranslator.Connection(
                 fetchCookieData: { _ in
                     fetched = true
@@ -356,7 +356,7 @@ import TouchKit
     func penPressureIsForce() throws {
         var translator = EventTranslator(
             windowID: Self.windowID, deleteWindowAtom: Self.deleteWindowAtom, xiOpcode: Self.xiOpcode,
-            pressureAxes: [15: XInput2.PressureAxis(number: 2, minimum: 0, maximum: 1000)],
+            devices: PointerDevices(pressureAxes: [15: XInput2.PressureAxis(number: 2, minimum: 0, maximum: 1000)]),
             connection: EventTranslator.Connection(
                 fetchCookieData: { $0.data != nil }, freeCookieData: { _ in }, keysym: { _ in 0 }))
         // Valuators 0, 1 (x, y) and 2 (pressure) set.
@@ -376,7 +376,7 @@ import TouchKit
 
     @Test("a pen's tip is a pen touch and an eraser's an eraser touch; a plain pointer's button 1 is a pointer touch")
     func toolTouchTypes() throws {
-        var translator = Self.translator(tools: [15: .pen, 16: .eraser])
+        var translator = Self.translator(devices: PointerDevices(tools: [15: .pen, 16: .eraser]))
         for (source, expected) in [(Int32(15), TouchType.pencil), (16, .eraser), (12, .indirectPointer)] {
             let began = try #require(
                 Self.onlyTouch(
@@ -390,7 +390,8 @@ import TouchKit
 
     @Test("a pen moving with its tip up hovers as a stylus; the mouse moving hovers as a pointer")
     func penMotionHovers() {
-        var translator = Self.translator(tools: [16: .eraser])
+        var translator = Self.translator(
+            devices: PointerDevices(tools: [16: .eraser], proximityLeftTypes: [91], toolsTellingProximity: [16]))
         let pen = Self.translateXI(
             &translator, evtype: XI_Motion, sourceID: 16, detail: 0, x: 30, y: 40, time: 1, now: 1)
         guard pen.count == 1, case .stylusHover(let point, let tool) = pen[0] else {
@@ -408,7 +409,8 @@ import TouchKit
 
     @Test("an XI 1 ProximityOut of a tool says the stylus left")
     func proximityOutLeaves() {
-        var translator = Self.translator(tools: [15: .pen], proximityLeftTypes: [91])
+        var translator = Self.translator(
+            devices: PointerDevices(tools: [15: .pen], proximityLeftTypes: [91], toolsTellingProximity: [15]))
         var event = XEvent()
         event.type = 91
         let events = translator.translate(&event, now: 1)
@@ -422,7 +424,7 @@ import TouchKit
     func penTilt() throws {
         var translator = EventTranslator(
             windowID: Self.windowID, deleteWindowAtom: Self.deleteWindowAtom, xiOpcode: Self.xiOpcode,
-            pressureAxes: [:], tools: [15: .pen], tiltAxes: [15: XInput2.TiltAxes(x: 3, y: 4)],
+            devices: PointerDevices(tiltAxes: [15: XInput2.TiltAxes(x: 3, y: 4)], tools: [15: .pen]),
             connection: EventTranslator.Connection(
                 fetchCookieData: { $0.data != nil }, freeCookieData: { _ in }, keysym: { _ in 0 }))
         // Valuators 0, 1 (x, y), 3 and 4 (tilt) set.
@@ -431,5 +433,80 @@ import TouchKit
             values: [10, 20, 30, -15])
         let began = try #require(Self.onlyTouch(events))
         #expect(began.tilt == StylusTilt(x: 30, y: -15))
+    }
+
+    @Test("a mouse held down keeps its line while a pen hovers: the pen's motion hovers, the mouse's moves the line")
+    func mouseAndPenAreSeparateTouches() throws {
+        var translator = Self.translator(
+            devices: PointerDevices(tools: [15: .pen], proximityLeftTypes: [91], toolsTellingProximity: [15]))
+        _ = Self.translateXI(&translator, evtype: XI_ButtonPress, sourceID: 12, detail: 1, x: 5, y: 5, time: 1, now: 1)
+        let pen = Self.translateXI(
+            &translator, evtype: XI_Motion, sourceID: 15, detail: 0, x: 300, y: 300, time: 2, now: 1)
+        guard pen.count == 1, case .stylusHover = pen[0] else {
+            Issue.record("expected the pen to hover, got \(pen)")
+            return
+        }
+        // The pen's release (another device) does not end the mouse's touch; the mouse's does.
+        #expect(
+            Self.translateXI(
+                &translator, evtype: XI_ButtonRelease, sourceID: 15, detail: 1, x: 300, y: 300, time: 3, now: 1
+            ).isEmpty)
+        let ended = try #require(
+            Self.onlyTouch(
+                Self.translateXI(
+                    &translator, evtype: XI_ButtonRelease, sourceID: 12, detail: 1, x: 300, y: 300, time: 4, now: 1)))
+        #expect(ended.phase == .ended && ended.location == Point(x: 5, y: 5) && ended.type == .indirectPointer)
+    }
+
+    @Test("a pen that cannot tell when it leaves hovers as a pointer, and counts as leaving when its tip lifts")
+    func penWithoutProximityLeavesOnLift() {
+        var translator = Self.translator(devices: PointerDevices(tools: [15: .pen]))
+        let hover = Self.translateXI(
+            &translator, evtype: XI_Motion, sourceID: 15, detail: 0, x: 30, y: 40, time: 1, now: 1)
+        guard hover.count == 1, case .hover = hover[0] else {
+            Issue.record("expected a pointer's hover, got \(hover)")
+            return
+        }
+        _ = Self.translateXI(
+            &translator, evtype: XI_ButtonPress, sourceID: 15, detail: 1, x: 30, y: 40, time: 2, now: 1)
+        let lift = Self.translateXI(
+            &translator, evtype: XI_ButtonRelease, sourceID: 15, detail: 1, x: 30, y: 40, time: 3, now: 1)
+        guard lift.count == 2, case .touch(let ended) = lift[0], ended.phase == .ended, case .stylusLeft = lift[1]
+        else {
+            Issue.record("expected the touch to end and the stylus to leave, got \(lift)")
+            return
+        }
+    }
+
+    @Test("when devices come and go they are read again: a mouse given a removed pen's id is a mouse")
+    func devicesAreReadAgainOnHierarchyChange() throws {
+        var translator = Self.translator(
+            devices: PointerDevices(tools: [15: .pen], proximityLeftTypes: [91], toolsTellingProximity: [15]),
+            reloadDevices: { PointerDevices() })
+        var info = XIHierarchyInfo()
+        info.deviceid = 15
+        info.flags = XISlaveAdded
+        var hierarchy = XIHierarchyEvent()
+        hierarchy.type = GenericEvent
+        hierarchy.extension = Self.xiOpcode
+        hierarchy.evtype = XI_HierarchyChanged
+        hierarchy.flags = XISlaveAdded
+        hierarchy.num_info = 1
+        _ = withUnsafeMutablePointer(to: &info) { infoPointer in
+            hierarchy.info = infoPointer
+            return withUnsafeMutablePointer(to: &hierarchy) { pointer in
+                var event = XEvent()
+                event.xcookie.type = GenericEvent
+                event.xcookie.extension = Self.xiOpcode
+                event.xcookie.evtype = XI_HierarchyChanged
+                event.xcookie.data = UnsafeMutableRawPointer(pointer)
+                return translator.translate(&event, now: 1)
+            }
+        }
+        let began = try #require(
+            Self.onlyTouch(
+                Self.translateXI(
+                    &translator, evtype: XI_ButtonPress, sourceID: 15, detail: 1, x: 5, y: 5, time: 1, now: 1)))
+        #expect(began.type == .indirectPointer)
     }
 }

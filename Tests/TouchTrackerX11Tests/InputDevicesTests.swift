@@ -28,18 +28,21 @@ import Testing
             id: 13, name: "ELAN Touchscreen", use: XISlavePointer, isEnabled: true, touch: (true, 10),
             valuators: [valuator(5, "Abs MT Pressure", 255)]),
         Device(id: 14, name: "Logitech USB Mouse", use: XISlavePointer, isEnabled: false, valuators: []),
+        Device(
+            id: 15, name: "Huion Tablet", use: XISlavePointer, isEnabled: true,
+            valuators: [valuator(0, "Abs X"), valuator(1, "Abs Y"), valuator(2, "Abs Pressure", 8191)]),
     ])
 
     @Test(
         "a pen, its eraser and a pressure-only pointer are tablet tools; the pad, the mouse and a touch screen are not")
     func tools() {
-        #expect(Self.devices.tabletTools == [10: .pen, 11: .eraser])
+        #expect(Self.devices.tabletTools == [10: .pen, 11: .eraser, 15: .pen])
     }
 
     @Test("pressure axes come from a pen's Abs Pressure and a touch screen's Abs MT Pressure, with their ranges")
     func pressure() {
         let axes = Self.devices.pressureAxes
-        #expect(axes.keys.sorted() == [10, 11, 13])
+        #expect(axes.keys.sorted() == [10, 11, 13, 15])
         #expect(axes[13]?.number == 5 && axes[13]?.maximum == 255)
     }
 

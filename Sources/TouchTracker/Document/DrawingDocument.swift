@@ -177,16 +177,25 @@ public struct DrawingDocument: Sendable {
     /// Puts a document read in the background under what was drawn meanwhile: the document's shapes keep their
     /// IDs (from 1), the ones drawn while it loaded keep theirs (numbered from where `init(numberingFrom:)` said),
     /// so the undo history, the selection and a move in progress stay valid, and the newer shapes stay on top.
-    /// The document's options replace the defaults. Constant time in the document's size. Not an edit.
+    /// The document's options replace the defaults, except those the person changed while it loaded (a key pressed
+    /// at once), which are kept: then the merged options are saved. Constant time in the document's size. Not an
+    /// undoable edit.
     public mutating func adopt(_ loaded: consuming LoadedDocument) -> Update {
         var document = consume loaded
         // Taken out of the document (not copied), so merging the few shapes drawn meanwhile copies nothing.
         var documentShapes = document.takeShapes()
         documentShapes.merge(shapes)
         shapes = documentShapes
-        options = document.options
+        let defaults = DrawingOptions()
+        var merged = document.options
+        for option in DrawingOption.allCases where options[keyPath: option.keyPath] != defaults[keyPath: option.keyPath]
+        {
+            merged[keyPath: option.keyPath] = options[keyPath: option.keyPath]
+        }
+        if options.color != defaults.color { merged.color = options.color }
+        options = merged
         widestStoredWidth = Swift.max(widestStoredWidth, document.widestWidth)
-        return Update(changes: [.everything])
+        return Update(changes: [.everything], edited: merged != document.options)
     }
 
     /// Changes the options (a settings toggle or a colour): saved with the document, not an undoable edit; shapes
@@ -263,17 +272,16 @@ public struct DrawingDocument: Sendable {
     }
 
     /// Puts back what the eraser stroke `stroke` took out, as if it had never been (the stroke was claimed by a
-    /// gesture of the window system's).
+    /// gesture of the window system's). Saved when anything came back: an edit made meanwhile (a finger's line)
+    /// may have saved the drawing without it.
     public mutating func abandonErasing(stroke: UInt64) -> Update {
         guard let erased = erasing.removeValue(forKey: stroke) else { return Update() }
         var update = Update()
         for item in erased where shapes[item.id] == nil { update.changes += restore(item) }
+        update.edited = !update.changes.isEmpty
         update.collapseIfMany()
         return update
     }
-
-    /// Whether an eraser stroke is under way.
-    public var isErasing: Bool { !erasing.isEmpty }
 
     /// Records every eraser stroke under way as its edit (an undo, a clear or a reload must not interleave with
     /// one).

@@ -167,6 +167,12 @@ public final class DrawingController {
 
     public func send(_ input: TouchInput) {
         if palmRejection.rejects(input, enabled: drawingView.options.palmRejection) {
+            if input.phase == .began, window.activeTouches.contains(where: { $0.platformID == input.id }) {
+                // The platform reused the id of a contact the window still holds, which is gone without an end: the
+                // window would have cancelled it on seeing this begin, which it never will.
+                window.send(
+                    TouchInput(id: input.id, phase: .cancelled, location: input.location, timestamp: input.timestamp))
+            }
             // Time passes as it would have had the window seen the touch: gesture timers fire in order.
             window.clock.advance(to: input.timestamp)
             return

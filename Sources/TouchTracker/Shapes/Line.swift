@@ -31,6 +31,19 @@ public struct Line: Hashable, Sendable {
         return normalized >= 360 ? 0 : normalized
     }
 
+    /// The exact distance between this segment and `other` (0 when they cross).
+    public func distance(to other: Line) -> Double {
+        func side(_ a: Point, _ b: Point, _ c: Point) -> Double {
+            (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+        }
+        let (d1, d2) = (side(other.begin, other.end, begin), side(other.begin, other.end, end))
+        let (d3, d4) = (side(begin, end, other.begin), side(begin, end, other.end))
+        if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) { return 0 }
+        return Swift.min(
+            Swift.min(distance(to: other.begin), distance(to: other.end)),
+            Swift.min(other.distance(to: begin), other.distance(to: end)))
+    }
+
     /// The exact distance from `point` to the segment (not to the infinite line through it).
     public func distance(to point: Point) -> Double {
         let direction = end - begin

@@ -183,20 +183,47 @@ public struct ShapeCollection: Sendable {
     }
 
     /// The shapes whose stroke's centre line comes within `radius` of the segment from `start` to `end` (an
-    /// eraser's path between two samples), bottom to top. The segment is walked in steps of at most half `radius`,
-    /// so a shape it crosses is always within `radius` of a step.
+    /// eraser's path between two samples), bottom to top. A line's distance to the segment is exact; for a circle
+    /// the part of the segment near its box is walked in steps of at most half `radius`, so an outline it crosses is
+    /// always within `radius` of a step, and a long jump costs no more than the circles it passes.
     public func shapes(alongSegmentFrom start: Point, to end: Point, radius: Double) -> [ShapeID] {
         guard start.isFinite, end.isFinite, radius > 0 else { return [] }
+        let path = Line(begin: start, end: end)
         let area = Rect(
             x: Swift.min(start.x, end.x) - radius, y: Swift.min(start.y, end.y) - radius,
             width: abs(end.x - start.x) + 2 * radius, height: abs(end.y - start.y) + 2 * radius)
-        let steps = Swift.max(1, Int((start.distance(to: end) / (radius / 2)).rounded(.up)))
-        let samples = (0...steps).map { step in
-            let t = Double(step) / Double(steps)
-            return Point(x: start.x + (end.x - start.x) * t, y: start.y + (end.y - start.y) * t)
-        }
         return shapes(reaching: area).compactMap { item in
-            samples.contains { item.shape.distance(to: $0) <= radius } ? item.id : nil
+            switch item.shape {
+            case .line(let line):
+                return line.distance(to: path) <= radius ? item.id : nil
+            case .circle(let circle):
+                let near = circle.frame.insetBy(dx: -radius, dy: -radius)
+                guard let (a, b) = Self.clip(start, end, to: near) else { return nil }
+                let steps = Swift.max(1, Int((a.distance(to: b) / (radius / 2)).rounded(.up)))
+                let reaches = (0...steps).contains { step in
+                    let t = Double(step) / Double(steps)
+                    return circle.distance(to: Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)) <= radius
+                }
+                return reaches ? item.id : nil
+            }
         }
+    }
+
+    /// The part of the segment from `a` to `b` inside `rect` (Liang–Barsky), nil when none is.
+    private static func clip(_ a: Point, _ b: Point, to rect: Rect) -> (Point, Point)? {
+        let d = b - a
+        var (low, high) = (0.0, 1.0)
+        for (p, q) in [
+            (-d.x, a.x - rect.minX), (d.x, rect.maxX - a.x), (-d.y, a.y - rect.minY), (d.y, rect.maxY - a.y),
+        ] {
+            if p == 0 {
+                if q < 0 { return nil }
+                continue
+            }
+            let t = q / p
+            if p < 0 { low = Swift.max(low, t) } else { high = Swift.min(high, t) }
+            if low > high { return nil }
+        }
+        return (a + Point(x: d.x * low, y: d.y * low), a + Point(x: d.x * high, y: d.y * high))
     }
 }

@@ -5,7 +5,8 @@ import TouchTrackerSession
 /// is read as a whole, so a tip that touches at a new place with a new pressure begins there with that pressure.
 /// The tip touching is a pen touch (an eraser touch for an eraser), with its pressure and tilt; the tool moving
 /// within reach without touching hovers; leaving the tablet's reach ends a touch still down and says the stylus
-/// left.
+/// left. A tablet's mouse or lens is a pointer (its hover is a pointer's, and it never counts as a stylus near the
+/// screen), a tablet's finger tool a finger.
 struct TabletToolTranslator {
     /// One tool's state, and what changed in the group since its last `frame`.
     private struct Tool {
@@ -23,8 +24,9 @@ struct TabletToolTranslator {
 
     private var tools: [UInt32: Tool] = [:]
 
-    /// Touch ids of tablet tools live above every `wl_touch` id and below the pointer's.
-    static let touchIDBase: UInt64 = 1 << 61
+    /// Touch ids of tablet tools live above every `wl_touch` id and below the touchpad's virtual fingers
+    /// (`TouchpadGestureBridge.identifierBase`) and the pointer's.
+    static let touchIDBase: UInt64 = 1 << 60
 
     /// `time`: the event's time on the session's time line (a frame's, or now). `scale`: device pixels per surface
     /// pixel.
@@ -59,14 +61,14 @@ struct TabletToolTranslator {
         case .removed:
             // The tablet went away: a touch still down ends as one taken by the system, its work kept.
             defer { tool = Tool() }
-            guard tool.isTouching, let location = tool.location else { return tool.isNear ? [.stylusLeft] : [] }
+            let left: [SessionEvent] = tool.isNear && tool.type.isStylus ? [.stylusLeft] : []
+            guard tool.isTouching, let location = tool.location else { return left }
             return [
                 .touch(
                     TouchInput(
                         id: Self.touchIDBase | UInt64(number), phase: .cancelled, location: location,
-                        timestamp: time, type: tool.type)),
-                .stylusLeft,
-            ]
+                        timestamp: time, type: tool.type))
+            ] + left
         }
         return []
     }
@@ -94,7 +96,7 @@ struct TabletToolTranslator {
         }
         if tool.left { return events + leave(&tool) }
         if !tool.isTouching, tool.isNear, tool.moved || tool.wentUp {
-            events.append(.stylusHover(location, tool: tool.type))
+            events.append(tool.type.isStylus ? .stylusHover(location, tool: tool.type) : .hover(location))
         }
         return events
     }
@@ -102,7 +104,7 @@ struct TabletToolTranslator {
     private func leave(_ tool: inout Tool) -> [SessionEvent] {
         tool.isNear = false
         tool.location = nil
-        return [.stylusLeft]
+        return tool.type.isStylus ? [.stylusLeft] : []
     }
 
     /// The touch type of a `zwp_tablet_tool_v2.type`: the pen-like tools draw, the eraser erases, a tablet's mouse

@@ -75,12 +75,19 @@ struct WaylandInputTranslator {
             // drag ends as a device taken away would, keeping its work.
             guard let id = mouseTouchID else { return [] }
             mouseTouchID = nil
-            return [.touch(TouchInput(id: id, phase: .cancelled, location: pointer, timestamp: now))]
+            return [
+                .touch(TouchInput(id: id, phase: .cancelled, location: pointer, timestamp: now, type: .indirectPointer))
+            ]
         case .pointerMotion(let time, let x, let y):
             pointer = canvasPoint(x, y)
             pointerLocation = pointer
             guard let id = mouseTouchID else { return [.hover(pointer)] }
-            return [.touch(TouchInput(id: id, phase: .moved, location: pointer, timestamp: seconds(time, now)))]
+            return [
+                .touch(
+                    TouchInput(
+                        id: id, phase: .moved, location: pointer, timestamp: seconds(time, now), type: .indirectPointer)
+                )
+            ]
         case .pointerButton(let time, let button, let pressed):
             return pointerButton(button, pressed: pressed, timestamp: seconds(time, now))
         case .pinch(let phase, let time, let dx, let dy, let scale, let rotation):
@@ -120,16 +127,26 @@ struct WaylandInputTranslator {
             var events: [SessionEvent] = []
             if let stale = mouseTouchID {
                 // A press without a release (the release went elsewhere): close the old drag first.
-                events.append(.touch(TouchInput(id: stale, phase: .cancelled, location: pointer, timestamp: timestamp)))
+                events.append(
+                    .touch(
+                        TouchInput(
+                            id: stale, phase: .cancelled, location: pointer, timestamp: timestamp,
+                            type: .indirectPointer)))
             }
             mouseTouchID = Self.mouseTouchID
             events.append(
-                .touch(TouchInput(id: Self.mouseTouchID, phase: .began, location: pointer, timestamp: timestamp)))
+                .touch(
+                    TouchInput(
+                        id: Self.mouseTouchID, phase: .began, location: pointer, timestamp: timestamp,
+                        type: .indirectPointer)))
             return events
         case (Self.leftButton, false):
             guard let id = mouseTouchID else { return [] }
             mouseTouchID = nil
-            return [.touch(TouchInput(id: id, phase: .ended, location: pointer, timestamp: timestamp))]
+            return [
+                .touch(
+                    TouchInput(id: id, phase: .ended, location: pointer, timestamp: timestamp, type: .indirectPointer))
+            ]
         case (Self.rightButton, true):
             return [.contextClick(pointer)]
         default:

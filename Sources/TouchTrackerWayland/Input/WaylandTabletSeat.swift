@@ -1,9 +1,10 @@
 internal import CWayland
 
 /// The seat's tablets (tablet-unstable-v2): takes the tools the compositor announces and reads their events into
-/// `SeatEvent.tablet`s, in order with the seat's other events (`emit`). It owns the tablet seat, the tools and the
-/// tablets, and destroys each when the compositor says it is gone, or when it goes; pads (a tablet's buttons and
-/// rings) do nothing in the app and are let go at once.
+/// `SeatEvent.tablet`s, in order with the seat's other events (`emit`). It owns the tablet seat, the tools, the
+/// tablets and the pads with their groups, and destroys each when the compositor says it is gone, or when it goes.
+/// Pads (a tablet's buttons, rings and strips) do nothing in the app: their rings and strips are let go as they
+/// come.
 final class WaylandTabletSeat {
     /// Held so the connection is closed only after this object's proxies are destroyed.
     private let connection: WaylandConnection
@@ -12,6 +13,10 @@ final class WaylandTabletSeat {
     private let seatListener: WaylandListener<zwp_tablet_seat_v2_listener>
     private let tabletListener: WaylandListener<zwp_tablet_v2_listener>
     private let toolListener: WaylandListener<zwp_tablet_tool_v2_listener>
+    private let padListener: WaylandListener<zwp_tablet_pad_v2_listener>
+    private let padGroupListener: WaylandListener<zwp_tablet_pad_group_v2_listener>
+    /// Every pad announced and not removed, with its groups (which outlive it unless destroyed).
+    private var pads: [OpaquePointer: [OpaquePointer]] = [:]
     /// Every tool announced and not removed, with the number its events carry.
     private var tools: [OpaquePointer: UInt32] = [:]
     private var nextToolNumber: UInt32 = 1
@@ -38,9 +43,32 @@ final class WaylandTabletSeat {
                     owner.nextToolNumber += 1
                     zwp_tablet_tool_v2_add_listener(tool, owner.toolListener.pointer, data)
                 },
-                pad_added: { _, _, pad in
-                    if let pad { zwp_tablet_pad_v2_destroy(pad) }
+                pad_added: { data, _, pad in
+                    guard let pad else { return }
+                    let owner = listenerOwner(data, as: WaylandTabletSeat.self)
+                    owner.pads[pad] = []
+                    zwp_tablet_pad_v2_add_listener(pad, owner.padListener.pointer, data)
                 }))
+        padListener = WaylandListener(
+            zwp_tablet_pad_v2_listener(
+                group: { data, pad, group in
+                    guard let pad, let group else { return }
+                    let owner = listenerOwner(data, as: WaylandTabletSeat.self)
+                    owner.pads[pad, default: []].append(group)
+                    zwp_tablet_pad_group_v2_add_listener(group, owner.padGroupListener.pointer, data)
+                },
+                path: { _, _, _ in }, buttons: { _, _, _ in }, done: { _, _ in }, button: { _, _, _, _, _ in },
+                enter: { _, _, _, _, _ in }, leave: { _, _, _, _ in },
+                removed: { data, pad in
+                    guard let pad else { return }
+                    listenerOwner(data, as: WaylandTabletSeat.self).destroy(pad: pad)
+                }))
+        padGroupListener = WaylandListener(
+            zwp_tablet_pad_group_v2_listener(
+                buttons: { _, _, _ in },
+                ring: { _, _, ring in if let ring { zwp_tablet_pad_ring_v2_destroy(ring) } },
+                strip: { _, _, strip in if let strip { zwp_tablet_pad_strip_v2_destroy(strip) } },
+                modes: { _, _, _ in }, done: { _, _ in }, mode_switch: { _, _, _, _, _ in }))
         tabletListener = WaylandListener(
             zwp_tablet_v2_listener(
                 name: { _, _, _ in }, id: { _, _, _, _ in }, path: { _, _, _ in }, done: { _, _ in },
@@ -93,9 +121,16 @@ final class WaylandTabletSeat {
     }
 
     deinit {
+        for pad in Array(pads.keys) { destroy(pad: pad) }
         for tool in tools.keys { zwp_tablet_tool_v2_destroy(tool) }
         for tablet in tablets { zwp_tablet_v2_destroy(tablet) }
         zwp_tablet_seat_v2_destroy(tabletSeat)
+    }
+
+    /// Destroys a pad and its groups.
+    private func destroy(pad: OpaquePointer) {
+        for group in pads.removeValue(forKey: pad) ?? [] { zwp_tablet_pad_group_v2_destroy(group) }
+        zwp_tablet_pad_v2_destroy(pad)
     }
 
     private func send(_ event: TabletToolEvent, from tool: OpaquePointer?) {

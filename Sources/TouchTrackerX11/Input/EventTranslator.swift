@@ -18,6 +18,8 @@ struct EventTranslator {
         var freeCookieData: (inout XGenericEventCookie) -> Void
         /// The keysym of a key event (`XLookupString`, which reads the display's keyboard mapping).
         var keysym: (inout XKeyEvent) -> KeySym
+        /// The pointing devices as they are now, read again when devices came or went (nil: keep what is known).
+        var reloadDevices: () -> PointerDevices? = { nil }
 
         /// The real connection of `display`.
         static func live(_ display: X11Display) -> Connection {
@@ -41,48 +43,37 @@ struct EventTranslator {
     private var timeline = ServerTimeline()
     /// Touch ids with the slave device that produced them, so a removed device cancels exactly its touches.
     private var touchSources: [UInt64: Int32] = [:]
-    /// The pointer's platform touch id while button 1 is down.
-    private var mouseTouchID: UInt64?
-    /// Where the pointer's touch was at its press or last move. A release is reported where the master pointer
-    /// is, which another device (a finger's emulated pointer) may have moved meanwhile; the touch ends here.
-    private var mouseTouchLocation = Point.zero
+    /// The pointing devices (a mouse, a pen, an eraser) whose button 1 is down, by source device, each with where
+    /// its touch was at its press or last move. Each source's touch is its own: another device's motion does not
+    /// move it, nor its release end it. A release is reported where the master pointer is, which another device (a
+    /// finger's emulated pointer) may have moved meanwhile; the touch ends where its own device last was.
+    private var pointerTouches: [Int32: Point] = [:]
     /// Touchpad pinches and swipes become virtual touches.
     private var gestures = TouchpadGestureBridge()
-    /// Pressure axes of the devices that have one, by device id (read once; hot-plugged devices have none).
-    private let pressureAxes: [Int32: XInput2.PressureAxis]
-    /// The tablet tools among the pointers, by device id (read once, as the pressure axes are).
-    private let tools: [Int32: TabletTool]
-    /// The tilt axes of the pens that have them, by device id.
-    private let tiltAxes: [Int32: XInput2.TiltAxes]
-    /// The XI 1 event types a tool's ProximityOut arrives as (`ProximityWatch`).
-    private let proximityLeftTypes: Set<Int32>
+    /// Pressure and tilt axes and tablet tools, by device id; read again when devices come and go.
+    private var devices: PointerDevices
 
     /// Platform ids of mouse "touches" live above every XI2 (device, touch id) pair.
     private static let mouseIDBase: UInt64 = 1 << 62
 
     init(
-        windowID: CX11.Window, deleteWindowAtom: Atom, xiOpcode: Int32?, pressureAxes: [Int32: XInput2.PressureAxis],
-        tools: [Int32: TabletTool] = [:], tiltAxes: [Int32: XInput2.TiltAxes] = [:],
-        proximityLeftTypes: Set<Int32> = [], connection: Connection
+        windowID: CX11.Window, deleteWindowAtom: Atom, xiOpcode: Int32?, devices: PointerDevices = PointerDevices(),
+        connection: Connection
     ) {
-        self.tiltAxes = tiltAxes
         self.windowID = windowID
         self.deleteWindowAtom = deleteWindowAtom
         self.xiOpcode = xiOpcode
-        self.pressureAxes = pressureAxes
-        self.tools = tools
-        self.proximityLeftTypes = proximityLeftTypes
+        self.devices = devices
         self.connection = connection
     }
 
-    init(
-        display: X11Display, window: X11Window, xi: XInput2?, devices: InputDevices, proximity: ProximityWatch?
-    ) {
+    /// A translator for `window`; with XI2, `deviceWatch` reads the devices now and whenever they change.
+    init(display: X11Display, window: X11Window, xi: XInput2?, deviceWatch: DeviceWatch?) {
+        var connection = Connection.live(display)
+        if let deviceWatch { connection.reloadDevices = { deviceWatch.load() } }
         self.init(
             windowID: window.id, deleteWindowAtom: window.deleteWindowAtom, xiOpcode: xi?.opcode,
-            pressureAxes: devices.pressureAxes, tools: devices.tabletTools, tiltAxes: devices.tiltAxes,
-            proximityLeftTypes: proximity?.leftEventTypes ?? [],
-            connection: .live(display))
+            devices: connection.reloadDevices() ?? PointerDevices(), connection: connection)
         // Xlib fetches the keyboard mapping and builds its table of keysym names the first time a key is looked up
         // (about 10 ms, a round trip and a large reply): done now, before the window shows, so the first key press
         // (a Ctrl+Z while a finger draws, say) does not hold up a frame.
@@ -139,7 +130,7 @@ struct EventTranslator {
             ]
         case ButtonPress, ButtonRelease, MotionNotify:
             return translateCorePointer(&event, now: now)
-        case let type where proximityLeftTypes.contains(type):
+        case let type where devices.proximityLeftTypes.contains(type):
             return [.stylusLeft]
         default:
             return []
@@ -197,14 +188,14 @@ struct EventTranslator {
 
     /// The event's pressure as TouchKit's force, when its device has a pressure axis and the event carries it.
     private func pressure(of event: XIDeviceEvent) -> Double? {
-        pressureAxes[event.sourceid].flatMap { axis in
+        devices.pressureAxes[event.sourceid].flatMap { axis in
             Self.valuator(axis.number, of: event.valuators).flatMap(axis.force)
         }
     }
 
     /// The event's tilt, when its device has tilt axes and the event carries both.
     private func tilt(of event: XIDeviceEvent) -> StylusTilt? {
-        guard let axes = tiltAxes[event.sourceid], let x = Self.valuator(axes.x, of: event.valuators),
+        guard let axes = devices.tiltAxes[event.sourceid], let x = Self.valuator(axes.x, of: event.valuators),
             let y = Self.valuator(axes.y, of: event.valuators)
         else { return nil }
         return StylusTilt(x: Swift.max(-90, Swift.min(90, x)), y: Swift.max(-90, Swift.min(90, y)))
@@ -285,59 +276,59 @@ struct EventTranslator {
         tilt: StylusTilt? = nil
     ) -> [PlatformEvent] {
         let touchType: TouchType
-        switch tools[sourceID] {
+        switch devices.tools[sourceID] {
         case .pen: touchType = .pencil
         case .eraser: touchType = .eraser
         case nil: touchType = .indirectPointer
         }
+        let id = Self.mouseIDBase | UInt64(UInt32(bitPattern: sourceID))
+        func touch(_ phase: TouchInput.Phase, at location: Point) -> PlatformEvent {
+            .touch(
+                TouchInput(
+                    id: id, phase: phase, location: location, timestamp: time, force: force, type: touchType,
+                    tilt: tilt))
+        }
         switch type {
         case XI_ButtonPress where button == 1:
             var events: [PlatformEvent] = []
-            if let stale = mouseTouchID {
+            if let stale = pointerTouches[sourceID] {
                 // A press without a release (the release went to another client): close the old one first.
-                events.append(.touch(TouchInput(id: stale, phase: .cancelled, location: location, timestamp: time)))
+                events.append(touch(.cancelled, at: stale))
             }
-            let id = Self.mouseIDBase | UInt64(UInt32(bitPattern: sourceID))
-            mouseTouchID = id
-            mouseTouchLocation = location
+            pointerTouches[sourceID] = location
             touchSources[id] = sourceID
-            events.append(
-                .touch(
-                    TouchInput(
-                        id: id, phase: .began, location: location, timestamp: time, force: force, type: touchType,
-                        tilt: tilt)))
+            events.append(touch(.began, at: location))
             return events
         case XI_ButtonPress where button == 3:
             return [.contextClick(location)]
         case XI_Motion:
-            guard let id = mouseTouchID else {
-                // A pen moving with its tip up hovers within the tablet's reach.
-                guard touchType.isStylus else { return [.hover(location)] }
+            guard pointerTouches[sourceID] != nil else {
+                // A pen moving with its tip up hovers within the tablet's reach (a pen that cannot say when it
+                // leaves is a stylus only while it touches).
+                guard touchType.isStylus, devices.toolsTellingProximity.contains(sourceID) else {
+                    return [.hover(location)]
+                }
                 return [.stylusHover(location, tool: touchType)]
             }
-            mouseTouchLocation = location
-            return [
-                .touch(
-                    TouchInput(
-                        id: id, phase: .moved, location: location, timestamp: time, force: force, type: touchType,
-                        tilt: tilt))
-            ]
+            pointerTouches[sourceID] = location
+            return [touch(.moved, at: location)]
         case XI_ButtonRelease where button == 1:
-            guard let id = mouseTouchID else { return [] }
-            mouseTouchID = nil
+            guard let last = pointerTouches.removeValue(forKey: sourceID) else { return [] }
             touchSources[id] = nil
-            return [
-                .touch(
-                    TouchInput(
-                        id: id, phase: .ended, location: mouseTouchLocation, timestamp: time, force: force,
-                        type: touchType, tilt: tilt))
-            ]
+            let ended = touch(.ended, at: last)
+            // A pen that cannot tell when it leaves the tablet's reach counts as leaving when it lifts.
+            let leaves = touchType.isStylus && !devices.toolsTellingProximity.contains(sourceID)
+            return leaves ? [ended, .stylusLeft] : [ended]
         default:
             return []
         }
     }
 
     private mutating func hierarchyChanged(_ event: XIHierarchyEvent, now: Double) -> [PlatformEvent] {
+        // A device came or went: the next one plugged in may take a removed one's id, so what each id is (a pen, a
+        // mouse, which axes) is read again.
+        let changes = XISlaveAdded | XISlaveRemoved | XIDeviceEnabled | XIDeviceDisabled | XISlaveAttached
+        if event.flags & changes != 0, let reloaded = connection.reloadDevices() { devices = reloaded }
         var removed: [Int32] = []
         for index in 0..<Int(event.num_info) {
             let info = event.info[index]
@@ -350,7 +341,7 @@ struct EventTranslator {
             events.append(.deviceRemoved(sourceID: source))
             for (id, owner) in touchSources where owner == source {
                 touchSources[id] = nil
-                if id == mouseTouchID { mouseTouchID = nil }
+                pointerTouches[source] = nil
                 events.append(.touch(TouchInput(id: id, phase: .cancelled, location: .zero, timestamp: now)))
             }
         }
@@ -360,7 +351,7 @@ struct EventTranslator {
     private mutating func liveTouchesCancelled(now: Double) -> [PlatformEvent] {
         let ids = touchSources.keys.sorted()
         touchSources.removeAll()
-        mouseTouchID = nil
+        pointerTouches.removeAll()
         return ids.map { .touch(TouchInput(id: $0, phase: .cancelled, location: .zero, timestamp: now)) }
     }
 

@@ -8,6 +8,8 @@ final class ProximityWatch {
     private var devices: [UnsafeMutablePointer<XDevice>] = []
     /// The XI 1 event types the devices' ProximityOut arrives as (the server numbers them per device class).
     private(set) var leftEventTypes: Set<Int32> = []
+    /// The devices whose ProximityOut is selected.
+    private(set) var watchedDevices: Set<Int32> = []
 
     /// Opens each of `deviceIDs` and selects its ProximityOut; a device without a proximity class is closed again
     /// and left out.
@@ -19,6 +21,7 @@ final class ProximityWatch {
             if type != 0 {
                 devices.append(device)
                 leftEventTypes.insert(type)
+                watchedDevices.insert(id)
             } else {
                 XCloseDevice(display.pointer, device)
             }

@@ -12,10 +12,6 @@ final class X11WindowHost {
     let window: X11Window
     let presenter: WindowPresenter
     let loop: X11EventLoop
-    /// The tablet tools among the pointers, by device id.
-    let tools: [Int32: TabletTool]
-    /// Tells when a tool leaves the tablet's reach; nil without XI2 or without tools.
-    private let proximity: ProximityWatch?
 
     /// Creates the window on an open display (the caller may have read resources such as Xft.dpi first).
     init(display: X11Display, geometry: WindowGeometry, title: String) throws {
@@ -23,13 +19,11 @@ final class X11WindowHost {
         xi = XInput2(display: display)
         window = try X11Window(display: display, geometry: geometry, title: title)
         presenter = try WindowPresenter(window: window)
-        let devices = xi == nil ? InputDevices(devices: []) : InputDevices(display: display)
-        tools = devices.tabletTools
-        proximity = tools.isEmpty ? nil : ProximityWatch(display: display, deviceIDs: tools.keys.sorted())
+        // With XI2 the devices are read now and again whenever they change (the translator asks).
+        let deviceWatch = xi == nil ? nil : DeviceWatch(display: display)
         loop = X11EventLoop(
             display: display,
-            translator: EventTranslator(
-                display: display, window: window, xi: xi, devices: devices, proximity: proximity))
+            translator: EventTranslator(display: display, window: window, xi: xi, deviceWatch: deviceWatch))
         if let xi {
             xi.selectInput(display: display, window: window.id)
         } else {
