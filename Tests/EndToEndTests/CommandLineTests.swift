@@ -39,7 +39,7 @@ struct CommandLineTests {
         }
         let gesturesAndKeys = [
             "drag", "tap a line", "double-tap", "press and hold", "Right-click", "Delete", "Up/Down/Return", "Escape",
-            "Shift+F10", "Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "Ctrl+S", "F1",
+            "Shift+F10", "Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "Ctrl+S", "F1", "eraser", "Palm Rejection",
         ]
         for item in gesturesAndKeys { #expect(help.stdout.contains(item), "--help does not mention \(item)") }
     }
@@ -60,10 +60,50 @@ struct CommandLineTests {
                 #expect(text.contains(option), "the man page does not mention \(option) of \(subcommand)")
             }
         }
-        for item in ["Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "Ctrl+S", "F1", "Shift+F10", "Escape", "Delete", "double tap"]
-        {
+        for item in [
+            "Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "Ctrl+S", "F1", "Shift+F10", "Escape", "Delete", "double tap", "eraser",
+            "Palm Rejection",
+        ] {
             #expect(text.contains(item), "the man page does not mention \(item)")
         }
+    }
+
+    @Test(
+        "replay plays a pen stroke and an eraser stroke from a script: the pen's line, its width from its pressure, and the erased line gone"
+    )
+    func replayPenAndEraser() async throws {
+        let folder = try makeTemporaryFolder("replay-pen")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("d.json").path
+        try Data(
+            #"{"version": 1, "lines": [{"begin": {"x": 100, "y": 400}, "end": {"x": 700, "y": 400}}], "options": {"widthByPressure": true}}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: document))
+        let script = folder.appendingPathComponent("pen.jsonl").path
+        let lines = [
+            #"{"t": 0.00, "hover": "pen", "x": 100, "y": 200}"#,
+            #"{"t": 0.05, "id": 1, "phase": "began", "x": 100, "y": 200, "force": 0.5, "tool": "pen"}"#,
+            #"{"t": 0.10, "id": 1, "phase": "moved", "x": 700, "y": 200, "force": 0.5, "tool": "pen"}"#,
+            #"{"t": 0.15, "id": 1, "phase": "ended", "x": 700, "y": 200, "tool": "pen"}"#,
+            #"{"t": 0.30, "hover": "out"}"#,
+            #"{"t": 0.50, "id": 2, "phase": "began", "x": 400, "y": 300, "tool": "eraser"}"#,
+            #"{"t": 0.55, "id": 2, "phase": "moved", "x": 400, "y": 500, "tool": "eraser"}"#,
+            #"{"t": 0.60, "id": 2, "phase": "ended", "x": 400, "y": 500, "tool": "eraser"}"#,
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: script))
+        let state = folder.appendingPathComponent("state.json").path
+        let png = folder.appendingPathComponent("out.png").path
+        let result = try await touchtracker(["replay", script, "--document", document, "--state", state, "--png", png])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        let text = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(
+            text.contains(#"{"begin": {"x": 100, "y": 200}, "end": {"x": 700, "y": 200}, "width": 15}"#)
+                && !text.contains(#""y": 400"#), "\(text)")
+        // The picture shows the pen's line and not the erased one.
+        let picture = try CairoSurface(readingPNG: png)
+        let pen = try #require(picture.pixel(x: 400, y: 200))
+        let erased = try #require(picture.pixel(x: 200, y: 400))
+        #expect(max(pen.red, pen.green, pen.blue) < 40 && min(erased.red, erased.green, erased.blue) > 200)
     }
 
     @Test("export writes PNG, SVG and PDF files of a document, and grows the default page to hold every line")
