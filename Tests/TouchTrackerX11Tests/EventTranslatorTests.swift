@@ -30,38 +30,12 @@ import TouchKit
     /// A coordinate as the XI2 wire carries it (FP16.16: 16 integer and 16 fraction bits), as Xlib converts it.
     static func fp1616(_ raw: Int32) -> Double { Double(raw) / 65536 }
 
-    /// Translates an XI2 device event of type `evtype` (touch, button or motion) built in memory.
+    /// Translates an XI2 device event of type `evtype` (touch, button or motion) built in memory; `mask`'s set bits
+    /// say which valuators it carries, `values` are theirs in mask order (packed, as the wire carries them).
     static func translateXI(
         _ translator: inout EventTranslator, evtype: Int32, window: CX11.Window = windowID, sourceID: Int32 = 12,
-        detail: Int32, x: Double, y: Double, time: Time, flags: Int32 = 0, now: Double
-    ) -> [PlatformEvent] {
-        var device = XIDeviceEvent()
-        device.type = GenericEvent
-        device.extension = xiOpcode
-        device.evtype = evtype
-        device.time = time
-        device.deviceid = 2
-        device.sourceid = sourceID
-        device.detail = detail
-        device.event = window
-        device.event_x = x
-        device.event_y = y
-        device.flags = flags
-        return withUnsafeMutablePointer(to: &device) { pointer in
-            var event = XEvent()
-            event.xcookie.type = GenericEvent
-            event.xcookie.extension = xiOpcode
-            event.xcookie.evtype = evtype
-            event.xcookie.data = UnsafeMutableRawPointer(pointer)
-            return translator.translate(&event, now: now)
-        }
-    }
-
-    /// Translates an XI2 device event of `sourceID` at window point (50, 60) carrying valuators: `mask`'s set bits
-    /// say which, `values` are theirs in mask order (packed, as the wire carries them).
-    static func translateValuators(
-        _ translator: inout EventTranslator, evtype: Int32, sourceID: Int32, detail: Int32, mask: UInt8,
-        values: [Double]
+        detail: Int32, x: Double, y: Double, time: Time, flags: Int32 = 0, mask: UInt8 = 0, values: [Double] = [],
+        now: Double
     ) -> [PlatformEvent] {
         var maskBytes = [mask]
         var values = values
@@ -71,12 +45,14 @@ import TouchKit
                 device.type = GenericEvent
                 device.extension = xiOpcode
                 device.evtype = evtype
+                device.time = time
                 device.deviceid = 2
                 device.sourceid = sourceID
                 device.detail = detail
-                device.event = windowID
-                device.event_x = 50
-                device.event_y = 60
+                device.event = window
+                device.event_x = x
+                device.event_y = y
+                device.flags = flags
                 device.valuators = XIValuatorState(
                     mask_len: 1, mask: maskPointer.baseAddress, values: valuePointer.baseAddress)
                 return withUnsafeMutablePointer(to: &device) { pointer in
@@ -85,10 +61,20 @@ import TouchKit
                     event.xcookie.extension = xiOpcode
                     event.xcookie.evtype = evtype
                     event.xcookie.data = UnsafeMutableRawPointer(pointer)
-                    return translator.translate(&event, now: 1)
+                    return translator.translate(&event, now: now)
                 }
             }
         }
+    }
+
+    /// A pen's event at window point (50, 60) carrying valuators (`translateXI`).
+    static func translateValuators(
+        _ translator: inout EventTranslator, evtype: Int32, sourceID: Int32, detail: Int32, mask: UInt8,
+        values: [Double]
+    ) -> [PlatformEvent] {
+        translateXI(
+            &translator, evtype: evtype, sourceID: sourceID, detail: detail, x: 50, y: 60, time: 0, mask: mask,
+            values: values, now: 1)
     }
 
     /// The single touch input in `events` (fails the test when there is not exactly one).
