@@ -495,4 +495,35 @@ import TouchKit
                     &translator, evtype: XI_ButtonPress, sourceID: 15, detail: 1, x: 5, y: 5, time: 1, now: 1)))
         #expect(began.type == .indirectPointer)
     }
+
+    @Test(
+        "a hovering pen that leaves the window has left it; a mouse leaving, or a pen leaving with its tip down, has not"
+    )
+    func penLeavingTheWindowLeaves() {
+        var translator = Self.translator(
+            devices: PointerDevices(tools: [15: .pen], proximityLeftTypes: [91], toolsTellingProximity: [15]))
+        func leave(source: Int32) -> [PlatformEvent] {
+            var leave = XILeaveEvent()
+            leave.type = GenericEvent
+            leave.extension = Self.xiOpcode
+            leave.evtype = XI_Leave
+            leave.sourceid = source
+            leave.event = Self.windowID
+            leave.mode = XINotifyNormal
+            return withUnsafeMutablePointer(to: &leave) { pointer in
+                var event = XEvent()
+                event.xcookie.type = GenericEvent
+                event.xcookie.extension = Self.xiOpcode
+                event.xcookie.evtype = XI_Leave
+                event.xcookie.data = UnsafeMutableRawPointer(pointer)
+                return translator.translate(&event, now: 1)
+            }
+        }
+        let pen = leave(source: 15)
+        if pen.count != 1 { Issue.record("expected the pen to leave, got \(pen)") }
+        if case .stylusLeft? = pen.first {} else { Issue.record("expected the pen to leave, got \(pen)") }
+        #expect(leave(source: 12).isEmpty)
+        _ = Self.translateXI(&translator, evtype: XI_ButtonPress, sourceID: 15, detail: 1, x: 5, y: 5, time: 1, now: 1)
+        #expect(leave(source: 15).isEmpty)
+    }
 }

@@ -150,6 +150,8 @@ struct EventTranslator {
             return pinch(data.assumingMemoryBound(to: XIGesturePinchEvent.self).pointee, type: type, now: now)
         case XI_GestureSwipeBegin, XI_GestureSwipeUpdate, XI_GestureSwipeEnd:
             return swipe(data.assumingMemoryBound(to: XIGestureSwipeEvent.self).pointee, type: type, now: now)
+        case XI_Leave:
+            return left(data.assumingMemoryBound(to: XILeaveEvent.self).pointee)
         default:
             break
         }
@@ -322,6 +324,16 @@ struct EventTranslator {
         default:
             return []
         }
+    }
+
+    /// The pointer left the window. A hovering stylus that leaves it has left, as Wayland's `proximity_out` says
+    /// when a tool leaves a surface: its ring goes, and fingers draw again in this window half a second later. (Not
+    /// while its tip is down: the window keeps its events until it lifts.)
+    private func left(_ event: XILeaveEvent) -> [PlatformEvent] {
+        guard event.event == windowID, event.mode == XINotifyNormal, pointerTouches[event.sourceid] == nil,
+            devices.tools[event.sourceid] != nil, devices.toolsTellingProximity.contains(event.sourceid)
+        else { return [] }
+        return [.stylusLeft]
     }
 
     private mutating func hierarchyChanged(_ event: XIHierarchyEvent, now: Double) -> [PlatformEvent] {
