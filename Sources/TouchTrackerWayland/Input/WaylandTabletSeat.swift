@@ -19,6 +19,8 @@ final class WaylandTabletSeat {
     private var pads: [OpaquePointer: [OpaquePointer]] = [:]
     /// Every tool announced and not removed, with the number its events carry.
     private var tools: [OpaquePointer: UInt32] = [:]
+    /// The tools that are a stylus (a pen-like tool or an eraser), by their `type`.
+    private var styluses: Set<OpaquePointer> = []
     private var nextToolNumber: UInt32 = 1
     private var tablets: Set<OpaquePointer> = []
 
@@ -80,7 +82,9 @@ final class WaylandTabletSeat {
         toolListener = WaylandListener(
             zwp_tablet_tool_v2_listener(
                 type: { data, tool, type in
-                    listenerOwner(data, as: WaylandTabletSeat.self).send(.type(type), from: tool)
+                    let owner = listenerOwner(data, as: WaylandTabletSeat.self)
+                    if let tool, TabletToolTranslator.touchType(type).isStylus { owner.styluses.insert(tool) }
+                    owner.send(.type(type), from: tool)
                 },
                 hardware_serial: { _, _, _, _ in }, hardware_id_wacom: { _, _, _, _ in }, capability: { _, _, _ in },
                 done: { _, _ in },
@@ -89,10 +93,17 @@ final class WaylandTabletSeat {
                     let owner = listenerOwner(data, as: WaylandTabletSeat.self)
                     owner.send(.removed, from: tool)
                     owner.tools[tool] = nil
+                    owner.styluses.remove(tool)
                     zwp_tablet_tool_v2_destroy(tool)
                 },
-                proximity_in: { data, tool, _, _, _ in
-                    listenerOwner(data, as: WaylandTabletSeat.self).send(.proximityIn, from: tool)
+                proximity_in: { data, tool, serial, _, _ in
+                    let owner = listenerOwner(data, as: WaylandTabletSeat.self)
+                    // A stylus over the window has the app's ring for a cursor (`Overlay.stylusRings`): the
+                    // compositor's arrow is hidden, as drawing programs do. A tablet's mouse keeps it.
+                    if let tool, owner.styluses.contains(tool) {
+                        zwp_tablet_tool_v2_set_cursor(tool, serial, nil, 0, 0)
+                    }
+                    owner.send(.proximityIn, from: tool)
                 },
                 proximity_out: { data, tool in
                     listenerOwner(data, as: WaylandTabletSeat.self).send(.proximityOut, from: tool)
