@@ -166,7 +166,9 @@ public final class DrawingController {
     // MARK: Input
 
     public func send(_ input: TouchInput) {
-        if palmRejection.rejects(input, enabled: drawingView.options.palmRejection) {
+        // Only a touch that begins can be taken for a palm, and only a palm's later events are dropped: the moves of
+        // every other touch (nearly every event) skip palm rejection altogether.
+        if input.phase == .began || palmsDown, rejectsAsPalm(input) {
             if input.phase == .began, window.activeTouches.contains(where: { $0.platformID == input.id }) {
                 // The platform reused the id of a contact the window still holds, which is gone without an end: the
                 // window would have cancelled it on seeing this begin, which it never will.
@@ -184,6 +186,16 @@ public final class DrawingController {
         }
         window.send(input)
         inspectorState.noteFailures(of: recognizers)
+    }
+
+    /// Whether fingers taken for a palm are down (`palmRejection.rejectedTouches` is not empty).
+    private var palmsDown = false
+
+    /// Asks palm rejection about `input` and notes whether palms are down.
+    private func rejectsAsPalm(_ input: TouchInput) -> Bool {
+        let rejected = palmRejection.rejects(input, enabled: drawingView.options.palmRejection)
+        palmsDown = !palmRejection.rejectedTouches.isEmpty
+        return rejected
     }
 
     /// Lets time pass to `time` (seconds on the window clock), firing due gesture timers.

@@ -37,20 +37,22 @@ public struct PalmRejection: Sendable {
 
     /// Whether `input` is to be dropped: a finger that began while the stylus is near or within `grace` of its
     /// leaving (when `enabled`), or any later event of a touch rejected so. Updates what it remembers.
-    public mutating func rejects(_ input: TouchInput, enabled: Bool) -> Bool {
-        if input.type.isStylus, input.phase == .began { stylusCameNear() }
+    public mutating func rejects(_ input: TouchInput, enabled: @autoclosure () -> Bool) -> Bool {
         switch input.phase {
         case .began:
+            if input.type.isStylus { stylusCameNear() }
             // A platform that reuses an id starts a new contact: whatever the old one was is over.
-            rejectedTouches[input.id] = nil
-            guard enabled, input.type == .direct, isStylusRecent(at: input.timestamp) else { return false }
+            if !rejectedTouches.isEmpty { rejectedTouches[input.id] = nil }
+            guard input.type == .direct, isStylusRecent(at: input.timestamp), enabled() else { return false }
             rejectedTouches[input.id] = input.location
             return true
         case .moved:
-            guard rejectedTouches[input.id] != nil else { return false }
-            if input.location.isFinite { rejectedTouches[input.id] = input.location }
+            // Every move of every touch comes here: with no palm down (nearly always) no hashing at all.
+            guard !rejectedTouches.isEmpty, let index = rejectedTouches.index(forKey: input.id) else { return false }
+            if input.location.isFinite { rejectedTouches.values[index] = input.location }
             return true
         case .ended, .cancelled, .claimed:
+            guard !rejectedTouches.isEmpty else { return false }
             return rejectedTouches.removeValue(forKey: input.id) != nil
         }
     }
