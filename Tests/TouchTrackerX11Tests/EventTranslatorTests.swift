@@ -77,6 +77,52 @@ import TouchKit
             values: values, now: 1)
     }
 
+    /// Translates XI_Leave of the window by `source` in `mode`.
+    static func translateLeave(
+        _ translator: inout EventTranslator, source: Int32, mode: Int32 = XINotifyNormal
+    ) -> [PlatformEvent] {
+        var leave = XILeaveEvent()
+        leave.type = GenericEvent
+        leave.extension = xiOpcode
+        leave.evtype = XI_Leave
+        leave.sourceid = source
+        leave.event = windowID
+        leave.mode = mode
+        return withUnsafeMutablePointer(to: &leave) { pointer in
+            var event = XEvent()
+            event.xcookie.type = GenericEvent
+            event.xcookie.extension = xiOpcode
+            event.xcookie.evtype = XI_Leave
+            event.xcookie.data = UnsafeMutableRawPointer(pointer)
+            return translator.translate(&event, now: 1)
+        }
+    }
+
+    /// Translates XI_HierarchyChanged with one device's `flags` (`XISlaveAdded`, `XISlaveRemoved`, …).
+    static func translateHierarchy(_ translator: inout EventTranslator, device: Int32, flags: Int32) -> [PlatformEvent]
+    {
+        var info = XIHierarchyInfo()
+        info.deviceid = device
+        info.flags = flags
+        var hierarchy = XIHierarchyEvent()
+        hierarchy.type = GenericEvent
+        hierarchy.extension = xiOpcode
+        hierarchy.evtype = XI_HierarchyChanged
+        hierarchy.flags = flags
+        hierarchy.num_info = 1
+        return withUnsafeMutablePointer(to: &info) { infoPointer in
+            hierarchy.info = infoPointer
+            return withUnsafeMutablePointer(to: &hierarchy) { pointer in
+                var event = XEvent()
+                event.xcookie.type = GenericEvent
+                event.xcookie.extension = xiOpcode
+                event.xcookie.evtype = XI_HierarchyChanged
+                event.xcookie.data = UnsafeMutableRawPointer(pointer)
+                return translator.translate(&event, now: 1)
+            }
+        }
+    }
+
     /// The single touch input in `events` (fails the test when there is not exactly one).
     static func onlyTouch(_ events: [PlatformEvent]) -> TouchInput? {
         guard events.count == 1, case .touch(let input) = events[0] else {
@@ -469,26 +515,7 @@ import TouchKit
         var translator = Self.translator(
             devices: PointerDevices(tools: [15: .pen], proximityLeftTypes: [91], toolsTellingProximity: [15]),
             reloadDevices: { PointerDevices() })
-        var info = XIHierarchyInfo()
-        info.deviceid = 15
-        info.flags = XISlaveAdded
-        var hierarchy = XIHierarchyEvent()
-        hierarchy.type = GenericEvent
-        hierarchy.extension = Self.xiOpcode
-        hierarchy.evtype = XI_HierarchyChanged
-        hierarchy.flags = XISlaveAdded
-        hierarchy.num_info = 1
-        _ = withUnsafeMutablePointer(to: &info) { infoPointer in
-            hierarchy.info = infoPointer
-            return withUnsafeMutablePointer(to: &hierarchy) { pointer in
-                var event = XEvent()
-                event.xcookie.type = GenericEvent
-                event.xcookie.extension = Self.xiOpcode
-                event.xcookie.evtype = XI_HierarchyChanged
-                event.xcookie.data = UnsafeMutableRawPointer(pointer)
-                return translator.translate(&event, now: 1)
-            }
-        }
+        _ = Self.translateHierarchy(&translator, device: 15, flags: XISlaveAdded)
         let began = try #require(
             Self.onlyTouch(
                 Self.translateXI(
@@ -502,28 +529,37 @@ import TouchKit
     func penLeavingTheWindowLeaves() {
         var translator = Self.translator(
             devices: PointerDevices(tools: [15: .pen], proximityLeftTypes: [91], toolsTellingProximity: [15]))
-        func leave(source: Int32) -> [PlatformEvent] {
-            var leave = XILeaveEvent()
-            leave.type = GenericEvent
-            leave.extension = Self.xiOpcode
-            leave.evtype = XI_Leave
-            leave.sourceid = source
-            leave.event = Self.windowID
-            leave.mode = XINotifyNormal
-            return withUnsafeMutablePointer(to: &leave) { pointer in
-                var event = XEvent()
-                event.xcookie.type = GenericEvent
-                event.xcookie.extension = Self.xiOpcode
-                event.xcookie.evtype = XI_Leave
-                event.xcookie.data = UnsafeMutableRawPointer(pointer)
-                return translator.translate(&event, now: 1)
-            }
-        }
+        func leave(source: Int32) -> [PlatformEvent] { Self.translateLeave(&translator, source: source) }
         let pen = leave(source: 15)
         if pen.count != 1 { Issue.record("expected the pen to leave, got \(pen)") }
         if case .stylusLeft? = pen.first {} else { Issue.record("expected the pen to leave, got \(pen)") }
         #expect(leave(source: 12).isEmpty)
         _ = Self.translateXI(&translator, evtype: XI_ButtonPress, sourceID: 15, detail: 1, x: 5, y: 5, time: 1, now: 1)
         #expect(leave(source: 15).isEmpty)
+    }
+
+    @Test("a pen stroke that lifts outside the window has left when its grab ends (a leave of the master device)")
+    func strokeEndingOutsideLeaves() {
+        var translator = Self.translator(
+            devices: PointerDevices(tools: [15: .pen], proximityLeftTypes: [91], toolsTellingProximity: [15]))
+        _ = Self.translateXI(&translator, evtype: XI_Motion, sourceID: 15, detail: 0, x: 5, y: 5, time: 1, now: 1)
+        _ = Self.translateXI(&translator, evtype: XI_ButtonPress, sourceID: 15, detail: 1, x: 5, y: 5, time: 2, now: 1)
+        _ = Self.translateXI(
+            &translator, evtype: XI_ButtonRelease, sourceID: 15, detail: 1, x: -40, y: 5, time: 3, now: 1)
+        let events = Self.translateLeave(&translator, source: 2, mode: XINotifyUngrab)
+        if case .stylusLeft? = events.first, events.count == 1 {
+        } else {
+            Issue.record("expected the pen to leave, got \(events)")
+        }
+    }
+
+    @Test("a pen removed or disabled while near has left (it sends no ProximityOut)")
+    func removedPenLeaves() {
+        var translator = Self.translator(
+            devices: PointerDevices(tools: [15: .pen], proximityLeftTypes: [91], toolsTellingProximity: [15]),
+            reloadDevices: { PointerDevices() })
+        _ = Self.translateXI(&translator, evtype: XI_Motion, sourceID: 15, detail: 0, x: 5, y: 5, time: 1, now: 1)
+        let events = Self.translateHierarchy(&translator, device: 15, flags: XISlaveRemoved)
+        #expect(events.contains { if case .stylusLeft = $0 { true } else { false } }, "\(events)")
     }
 }

@@ -178,7 +178,10 @@ public final class DrawingView: View {
         let over = limits.exceeded(
             lines: loaded.shapes.lineCount + shapes.lineCount, circles: loaded.shapes.circleCount + shapes.circleCount)
         if let kind = over {
+            // The settings switched meanwhile stay (`DrawingDocument.adopt` keeps them).
+            let options = document.options
             document = DrawingDocument(numberingFrom: Self.numbersWhileLoading)
+            _ = document.setOptions(options)
             onFull?(kind)
         }
         apply(document.adopt(loaded))

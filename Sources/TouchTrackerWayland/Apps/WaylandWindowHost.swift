@@ -64,6 +64,7 @@ final class WaylandWindowHost {
             connection: connection, globals: globals, title: title, width: size.width, height: size.height)
         presenter = WaylandPresenter(connection: connection, shm: globals.shm!, surface: window.surface)
         seat = globals.seat
+        seat?.windowSurface = window.surface
         seat?.cursor = WaylandCursor(
             connection: connection, compositor: globals.compositor!, shm: globals.shm!,
             environment: ProcessInfo.processInfo.environment)

@@ -49,4 +49,10 @@ enum TabletToolEvent: Equatable {
     case frame(time: UInt32)
     /// The tool is gone (its tablet unplugged).
     case removed
+
+    /// The raw `type`, when this is the tool's `type` event.
+    var typeValue: UInt32? {
+        if case .type(let raw) = self { return raw }
+        return nil
+    }
 }

@@ -28,6 +28,10 @@ final class WaylandSeat {
     private let tabletManagerGlobal: () -> OpaquePointer?
     /// The seat's tablets and their tools, once taken.
     private var tablets: WaylandTabletSeat?
+    /// The window's surface, whose tablet events are the window's (`WaylandTabletSeat.windowSurface`).
+    var windowSurface: OpaquePointer? {
+        didSet { tablets?.windowSurface = windowSurface }
+    }
     private var swipe: OpaquePointer?
     private var pinch: OpaquePointer?
     /// Events since the loop last took them.
@@ -191,6 +195,7 @@ final class WaylandSeat {
             tablets = WaylandTabletSeat(connection: connection, manager: manager, seat: seat) { [unowned self] in
                 self.events.append($0)
             }
+            tablets?.windowSurface = windowSurface
         }
         func has(_ capability: wl_seat_capability) -> Bool { capabilities & capability.rawValue != 0 }
         if has(WL_SEAT_CAPABILITY_TOUCH), touch == nil {

@@ -21,6 +21,11 @@ final class WaylandTabletSeat {
     private var tools: [OpaquePointer: UInt32] = [:]
     /// The tools that are a stylus (a pen-like tool or an eraser), by their `type`.
     private var styluses: Set<OpaquePointer> = []
+    /// The window's surface: a tool in proximity of another of the app's surfaces (libdecor's title bar) is not
+    /// over the window, and its events until it leaves are not the window's. Nil until the window exists.
+    var windowSurface: OpaquePointer?
+    /// The tools in proximity of one of the app's other surfaces.
+    private var toolsElsewhere: Set<OpaquePointer> = []
     private var nextToolNumber: UInt32 = 1
     private var tablets: Set<OpaquePointer> = []
 
@@ -94,19 +99,25 @@ final class WaylandTabletSeat {
                     owner.send(.removed, from: tool)
                     owner.tools[tool] = nil
                     owner.styluses.remove(tool)
+                    owner.toolsElsewhere.remove(tool)
                     zwp_tablet_tool_v2_destroy(tool)
                 },
-                proximity_in: { data, tool, serial, _, _ in
+                proximity_in: { data, tool, serial, _, surface in
                     let owner = listenerOwner(data, as: WaylandTabletSeat.self)
+                    guard let tool else { return }
+                    if let window = owner.windowSurface, let surface, surface != window {
+                        owner.toolsElsewhere.insert(tool)
+                        return
+                    }
                     // A stylus over the window has the app's ring for a cursor (`Overlay.stylusRings`): the
                     // compositor's arrow is hidden, as drawing programs do. A tablet's mouse keeps it.
-                    if let tool, owner.styluses.contains(tool) {
-                        zwp_tablet_tool_v2_set_cursor(tool, serial, nil, 0, 0)
-                    }
+                    if owner.styluses.contains(tool) { zwp_tablet_tool_v2_set_cursor(tool, serial, nil, 0, 0) }
                     owner.send(.proximityIn, from: tool)
                 },
                 proximity_out: { data, tool in
-                    listenerOwner(data, as: WaylandTabletSeat.self).send(.proximityOut, from: tool)
+                    let owner = listenerOwner(data, as: WaylandTabletSeat.self)
+                    guard let tool, owner.toolsElsewhere.remove(tool) == nil else { return }
+                    owner.send(.proximityOut, from: tool)
                 },
                 down: { data, tool, _ in listenerOwner(data, as: WaylandTabletSeat.self).send(.down, from: tool) },
                 up: { data, tool in listenerOwner(data, as: WaylandTabletSeat.self).send(.up, from: tool) },
@@ -146,6 +157,8 @@ final class WaylandTabletSeat {
 
     private func send(_ event: TabletToolEvent, from tool: OpaquePointer?) {
         guard let tool, let number = tools[tool] else { return }
+        // Over another of the app's surfaces only what the tool is and its removal count.
+        if toolsElsewhere.contains(tool), event != .removed, event.typeValue == nil { return }
         emit(.tablet(tool: number, event))
     }
 }

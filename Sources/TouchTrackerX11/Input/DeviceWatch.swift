@@ -11,10 +11,15 @@ final class DeviceWatch {
     /// Reads the devices now and watches the tools among them (the previous watch's devices closed first: closing
     /// a device drops this client's selections of its events, old and new).
     func load() -> PointerDevices {
-        proximity = nil
-        let devices = InputDevices(display: display)
-        let tools = devices.tabletTools
-        proximity = tools.isEmpty ? nil : ProximityWatch(display: display, deviceIDs: tools.keys.sorted())
+        var devices = InputDevices(devices: [])
+        // A device unplugged a moment ago is refused when it is closed or opened (BadDevice): expected, not logged.
+        _ = display.withErrorsTrapped {
+            proximity = nil
+            devices = InputDevices(display: display)
+            let tools = devices.tabletTools
+            proximity = tools.isEmpty ? nil : ProximityWatch(display: display, deviceIDs: tools.keys.sorted())
+            display.sync()
+        }
         return PointerDevices(devices, proximity: proximity)
     }
 }

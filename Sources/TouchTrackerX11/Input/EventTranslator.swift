@@ -48,6 +48,9 @@ struct EventTranslator {
     /// move it, nor its release end it. A release is reported where the master pointer is, which another device (a
     /// finger's emulated pointer) may have moved meanwhile; the touch ends where its own device last was.
     private var pointerTouches: [Int32: Point] = [:]
+    /// The tool that last hovered or touched, for a leave the server reports for the master device (when a stroke
+    /// that went out of the window lifts, its grab ends with a leave of the master's).
+    private var lastStylusSource: Int32?
     /// Touchpad pinches and swipes become virtual touches.
     private var gestures = TouchpadGestureBridge()
     /// Pressure and tilt axes and tablet tools, by device id; read again when devices come and go.
@@ -131,6 +134,7 @@ struct EventTranslator {
         case ButtonPress, ButtonRelease, MotionNotify:
             return translateCorePointer(&event, now: now)
         case let type where devices.proximityLeftTypes.contains(type):
+            lastStylusSource = nil
             return [.stylusLeft]
         default:
             return []
@@ -299,6 +303,7 @@ struct EventTranslator {
             }
             pointerTouches[sourceID] = location
             touchSources[id] = sourceID
+            if touchType.isStylus { lastStylusSource = sourceID }
             events.append(touch(.began, at: location))
             return events
         case XI_ButtonPress where button == 3:
@@ -310,6 +315,7 @@ struct EventTranslator {
                 guard touchType.isStylus, devices.toolsTellingProximity.contains(sourceID) else {
                     return [.hover(location)]
                 }
+                lastStylusSource = sourceID
                 return [.stylusHover(location, tool: touchType)]
             }
             pointerTouches[sourceID] = location
@@ -328,11 +334,15 @@ struct EventTranslator {
 
     /// The pointer left the window. A hovering stylus that leaves it has left, as Wayland's `proximity_out` says
     /// when a tool leaves a surface: its ring goes, and fingers draw again in this window half a second later. (Not
-    /// while its tip is down: the window keeps its events until it lifts.)
-    private func left(_ event: XILeaveEvent) -> [PlatformEvent] {
-        guard event.event == windowID, event.mode == XINotifyNormal, pointerTouches[event.sourceid] == nil,
-            devices.tools[event.sourceid] != nil, devices.toolsTellingProximity.contains(event.sourceid)
-        else { return [] }
+    /// while its tip is down: the window keeps its events until it lifts, and then the grab's end is reported as
+    /// the master device leaving, which stands for the tool that last hovered or touched.)
+    private mutating func left(_ event: XILeaveEvent) -> [PlatformEvent] {
+        guard event.event == windowID, event.mode == XINotifyNormal || event.mode == XINotifyUngrab else { return [] }
+        let source = devices.tools[event.sourceid] != nil ? event.sourceid : lastStylusSource
+        guard let source, devices.toolsTellingProximity.contains(source), pointerTouches[source] == nil else {
+            return []
+        }
+        lastStylusSource = nil
         return [.stylusLeft]
     }
 
@@ -340,6 +350,7 @@ struct EventTranslator {
         // A device came or went: the next one plugged in may take a removed one's id, so what each id is (a pen, a
         // mouse, which axes) is read again.
         let changes = XISlaveAdded | XISlaveRemoved | XIDeviceEnabled | XIDeviceDisabled | XISlaveAttached
+        let before = devices
         if event.flags & changes != 0, let reloaded = connection.reloadDevices() { devices = reloaded }
         var removed: [Int32] = []
         for index in 0..<Int(event.num_info) {
@@ -349,6 +360,11 @@ struct EventTranslator {
             }
         }
         var events: [PlatformEvent] = []
+        // A tool that goes away while near sends no ProximityOut: it has left.
+        if removed.contains(where: { before.toolsTellingProximity.contains($0) }) {
+            events.append(.stylusLeft)
+            lastStylusSource = nil
+        }
         for source in removed {
             events.append(.deviceRemoved(sourceID: source))
             for (id, owner) in touchSources where owner == source {

@@ -32,7 +32,8 @@ struct InputDevices {
         self.devices = devices
     }
 
-    /// Every device of `display`, enabled or not.
+    /// Every device of `display`, enabled or not. The valuators' labels are named in one round trip
+    /// (`XGetAtomNames`), not one per axis: this runs again whenever a device comes or goes.
     init(display: X11Display) {
         var count: Int32 = 0
         guard let list = XIQueryDevice(display.pointer, XIAllDevices, &count) else {
@@ -40,11 +41,13 @@ struct InputDevices {
             return
         }
         defer { XIFreeDeviceInfo(list) }
-        devices = (0..<Int(count)).map { index in
+        var labelAtoms: [Atom] = []
+        var devices: [(device: Device, labels: [Atom])] = (0..<Int(count)).map { index in
             let info = list[index]
             var device = Device(
                 id: info.deviceid, name: String(cString: info.name), use: info.use, isEnabled: info.enabled != 0,
                 valuators: [])
+            var labels: [Atom] = []
             for classIndex in 0..<Int(info.num_classes) {
                 guard let deviceClass = info.classes[classIndex] else { continue }
                 let raw = UnsafeRawPointer(deviceClass)
@@ -54,20 +57,39 @@ struct InputDevices {
                     device.touch = (touch.mode == XIDirectTouch, Int(touch.num_touches))
                 case XIValuatorClass:
                     let valuator = raw.assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
-                    var label = ""
-                    if valuator.label != 0, let name = XGetAtomName(display.pointer, valuator.label) {
-                        label = String(cString: name)
-                        XFree(name)
-                    }
                     device.valuators.append(
                         Device.Valuator(
-                            number: valuator.number, label: label, minimum: valuator.min, maximum: valuator.max))
+                            number: valuator.number, label: "", minimum: valuator.min, maximum: valuator.max))
+                    labels.append(valuator.label)
+                    if valuator.label != 0 { labelAtoms.append(valuator.label) }
                 default:
                     break
                 }
             }
-            return device
+            return (device, labels)
         }
+        let names = Self.names(of: Array(Set(labelAtoms)), display: display)
+        for index in devices.indices {
+            for (valuator, atom) in devices[index].labels.enumerated() {
+                devices[index].device.valuators[valuator].label = names[atom] ?? ""
+            }
+        }
+        self.devices = devices.map(\.device)
+    }
+
+    /// The names of `atoms`, in one round trip.
+    private static func names(of atoms: [Atom], display: X11Display) -> [Atom: String] {
+        guard !atoms.isEmpty else { return [:] }
+        var atoms = atoms
+        var names = [UnsafeMutablePointer<CChar>?](repeating: nil, count: atoms.count)
+        guard XGetAtomNames(display.pointer, &atoms, Int32(atoms.count), &names) != 0 else { return [:] }
+        var result: [Atom: String] = [:]
+        for (atom, name) in zip(atoms, names) {
+            guard let name else { continue }
+            result[atom] = String(cString: name)
+            XFree(name)
+        }
+        return result
     }
 
     /// The pressure axis of every device that has one (a touch screen's "Abs MT Pressure", a pen's "Abs
