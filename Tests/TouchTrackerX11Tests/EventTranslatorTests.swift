@@ -55,14 +55,7 @@ import TouchKit
                 device.flags = flags
                 device.valuators = XIValuatorState(
                     mask_len: 1, mask: maskPointer.baseAddress, values: valuePointer.baseAddress)
-                return withUnsafeMutablePointer(to: &device) { pointer in
-                    var event = XEvent()
-                    event.xcookie.type = GenericEvent
-                    event.xcookie.extension = xiOpcode
-                    event.xcookie.evtype = evtype
-                    event.xcookie.data = UnsafeMutableRawPointer(pointer)
-                    return translator.translate(&event, now: now)
-                }
+                return translateCookie(&translator, evtype: evtype, data: &device, now: now)
             }
         }
     }
@@ -77,6 +70,20 @@ import TouchKit
             values: values, now: 1)
     }
 
+    /// Translates a generic XI2 event of `evtype` whose cookie data is `data`, built in memory.
+    static func translateCookie<Data>(
+        _ translator: inout EventTranslator, evtype: Int32, data: inout Data, now: Double
+    ) -> [PlatformEvent] {
+        withUnsafeMutablePointer(to: &data) { pointer in
+            var event = XEvent()
+            event.xcookie.type = GenericEvent
+            event.xcookie.extension = xiOpcode
+            event.xcookie.evtype = evtype
+            event.xcookie.data = UnsafeMutableRawPointer(pointer)
+            return translator.translate(&event, now: now)
+        }
+    }
+
     /// Translates XI_Leave of the window by `source` in `mode`.
     static func translateLeave(
         _ translator: inout EventTranslator, source: Int32, mode: Int32 = XINotifyNormal
@@ -88,14 +95,7 @@ import TouchKit
         leave.sourceid = source
         leave.event = windowID
         leave.mode = mode
-        return withUnsafeMutablePointer(to: &leave) { pointer in
-            var event = XEvent()
-            event.xcookie.type = GenericEvent
-            event.xcookie.extension = xiOpcode
-            event.xcookie.evtype = XI_Leave
-            event.xcookie.data = UnsafeMutableRawPointer(pointer)
-            return translator.translate(&event, now: 1)
-        }
+        return translateCookie(&translator, evtype: XI_Leave, data: &leave, now: 1)
     }
 
     /// Translates XI_HierarchyChanged with one device's `flags` (`XISlaveAdded`, `XISlaveRemoved`, …).
@@ -112,14 +112,7 @@ import TouchKit
         hierarchy.num_info = 1
         return withUnsafeMutablePointer(to: &info) { infoPointer in
             hierarchy.info = infoPointer
-            return withUnsafeMutablePointer(to: &hierarchy) { pointer in
-                var event = XEvent()
-                event.xcookie.type = GenericEvent
-                event.xcookie.extension = xiOpcode
-                event.xcookie.evtype = XI_HierarchyChanged
-                event.xcookie.data = UnsafeMutableRawPointer(pointer)
-                return translator.translate(&event, now: 1)
-            }
+            return translateCookie(&translator, evtype: XI_HierarchyChanged, data: &hierarchy, now: 1)
         }
     }
 
