@@ -53,21 +53,7 @@ struct Demo: ParsableCommand {
             valueName: "WxH+X+Y"))
     var geometry: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "The window system to open the window on.",
-            discussion: """
-                Default: Wayland when WAYLAND_DISPLAY is set (X11 if the compositor cannot be reached and DISPLAY is \
-                set too), else X11 when DISPLAY is set.
-                """,
-            valueName: "wayland|x11"))
-    var backend: WindowBackend?
-
-    @Option(help: ArgumentHelp("The X display to use instead of $DISPLAY (implies --backend x11).", valueName: "name"))
-    var display: String?
-
-    @Flag(help: "Print the input devices and mode in use, and window life-cycle events, on stderr.")
-    var verbose = false
+    @OptionGroup var windowSystem: WindowSystemOptions
 
     func validate() throws {
         try CanvasSize.validate(size, option: "--size")
@@ -75,9 +61,6 @@ struct Demo: ParsableCommand {
             throw ValidationError("--png needs --replay (a window draws on the screen)")
         }
         if let geometry { try CanvasSize.validateGeometry(geometry, option: "--geometry") }
-        if backend == .wayland, let display {
-            throw ValidationError("--display \(display) names an X display; it cannot go with --backend wayland")
-        }
     }
 
     func run() throws {
@@ -103,30 +86,25 @@ struct Demo: ParsableCommand {
     private func openWindow(canvas: CanvasSize) throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         Localization.setUp(environment: environment)
-        let choice: WindowBackend.Choice
-        do {
-            choice = try WindowBackend.choose(requested: backend, displayOption: display, environment: environment)
-        } catch {
-            Diagnostics.error(error.message)
-            throw ExitCode(2)
-        }
+        let choice = try windowSystem.choice(environment: environment)
         let geometry =
             geometry.flatMap(WindowGeometry.init(parsing:))
             ?? WindowGeometry(width: canvas.width, height: canvas.height, x: 0, y: 0, isExplicit: false)
+        let verbose = windowSystem.verbose
         do {
-            if choice.backend == .wayland {
-                if verbose { Diagnostics.note("backend wayland (\(choice.reason))") }
-                do {
+            return try windowSystem.open(
+                choice,
+                wayland: {
                     let options = WaylandDemoOptions(geometry: geometry, verbose: verbose, statePath: state)
                     return try WaylandDemoApp(kind: scene, options: options, log: Diagnostics.note).run()
-                } catch let error as WaylandError where choice.fallsBackToX11 {
-                    if verbose { Diagnostics.note("\(error.description); trying X11 (DISPLAY is set)") }
-                }
-            } else if verbose {
-                Diagnostics.note("backend x11 (\(choice.reason))")
-            }
-            let options = X11DemoOptions(displayName: display, geometry: geometry, verbose: verbose, statePath: state)
-            return try X11DemoApp(kind: scene, options: options, environment: environment, log: Diagnostics.note).run()
+                },
+                x11: {
+                    let options = X11DemoOptions(
+                        displayName: windowSystem.display, geometry: geometry, verbose: verbose, statePath: state)
+                    return try X11DemoApp(
+                        kind: scene, options: options, environment: environment, log: Diagnostics.note
+                    ).run()
+                })
         } catch let error as CustomStringConvertible & Error {
             Diagnostics.error(error.description)
             throw ExitCode(2)

@@ -46,21 +46,7 @@ struct OpenWindow: ParsableCommand {
             valueName: "factor"))
     var scale: Double?
 
-    @Option(
-        help: ArgumentHelp(
-            "The window system to open the window on.",
-            discussion: """
-                Default: Wayland when WAYLAND_DISPLAY is set (X11 if the compositor cannot be reached and DISPLAY is \
-                set too), else X11 when DISPLAY is set.
-                """,
-            valueName: "wayland|x11"))
-    var backend: WindowBackend?
-
-    @Option(help: ArgumentHelp("The X display to use instead of $DISPLAY (implies --backend x11).", valueName: "name"))
-    var display: String?
-
-    @Flag(help: "Print the input devices and mode in use, and window life-cycle events, on stderr.")
-    var verbose = false
+    @OptionGroup var windowSystem: WindowSystemOptions
 
     @Flag(
         help: ArgumentHelp(
@@ -84,30 +70,22 @@ struct OpenWindow: ParsableCommand {
         if let scale, !(0.5...8).contains(scale) {
             throw ValidationError("--scale \(scale) is not between 0.5 and 8")
         }
-        if backend == .wayland, let display {
-            throw ValidationError("--display \(display) names an X display; it cannot go with --backend wayland")
-        }
     }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         // The window speaks the user's language; what goes to stderr and files stays English.
         Localization.setUp(environment: environment)
-        let choice: WindowBackend.Choice
-        do {
-            choice = try WindowBackend.choose(requested: backend, displayOption: display, environment: environment)
-        } catch {
-            Diagnostics.error(error.message)
-            throw ExitCode(2)
-        }
+        let choice = try windowSystem.choice(environment: environment)
         let documentPath = document ?? DocumentLocation.defaultPath(environment: environment)
         let memory = WindowMemory(documentPath: documentPath)
         let remembered = memory.load()
         let sync = DocumentSync(
-            documentPath: documentPath, environment: environment, verbose: verbose, log: { Diagnostics.error($0) })
+            documentPath: documentPath, environment: environment, verbose: windowSystem.verbose,
+            log: { Diagnostics.error($0) })
         // One window per document: a second one asks the first to come forward and exits.
         if case .heldBy(let owner) = sync.takeLock() {
-            try Self.bringForward(owner, documentPath: documentPath, displayName: display, environment)
+            try Self.bringForward(owner, documentPath: documentPath, displayName: windowSystem.display, environment)
             throw ExitCode(0)
         }
         defer { sync.close() }
@@ -142,29 +120,27 @@ struct OpenWindow: ParsableCommand {
         loadDocument: @escaping @Sendable () -> Drawing, environment: [String: String]
     ) throws -> any DrawingWindow {
         let exportPath = WindowMemory.sibling(of: documentPath, replacingExtensionWith: "png")
-        if choice.backend == .wayland {
-            var options = WaylandAppOptions(
-                geometry: geometry ?? .default, verbose: verbose, scale: scale, exportPath: exportPath)
-            options.traceFrames = traceFrames
-            options.painterThreads = painterThreads
-            options.maximized = maximized
-            do {
-                if verbose { Diagnostics.note("backend wayland (\(choice.reason))") }
+        let verbose = windowSystem.verbose
+        return try windowSystem.open(
+            choice,
+            wayland: { () throws -> any DrawingWindow in
+                var options = WaylandAppOptions(
+                    geometry: geometry ?? .default, verbose: verbose, scale: scale, exportPath: exportPath)
+                options.traceFrames = traceFrames
+                options.painterThreads = painterThreads
+                options.maximized = maximized
                 return try WaylandApp(
                     options: options, loadDocument: loadDocument, environment: environment, log: Diagnostics.note)
-            } catch let error as WaylandError where choice.fallsBackToX11 {
-                if verbose { Diagnostics.note("\(error.description); trying X11 (DISPLAY is set)") }
-            }
-        } else if verbose {
-            Diagnostics.note("backend x11 (\(choice.reason))")
-        }
-        var options = X11AppOptions(
-            displayName: display, geometry: geometry ?? .default, verbose: verbose, scale: scale,
-            exportPath: exportPath)
-        options.traceFrames = traceFrames
-        options.painterThreads = painterThreads
-        return try X11App(
-            options: options, loadDocument: loadDocument, environment: environment, log: Diagnostics.note)
+            },
+            x11: { () throws -> any DrawingWindow in
+                var options = X11AppOptions(
+                    displayName: windowSystem.display, geometry: geometry ?? .default, verbose: verbose, scale: scale,
+                    exportPath: exportPath)
+                options.traceFrames = traceFrames
+                options.painterThreads = painterThreads
+                return try X11App(
+                    options: options, loadDocument: loadDocument, environment: environment, log: Diagnostics.note)
+            })
     }
 }
 
