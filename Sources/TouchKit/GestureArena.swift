@@ -86,7 +86,7 @@ final class GestureArena {
         while let candidate = current {
             for recognizer in candidate.gestureRecognizers
             where recognizer.isEnabled && recognizer.acceptsTouches
-                && recognizer.allows(touch.type) && recognizer.shouldReceive(touch)
+                && recognizer.allowedTouchTypes.contains(touch.type) && recognizer.shouldReceive(touch)
                 && (recognizer.delegate?.gestureRecognizer(recognizer, shouldReceive: touch) ?? true)
             {
                 result.append(recognizer)

@@ -92,14 +92,7 @@ open class GestureRecognizer: GestureRecognizerActions {
     public var delaysTouchesEnded = true
     /// The kinds of touch the recognizer receives (UIKit's `allowedTouchTypes`); a touch of any other kind is never
     /// delivered to it, as if `shouldReceive` had said no. Every kind by default.
-    public var allowedTouchTypes: Set<TouchType> = Set(TouchType.allCases) {
-        didSet { allowedTouchTypeBits = allowedTouchTypes.reduce(0) { $0 | $1.bit } }
-    }
-    /// `allowedTouchTypes` as bits (`TouchType.bit`), asked for every touch that begins: no hashing.
-    private(set) var allowedTouchTypeBits: UInt8 = TouchType.allCases.reduce(0) { $0 | $1.bit }
-
-    /// Whether the recognizer receives touches of `type`.
-    func allows(_ type: TouchType) -> Bool { allowedTouchTypeBits & type.bit != 0 }
+    public var allowedTouchTypes: Set<TouchType> = Set(TouchType.allCases)
 
     /// The state as the subclass sees it. Subclasses set it; the setter arbitrates (failure requirements,
     /// exclusivity, `shouldBegin`), so a requested `.began` or `.ended` may leave the state `possible` for a while

@@ -16,16 +16,6 @@ public enum TouchType: Sendable, Hashable, CaseIterable, CustomStringConvertible
     /// Whether a stylus made the touch, by either end.
     public var isStylus: Bool { self == .pencil || self == .eraser }
 
-    /// One bit per type, for sets of types asked about on every touch (`GestureRecognizer.allowedTouchTypes`).
-    var bit: UInt8 {
-        switch self {
-        case .direct: 1
-        case .indirectPointer: 2
-        case .pencil: 4
-        case .eraser: 8
-        }
-    }
-
     public var description: String {
         switch self {
         case .direct: "finger"

@@ -94,7 +94,7 @@ public final class AppProcess: Sendable {
             throw AppError(description: "\(error)\n\(transcript)")
         }
         // Its output is read on threads of the harness's own, which a machine busy with the other suites can hold
-        // up for more than a second after the exit (an error line once came back empty): give them time.
+        // up for more than a second after the exit: an early look would find the last lines missing.
         try? await waitUntil("touchtracker's output to drain", timeout: .seconds(10)) { process.outputClosed }
         return termination.status
     }
