@@ -6,9 +6,9 @@ import TouchTracker
 /// A straight line with round caps, antialiased and written straight into an RGB24 image surface's pixels. Lines
 /// in progress are drawn with it: a finger's line across a 1920x1080 window is redrawn on every move, and Cairo's
 /// general stroker (a polygon, then a scan converter sampling several sub-rows per pixel row over the line's whole
-/// height) takes ~0.18 ms for a 10 px line across the 1920x1080 diagonal, this ~0.10 ms: each row's span is worked
+/// height) takes ~0.18 ms for a 10 px line across the 1920x1080 diagonal, this ~0.035 ms: each row's span is worked
 /// out directly, most of it is a plain fill, and only the few pixels at each edge are blended. (Rounding rules
-/// passed as arguments and Cairo's getters at every row had made it slower than Cairo: keep the row loop plain.)
+/// passed as arguments, libm's `floor` and Cairo's getters at every row slow it down: keep the row loops plain.)
 ///
 /// A pixel's coverage is the overlap of `[d − ½, d + ½]` with `[−r, r]`, where `d` is the distance from its centre
 /// to the segment and `r` half the width: a box filter across the line. For a pen under 2 px, whose caps are too
@@ -93,8 +93,8 @@ struct LineRaster {
         guard length > 2 * margin else { return 0..<0 }
         let a = begin.y + uy * margin
         let b = begin.y + uy * (length - margin)
-        let first = Self.pixel(ceil(min(a, b) - 0.5)) + 1
-        let last = Self.pixel(floor(max(a, b) - 0.5)) - 1
+        let first = Self.ceilPixel(min(a, b) - 0.5) + 1
+        let last = Self.floorPixel(max(a, b) - 0.5) - 1
         return first <= last ? first..<(last + 1) : 0..<0
     }
 
@@ -145,13 +145,17 @@ struct LineRaster {
         let outer = Self.outerReach(radius)
         let inner = radius - 0.5
         let fills = paint.isOpaque && radius >= 1
-        for y in firstRow...lastRow {
+        // The body's rows (all but a few at each end of a long line; a pen at least a pixel wide) go through
+        // `drawBody`, the rest, which the caps reach, through the general path below.
+        let plainBody = radius >= 0.5 ? body.clamped(to: firstRow..<(lastRow + 1)) : 0..<0
+        if !plainBody.isEmpty { drawBody(rows: plainBody, paint: paint, fills: fills, into: pixels, within: box) }
+        for y in firstRow...lastRow where !plainBody.contains(y) {
             let cy = Double(y) + 0.5
             // Pixels whose centres lie strictly within `outer` of the segment: x + ½ in (low, high).
             let (low, high) = interval(atRow: y, within: outer)
             guard low < high else { continue }
-            let first = max(box.x0, Self.pixel(floor(low - 0.5)) + 1)
-            let last = min(box.x1 - 1, Self.pixel(ceil(high - 0.5)) - 1)
+            let first = max(box.x0, Self.floorPixel(low - 0.5) + 1)
+            let last = min(box.x1 - 1, Self.ceilPixel(high - 0.5) - 1)
             guard first <= last else { continue }
             let row = (pixels.data + y * pixels.stride).assumingMemoryBound(to: UInt32.self)
             // Pixels covered entirely (centres within `inner`) take the colour as it is; the few at the edges are
@@ -161,8 +165,8 @@ struct LineRaster {
             if fills {
                 let (innerLow, innerHigh) = interval(atRow: y, within: inner)
                 if innerLow <= innerHigh {
-                    fillFirst = max(first, Self.pixel(ceil(innerLow - 0.5)))
-                    fillLast = min(last, Self.pixel(floor(innerHigh - 0.5)))
+                    fillFirst = max(first, Self.ceilPixel(innerLow - 0.5))
+                    fillLast = min(last, Self.floorPixel(innerHigh - 0.5))
                 }
             }
             guard fillFirst <= fillLast else {
@@ -179,11 +183,102 @@ struct LineRaster {
         }
     }
 
-    /// A whole x edge as a pixel index, held to the held coordinates' range so the conversion cannot trap. (The
-    /// caller rounds with `floor` or `ceil`: a rounding rule passed as an argument cost a call through the standard
-    /// library's value witnesses at every row.)
-    private static func pixel(_ edge: Double) -> Int {
-        Int(min(limit * 4, max(-limit * 4, edge)))
+    /// Draws `rows` of the body (rows the caps do not reach; a pen at least a pixel wide), the same pixels with the
+    /// same coverage as the general path, worked out more cheaply: a long line's thousand rows are most of a moving
+    /// line's frame. There a pixel's distance from the segment is its distance across it, `|x + ½ − centre| · |uy|`
+    /// from where the centre line crosses the row, so
+    /// - a row's span is the crossing's whole part plus four offsets fixed for the line (`BodyEdge`): one rounding
+    ///   a row, not four;
+    /// - an edge pixel's weight (coverage times 255 times the alpha) falls linearly from the centre, and is worked
+    ///   out from the row's crossing alone, so a pixel gets the same weight whichever box it is drawn in.
+    private func drawBody(
+        rows: Range<Int>, paint: SourcePixel, fills: Bool, into pixels: ImagePixels, within box: PixelBox
+    ) {
+        // Touched: centres strictly within `outerHalf` of the crossing; covered entirely: within `innerHalf`.
+        let outerHalf = Self.outerReach(radius) * perReach
+        let innerHalf = (radius - 0.5) * perReach
+        let touchedFirst = BodyEdge(offset: -outerHalf - 0.5, roundedUp: false, plus: 1)
+        let touchedLast = BodyEdge(offset: outerHalf - 0.5, roundedUp: true, plus: -1)
+        let filledFirst = BodyEdge(offset: -innerHalf - 0.5, roundedUp: true, plus: 0)
+        let filledLast = BodyEdge(offset: innerHalf - 0.5, roundedUp: false, plus: 0)
+        // The weight at the crossing (before it is capped) and how much it falls a pixel away from it.
+        let peak = (radius + 0.5) * paint.scale + 0.5
+        let fall = abs(uy) * paint.scale
+        for y in rows {
+            let centre = begin.x + (Double(y) + 0.5 - begin.y) * acrossSlope
+            let whole = Self.floorPixel(centre)
+            let fraction = centre - Double(whole)
+            let first = whole + touchedFirst.offset(at: fraction)
+            let last = whole + touchedLast.offset(at: fraction)
+            var fillFirst = last + 1
+            var fillLast = last
+            if fills {
+                fillFirst = max(first, whole + filledFirst.offset(at: fraction))
+                fillLast = min(last, whole + filledLast.offset(at: fraction))
+                if fillFirst > fillLast { (fillFirst, fillLast) = (last + 1, last) }
+            }
+            let row = (pixels.data + y * pixels.stride).assumingMemoryBound(to: UInt32.self)
+            let edge = (centre: centre, peak: peak, fall: fall)
+            blendEdge(row: row, from: max(first, box.x0), to: min(fillFirst - 1, box.x1 - 1), edge, paint: paint)
+            blendEdge(row: row, from: max(fillLast + 1, box.x0), to: min(last, box.x1 - 1), edge, paint: paint)
+            let fillFrom = max(fillFirst, box.x0)
+            let fillTo = min(fillLast, box.x1 - 1)
+            if fillFrom <= fillTo { (row + fillFrom).update(repeating: paint.word, count: fillTo - fillFrom + 1) }
+        }
+    }
+
+    /// Blends pixels `from...to` of a body row whose centre line crosses at `edge.centre`: each by the weight
+    /// `edge.peak` less `edge.fall` for each pixel away from the crossing, capped at the colour's full weight.
+    private func blendEdge(
+        row: UnsafeMutablePointer<UInt32>, from: Int, to: Int, _ edge: (centre: Double, peak: Double, fall: Double),
+        paint: SourcePixel
+    ) {
+        guard from <= to else { return }
+        var offset = Double(from) + 0.5 - edge.centre
+        for x in from...to {
+            let weight = edge.peak - abs(offset) * edge.fall
+            if weight >= 1 { row[x] = paint.over(row[x], weight: UInt32(min(weight, paint.fullWeight))) }
+            offset += 1
+        }
+    }
+
+    /// An end of a body row's span as the crossing's whole part plus an offset fixed for the line: `floor` (or
+    /// `ceil`) of `whole + fraction + offset` is `whole + base`, plus one where the fraction passes `threshold`
+    /// (and `plus`).
+    private struct BodyEdge {
+        private let base: Int
+        private let threshold: Double
+        private let roundedUp: Bool
+
+        init(offset: Double, roundedUp: Bool, plus: Int) {
+            let whole = LineRaster.floorPixel(offset)
+            base = whole + plus + (roundedUp ? 1 : 0)
+            // fraction + (offset − whole), in [0, 2): its floor is 1 from 1 on, its ceil 2 beyond 1.
+            threshold = 1 - (offset - Double(whole))
+            self.roundedUp = roundedUp
+        }
+
+        func offset(at fraction: Double) -> Int {
+            if roundedUp { return fraction > threshold ? base + 1 : base }
+            return fraction >= threshold ? base + 1 : base
+        }
+    }
+
+    /// `floor(edge)` as a pixel index, held to the held coordinates' range so the conversion cannot trap. Worked
+    /// out from the truncation: `floor` and `ceil` are calls into libm on x86-64's baseline, and a long line's rows
+    /// take four each. (A rounding rule passed as an argument cost a call through the standard library's value
+    /// witnesses at every row.)
+    fileprivate static func floorPixel(_ edge: Double) -> Int {
+        let held = min(limit * 4, max(-limit * 4, edge))
+        let truncated = Int(held)
+        return Double(truncated) > held ? truncated - 1 : truncated
+    }
+
+    /// `ceil(edge)` as a pixel index, as `floorPixel`.
+    private static func ceilPixel(_ edge: Double) -> Int {
+        let held = min(limit * 4, max(-limit * 4, edge))
+        let truncated = Int(held)
+        return Double(truncated) < held ? truncated + 1 : truncated
     }
 
     /// The distance from the point `(px, py)` (from `begin`) to the segment, given its place `along` the segment
@@ -309,16 +404,15 @@ struct LineRaster {
 private struct SourcePixel {
     let word: UInt32
     let alpha: Double
-    private let red, green, blue: UInt32
     /// 255 times the alpha: a coverage of 1 blends by this much.
-    private let scale: Double
+    let scale: Double
 
     init(_ color: Color) {
         // As Cairo does: a channel goes to 16 bits, of which the image keeps the top 8.
         func channel(_ value: Double) -> UInt32 {
             UInt32(min(1, max(0, value.isFinite ? value : 0)) * 65535 + 0.5) >> 8
         }
-        (red, green, blue) = (channel(color.red), channel(color.green), channel(color.blue))
+        let (red, green, blue) = (channel(color.red), channel(color.green), channel(color.blue))
         alpha = color.alpha.isFinite ? min(1, max(0, color.alpha)) : 1
         scale = 255 * alpha
         word = 0xFF00_0000 | red << 16 | green << 8 | blue
@@ -326,15 +420,25 @@ private struct SourcePixel {
 
     var isOpaque: Bool { alpha >= 1 }
 
+    /// The weight of a pixel the colour covers entirely, plus the ½ that rounds (at most 255.5).
+    var fullWeight: Double { scale + 0.5 }
+
     /// `pixel` with this colour laid over it at `weight` (coverage, 0...1), times the colour's alpha.
     func over(_ pixel: UInt32, weight: Double) -> UInt32 {
+        over(pixel, weight: UInt32(min(1, max(0, weight)) * scale + 0.5))
+    }
+
+    /// `pixel` with this colour laid over it at `weight` (0...255: coverage times 255 times the colour's alpha).
+    func over(_ pixel: UInt32, weight m: UInt32) -> UInt32 {
         // 0...255 by construction, so the arithmetic below cannot overflow (and is not checked).
-        let m = UInt32(min(1, max(0, weight)) * scale + 0.5)
         guard m < 255 else { return word }
         let n = 255 &- m
-        let r = red &* m &+ ((pixel >> 16) & 0xFF) &* n &+ 128
-        let g = green &* m &+ ((pixel >> 8) & 0xFF) &* n &+ 128
-        let b = blue &* m &+ (pixel & 0xFF) &* n &+ 128
-        return 0xFF00_0000 | ((r &+ (r >> 8)) >> 8) << 16 | ((g &+ (g >> 8)) >> 8) << 8 | ((b &+ (b >> 8)) >> 8)
+        // Each channel is `(c + (c >> 8)) >> 8` of `c = colour · m + pixel · n + 128` (at most 65,153, so 16 bits
+        // hold it): red and blue side by side in one word, green alone in its place.
+        var redBlue = (word & 0x00FF_00FF) &* m &+ (pixel & 0x00FF_00FF) &* n &+ 0x0080_0080
+        redBlue = ((redBlue &+ ((redBlue >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        var green = (word & 0x0000_FF00) &* m &+ (pixel & 0x0000_FF00) &* n &+ 0x0000_8000
+        green = ((green &+ ((green >> 8) & 0x0000_FF00)) >> 8) & 0x0000_FF00
+        return 0xFF00_0000 | redBlue | green
     }
 }
