@@ -22,9 +22,10 @@ public struct PixelBox: Equatable, Sendable {
         let limitX = Double(width)
         let limitY = Double(height)
         self.init(
-            x0: Int(min(limitX, max(0, rect.minX.rounded(.down)))),
-            y0: Int(min(limitY, max(0, rect.minY.rounded(.down)))),
-            x1: Int(min(limitX, max(0, rect.maxX.rounded(.up)))), y1: Int(min(limitY, max(0, rect.maxY.rounded(.up)))))
+            x0: PixelRounding.floor(rect.minX, lower: 0, upper: limitX),
+            y0: PixelRounding.floor(rect.minY, lower: 0, upper: limitY),
+            x1: PixelRounding.ceil(rect.maxX, lower: 0, upper: limitX),
+            y1: PixelRounding.ceil(rect.maxY, lower: 0, upper: limitY))
     }
 
     public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }

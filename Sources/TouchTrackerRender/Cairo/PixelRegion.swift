@@ -12,8 +12,9 @@ struct PixelRegion {
     init(_ region: DamageRegion, within surface: CairoSurface) {
         var rects: [cairo_rectangle_int_t] = []
         rects.reserveCapacity(region.rects.count)
+        let (width, height) = (surface.width, surface.height)
         for rect in region.rects {
-            let box = PixelBox(rect, within: surface)
+            let box = PixelBox(rect, width: width, height: height)
             guard !box.isEmpty else { continue }
             rects.append(
                 cairo_rectangle_int_t(

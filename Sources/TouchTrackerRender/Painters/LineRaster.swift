@@ -264,21 +264,16 @@ struct LineRaster {
         }
     }
 
-    /// `floor(edge)` as a pixel index, held to the held coordinates' range so the conversion cannot trap. Worked
-    /// out from the truncation: `floor` and `ceil` are calls into libm on x86-64's baseline, and a long line's rows
-    /// take four each. (A rounding rule passed as an argument cost a call through the standard library's value
-    /// witnesses at every row.)
+    /// `floor(edge)` as a pixel index, held to the held coordinates' range so the conversion cannot trap. (A
+    /// rounding rule passed as an argument cost a call through the standard library's value witnesses at every
+    /// row.)
     fileprivate static func floorPixel(_ edge: Double) -> Int {
-        let held = min(limit * 4, max(-limit * 4, edge))
-        let truncated = Int(held)
-        return Double(truncated) > held ? truncated - 1 : truncated
+        PixelRounding.floor(edge, lower: -limit * 4, upper: limit * 4)
     }
 
     /// `ceil(edge)` as a pixel index, as `floorPixel`.
     private static func ceilPixel(_ edge: Double) -> Int {
-        let held = min(limit * 4, max(-limit * 4, edge))
-        let truncated = Int(held)
-        return Double(truncated) < held ? truncated + 1 : truncated
+        PixelRounding.ceil(edge, lower: -limit * 4, upper: limit * 4)
     }
 
     /// The distance from the point `(px, py)` (from `begin`) to the segment, given its place `along` the segment
