@@ -215,12 +215,22 @@ enum Responsiveness {
     /// once and their moves alternate, so whatever else the machine does falls on both alike; it runs twice, each
     /// line once as the first finger down (the one the server also turns into pointer events).
     static func longLineRow() async throws -> Row {
-        // The app's moves, then the floor's (the same app presenting the same band with nothing drawn), then the
-        // app's again: a busy moment on the machine falls on both alike.
-        let first = try await longLineMoves(floor: false)
-        let floor = try await longLineMoves(floor: true)
-        let second = try await longLineMoves(floor: false)
-        let app = (long: first.long + second.long, short: first.short + second.short)
+        // The app's sessions and the floor's (the same app presenting the same band with nothing drawn) take turns
+        // as app, floor, floor, app, twice over: a slow stretch of the machine, or a slow drift, falls on both
+        // alike, and no single session decides either median: one session's median can swing by nearly 2× from
+        // run to run on a shared 2-core machine.
+        var app: (long: [Double], short: [Double]) = ([], [])
+        var floor: (long: [Double], short: [Double]) = ([], [])
+        for drawsNothing in [false, true, true, false, false, true, true, false] {
+            let moves = try await longLineMoves(floor: drawsNothing)
+            if drawsNothing {
+                floor.long += moves.long
+                floor.short += moves.short
+            } else {
+                app.long += moves.long
+                app.short += moves.short
+            }
+        }
         let appLong = Measure.median(app.long)
         let floorLong = Measure.median(floor.long)
         let appP99 = Measure.percentile(app.long, 0.99)
