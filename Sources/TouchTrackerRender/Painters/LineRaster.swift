@@ -239,9 +239,16 @@ struct LineRaster {
             let weight = edge.peak - abs(Double(x) + half) * edge.fall
             return weight >= 1 ? UInt16(min(weight, paint.fullWeight)) : 0
         }
+        // Two pixels at a time in 16-bit lanes, the same arithmetic as `SourcePixel.over` (SSE2 on x86-64): at most
+        // 255 · 255 + 255 · 0 + 128 in a lane, so none overflows.
         var x = from
         while x < to {
-            paint.blend(pair: row + x, weights: SIMD2(weight(x), weight(x + 1)))
+            let memory = UnsafeMutableRawPointer(row + x)
+            let under = SIMD8<UInt16>(truncatingIfNeeded: memory.loadUnaligned(as: SIMD8<UInt8>.self))
+            let m = SIMD8(lowHalf: SIMD4(repeating: weight(x)), highHalf: SIMD4(repeating: weight(x + 1)))
+            var c = paint.channels &* m &+ under &* (255 &- m) &+ 128
+            c = (c &+ (c &>> 8)) &>> 8
+            memory.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: c), as: SIMD8<UInt8>.self)
             x += 2
         }
         if x == to { row[x] = paint.over(row[x], weight: UInt32(weight(x))) }
@@ -404,8 +411,8 @@ struct LineRaster {
 private struct SourcePixel {
     let word: UInt32
     let alpha: Double
-    /// `word`'s bytes, each in 16 bits, twice: two pixels' channels for `blend(pair:weights:)`.
-    private let colourChannels: SIMD8<UInt16>
+    /// `word`'s bytes, each in 16 bits, twice: two pixels' channels for blending two at a time.
+    let channels: SIMD8<UInt16>
     /// 255 times the alpha: a coverage of 1 blends by this much.
     let scale: Double
 
@@ -418,11 +425,11 @@ private struct SourcePixel {
         alpha = color.alpha.isFinite ? min(1, max(0, color.alpha)) : 1
         scale = 255 * alpha
         word = 0xFF00_0000 | red << 16 | green << 8 | blue
-        // The word's bytes in memory order, as `blend(pair:weights:)` loads pixels.
+        // The word's bytes in memory order, as pixels are loaded to blend them two at a time.
         let bytes = withUnsafeBytes(of: word) {
             SIMD4<UInt16>(UInt16($0[0]), UInt16($0[1]), UInt16($0[2]), UInt16($0[3]))
         }
-        colourChannels = SIMD8(lowHalf: bytes, highHalf: bytes)
+        channels = SIMD8(lowHalf: bytes, highHalf: bytes)
     }
 
     var isOpaque: Bool { alpha >= 1 }
@@ -433,19 +440,6 @@ private struct SourcePixel {
     /// `pixel` with this colour laid over it at `weight` (coverage, 0...1), times the colour's alpha.
     func over(_ pixel: UInt32, weight: Double) -> UInt32 {
         over(pixel, weight: UInt32(min(1, max(0, weight)) * scale + 0.5))
-    }
-
-    /// Two neighbouring pixels with this colour laid over them at `weights` (0...255 each, as `over`), the
-    /// same arithmetic as `over` in two pixels' channels side by side (SSE2 on x86-64).
-    func blend(pair pixels: UnsafeMutablePointer<UInt32>, weights: SIMD2<UInt16>) {
-        let memory = UnsafeMutableRawPointer(pixels)
-        let under = SIMD8<UInt16>(truncatingIfNeeded: memory.loadUnaligned(as: SIMD8<UInt8>.self))
-        let m = SIMD8<UInt16>(
-            weights[0], weights[0], weights[0], weights[0], weights[1], weights[1], weights[1], weights[1])
-        // 255 · 255 + 255 · 0 + 128 at most: no channel overflows 16 bits.
-        var c = colourChannels &* m &+ under &* (255 &- m) &+ 128
-        c = (c &+ (c &>> 8)) &>> 8
-        memory.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: c), as: SIMD8<UInt8>.self)
     }
 
     /// `pixel` with this colour laid over it at `weight` (0...255: coverage times 255 times the colour's alpha).
