@@ -265,7 +265,8 @@ struct LineRaster {
         init(offset: Double, roundedUp: Bool, plus: Int) {
             let whole = LineRaster.floorPixel(offset)
             base = whole + plus + (roundedUp ? 1 : 0)
-            // fraction + (offset − whole), in [0, 2): its floor is 1 from 1 on, its ceil 2 beyond 1.
+            // fraction + (offset − whole), in [0, 2): its floor is 1 from 1 on, its ceil 2 beyond 1 (and 1 here at
+            // exactly 0, where ceil says 0: that pixel lies exactly on the edge, and comes out the same either way).
             threshold = 1 - (offset - Double(whole))
             self.roundedUp = roundedUp
         }
