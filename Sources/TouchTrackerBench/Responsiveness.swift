@@ -212,8 +212,9 @@ enum Responsiveness {
 
     /// The median move → frame of a line across the window (corner to corner) against a 40 px one: a move must
     /// cost the same at any length (its damage follows the line, not its bounding box). Both lines are held at
-    /// once and their moves alternate, so whatever else the machine does falls on both alike; it runs twice, each
-    /// line once as the first finger down (the one the server also turns into pointer events).
+    /// once and their moves alternate, so whatever else the machine does falls on both alike; each session holds
+    /// them in two rounds, each line once as the first finger down (the one the server also turns into pointer
+    /// events).
     static func longLineRow() async throws -> Row {
         // The app's sessions and the floor's (the same app presenting the same band with nothing drawn) take turns
         // as app, floor, floor, app, twice over: a slow stretch of the machine, or a slow drift, falls on both

@@ -94,6 +94,55 @@ import TouchTracker
         #expect(differing == 0)
     }
 
+    /// The pixels of a 400x300 canvas, as stored (with the byte RGB24 leaves unused), after `draw` on a grey whose
+    /// unused byte is 0, so that a blend that mixed that byte in would show.
+    private func storedWords(_ draw: (CairoSurface) -> Void) throws -> [UInt32] {
+        let canvas = try CairoSurface(width: 400, height: 300)
+        canvas.flush()
+        let pixels = try #require(ImagePixels(canvas))
+        for y in 0..<300 {
+            (pixels.data + y * pixels.stride).assumingMemoryBound(to: UInt32.self).update(
+                repeating: 0x0080_8080, count: 400)
+        }
+        draw(canvas)
+        return (0..<300).flatMap { y in
+            (0..<400).map { x in (pixels.data + y * pixels.stride + x * 4).load(as: UInt32.self) }
+        }
+    }
+
+    @Test(
+        "a pixel comes out the same whichever boxes the line is drawn in, body rows and cap rows alike",
+        arguments: [
+            (Line(begin: Point(x: 366.5, y: 180.5), end: Point(x: 140.96497269795253, y: 180.34680512036027)), 1.0),
+            (Line(begin: Point(x: 12.3, y: 7.9), end: Point(x: 391.1, y: 288.4)), 10.0),
+            (Line(begin: Point(x: 30.25, y: 260.5), end: Point(x: 350.75, y: 40.125)), 1.5),
+            (Line(begin: Point(x: 200.4, y: 10.6), end: Point(x: 207.9, y: 290.2)), 3.0),
+        ])
+    func sameInAnyBoxes(line: Line, width: Double) throws {
+        for color in [Color.black, Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.5)] {
+            let whole = try storedWords { canvas in
+                LineRaster(line, width: width).draw(
+                    in: color, into: canvas, within: [PixelBox(x0: 0, y0: 0, x1: 400, y1: 300)])
+            }
+            // Grids of boxes cutting rows and columns at odd places, each box drawn in once.
+            for (columns, rows) in [(7, 1), (13, 5), (37, 11), (3, 29)] {
+                let xs = (0...columns).map { $0 * 400 / columns + ($0 % 2) }.map { min(400, $0) }
+                let ys = (0...rows).map { $0 * 300 / rows }
+                var boxes: [PixelBox] = []
+                for row in 0..<rows {
+                    for column in 0..<columns {
+                        boxes.append(PixelBox(x0: xs[column], y0: ys[row], x1: xs[column + 1], y1: ys[row + 1]))
+                    }
+                }
+                let cut = try storedWords { canvas in
+                    LineRaster(line, width: width).draw(in: color, into: canvas, within: boxes)
+                }
+                let differing = zip(whole, cut).filter { $0 != $1 }.count
+                #expect(differing == 0, "\(line), width \(width), \(columns)x\(rows) boxes: \(differing) pixels differ")
+            }
+        }
+    }
+
     @Test("a line with a coordinate that is not a number draws nothing")
     func notANumberDrawsNothing() throws {
         let canvas = try rasterized(Line(begin: Point(x: 20, y: 30), end: Point(x: .nan, y: 250)), width: 10)

@@ -6,7 +6,7 @@ import TouchTracker
 /// A straight line with round caps, antialiased and written straight into an RGB24 image surface's pixels. Lines
 /// in progress are drawn with it: a finger's line across a 1920x1080 window is redrawn on every move, and Cairo's
 /// general stroker (a polygon, then a scan converter sampling several sub-rows per pixel row over the line's whole
-/// height) takes ~0.18 ms for a 10 px line across the 1920x1080 diagonal, this ~0.035 ms: each row's span is worked
+/// height) takes ~0.18 ms for a 10 px line across the 1920x1080 diagonal, this ~0.025 ms: each row's span is worked
 /// out directly, most of it is a plain fill, and only the few pixels at each edge are blended. (Rounding rules
 /// passed as arguments, libm's `floor` and Cairo's getters at every row slow it down: keep the row loops plain.)
 ///
@@ -16,7 +16,8 @@ import TouchTracker
 /// Cairo's scan converter estimates the covered area by sampling, from caps drawn as polygons to within 0.1 px, and
 /// the two agree to within 24 levels in 255 at any angle (tested; 28 for pens under 3 px, 36 under 1 px), so a line
 /// keeps its look when it is finished and goes into the tiles. Every pixel it touches has its centre less than
-/// `r + ½√2` from the segment, so it lies inside the line's damage band (`DamageRegion.band`, which reaches `r + 1`).
+/// `r + 0.71` (half a pixel's diagonal, rounded up) from the segment, so it lies inside the line's damage band
+/// (`DamageRegion.band`, which reaches `r + 1`).
 struct LineRaster {
     private let begin: Point
     private let end: Point
@@ -147,9 +148,9 @@ struct LineRaster {
         let fills = paint.isOpaque && radius >= 1
         // The body's rows (all but a few at each end of a long line; a pen at least a pixel wide) go through
         // `drawBody`, the rest, which the caps reach, through the general path below.
-        let plainBody = radius >= 0.5 ? body.clamped(to: firstRow..<(lastRow + 1)) : 0..<0
-        if !plainBody.isEmpty { drawBody(rows: plainBody, paint: paint, fills: fills, into: pixels, within: box) }
-        for y in firstRow...lastRow where !plainBody.contains(y) {
+        let bodyRows = radius >= 0.5 ? body.clamped(to: firstRow..<(lastRow + 1)) : 0..<0
+        if !bodyRows.isEmpty { drawBody(rows: bodyRows, paint: paint, fills: fills, into: pixels, within: box) }
+        for y in firstRow...lastRow where !bodyRows.contains(y) {
             let cy = Double(y) + 0.5
             // Pixels whose centres lie strictly within `outer` of the segment: x + ½ in (low, high).
             let (low, high) = interval(atRow: y, within: outer)
@@ -239,15 +240,16 @@ struct LineRaster {
             let weight = edge.peak - abs(Double(x) + half) * edge.fall
             return weight >= 1 ? UInt16(min(weight, paint.fullWeight)) : 0
         }
-        // Two pixels at a time in 16-bit lanes, the same arithmetic as `SourcePixel.over` (SSE2 on x86-64): at most
-        // 255 · 255 + 255 · 0 + 128 in a lane, so none overflows.
+        // Two pixels at a time in 16-bit lanes, the same arithmetic as `SourcePixel.over` (SSE2 on x86-64): a lane
+        // holds colour · m + pixel · (255 − m) + 128 ≤ 255 · 255 + 128 = 65,153 for any m, so none overflows.
         var x = from
         while x < to {
             let memory = UnsafeMutableRawPointer(row + x)
             let under = SIMD8<UInt16>(truncatingIfNeeded: memory.loadUnaligned(as: SIMD8<UInt8>.self))
             let m = SIMD8(lowHalf: SIMD4(repeating: weight(x)), highHalf: SIMD4(repeating: weight(x + 1)))
             var c = paint.channels &* m &+ under &* (255 &- m) &+ 128
-            c = (c &+ (c &>> 8)) &>> 8
+            // The unused top byte set as `over` sets it, whatever the pixel held there.
+            c = ((c &+ (c &>> 8)) &>> 8) | paint.topBytes
             memory.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: c), as: SIMD8<UInt8>.self)
             x += 2
         }
@@ -277,10 +279,10 @@ struct LineRaster {
         }
     }
 
-    /// `floor(edge)` as a pixel index, held to the held coordinates' range so the conversion cannot trap. (A
-    /// rounding rule passed as an argument cost a call through the standard library's value witnesses at every
-    /// row.)
-    fileprivate static func floorPixel(_ edge: Double) -> Int {
+    /// `floor(edge)` as a pixel index, held to the held coordinates' range so the conversion cannot trap. Floor and
+    /// ceil are two functions rather than one taking a rounding rule, which would be a call through the standard
+    /// library's value witnesses at every row.
+    private static func floorPixel(_ edge: Double) -> Int {
         PixelRounding.floor(edge, lower: -limit * 4, upper: limit * 4)
     }
 
@@ -332,25 +334,24 @@ struct LineRaster {
     private func blend(row: UnsafeMutablePointer<UInt32>, cy: Double, from first: Int, to last: Int, paint: SourcePixel)
     {
         guard first <= last else { return }
-        var px = Double(first) + 0.5 - begin.x
         let py = cy - begin.y
-        var along = px * ux + py * uy
-        var across = px * uy - py * ux
         // Beside the segment of a pen at least a pixel wide, the overlap is `r + ½ − d`, at most 1 (the common case,
         // worked out without the general formula's two bounds).
         let outer = radius + 0.5
         let plain = radius >= 0.5 && length > 0
         for x in first...last {
+            // From the pixel's own place, not stepped from `first`: a pixel blends the same whichever box cut the
+            // row (stepping drifts, and near a cap that can switch the formula).
+            let px = Double(x) + 0.5 - begin.x
+            let along = px * ux + py * uy
+            let across = px * uy - py * ux
             let cover: Double
             if plain, along >= 0, along <= length {
                 cover = min(1, outer - abs(across))
             } else {
                 cover = coverage(px: px, py: py, along: along, across: across)
             }
-            if cover > 0 { row[x] = paint.over(row[x], weight: cover) }
-            px += 1
-            along += ux
-            across += uy
+            if cover > 0 { row[x] = paint.over(row[x], coverage: cover) }
         }
     }
 
@@ -414,6 +415,8 @@ private struct SourcePixel {
     let alpha: Double
     /// `word`'s bytes, each in 16 bits, twice: two pixels' channels for blending two at a time.
     let channels: SIMD8<UInt16>
+    /// The top byte of two pixels, all ones, in the lanes of `channels`: RGB24 leaves it unused, and `over` sets it.
+    let topBytes: SIMD8<UInt16>
     /// 255 times the alpha: a coverage of 1 blends by this much.
     let scale: Double
 
@@ -426,11 +429,17 @@ private struct SourcePixel {
         alpha = color.alpha.isFinite ? min(1, max(0, color.alpha)) : 1
         scale = 255 * alpha
         word = 0xFF00_0000 | red << 16 | green << 8 | blue
-        // The word's bytes in memory order, as pixels are loaded to blend them two at a time.
+        channels = Self.lanes(word)
+        topBytes = Self.lanes(0xFF00_0000)
+    }
+
+    /// A pixel word's bytes in memory order (as pixels are loaded to blend them two at a time), each in 16 bits,
+    /// twice.
+    private static func lanes(_ word: UInt32) -> SIMD8<UInt16> {
         let bytes = withUnsafeBytes(of: word) {
             SIMD4<UInt16>(UInt16($0[0]), UInt16($0[1]), UInt16($0[2]), UInt16($0[3]))
         }
-        channels = SIMD8(lowHalf: bytes, highHalf: bytes)
+        return SIMD8(lowHalf: bytes, highHalf: bytes)
     }
 
     var isOpaque: Bool { alpha >= 1 }
@@ -438,9 +447,9 @@ private struct SourcePixel {
     /// The weight of a pixel the colour covers entirely, plus the ½ that rounds (at most 255.5).
     var fullWeight: Double { scale + 0.5 }
 
-    /// `pixel` with this colour laid over it at `weight` (coverage, 0...1), times the colour's alpha.
-    func over(_ pixel: UInt32, weight: Double) -> UInt32 {
-        over(pixel, weight: UInt32(min(1, max(0, weight)) * scale + 0.5))
+    /// `pixel` with this colour laid over it at `coverage` (0...1), times the colour's alpha.
+    func over(_ pixel: UInt32, coverage: Double) -> UInt32 {
+        over(pixel, weight: UInt32(min(1, max(0, coverage)) * scale + 0.5))
     }
 
     /// `pixel` with this colour laid over it at `weight` (0...255: coverage times 255 times the colour's alpha).
