@@ -52,22 +52,18 @@ public final class AccessibilityBus: Sendable {
 
     /// Starts the pyatspi script `source` and returns it running (for a client that keeps asking while something
     /// else is measured); stop it when done.
+    /// The script goes to python3 as `-c`'s argument, so no file is left behind in the temporary folder.
     public func startClient(_ source: String) throws -> ChildProcess {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("atspi-client-\(UUID()).py")
-        try Data(source.utf8).write(to: script)
-        return try ChildProcess(
-            executable: Self.python, arguments: [script.path],
+        try ChildProcess(
+            executable: Self.python, arguments: ["-c", source],
             environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
     }
 
     /// Runs the pyatspi script `source` and returns what it printed (status 0 expected; the output says why not).
     public func runClient(_ source: String, timeout: Duration = .seconds(90)) throws -> (status: Int32, output: String)
     {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("atspi-client-\(UUID()).py")
-        try Data(source.utf8).write(to: script)
-        defer { try? FileManager.default.removeItem(at: script) }
         let client = try ChildProcess(
-            executable: Self.python, arguments: [script.path],
+            executable: Self.python, arguments: ["-c", source],
             environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
         let status = client.waitForExit(timeout: timeout)?.status ?? -1
         // The child can exit before its output is read to the end (its pipes are read on other threads): wait for
