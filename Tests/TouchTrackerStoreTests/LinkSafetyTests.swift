@@ -8,12 +8,16 @@ import TouchTracker
 
 /// Documents reached through links that point nowhere yet, links another user planted in a shared folder, and
 /// names that begin with a combining mark.
-@Suite struct LinkSafetyTests {
+@Suite final class LinkSafetyTests {
     let folder: String
 
     init() throws {
         folder = NSTemporaryDirectory() + "touchtracker-link-safety-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
     @Test("a document that is a dangling symlink opens empty and its first save creates the link's target")
@@ -25,7 +29,6 @@ import TouchTracker
         try opened.store.save(Drawing(lines: [Line(begin: Point(x: 0, y: 0), end: Point(x: 50, y: 0))]))
         #expect(try DocumentStore(path: folder + "/real.json").load().lines.count == 1)
         #expect(FileProbe.kind(folder + "/drawing.json") == .link)
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     @Test("a link another user planted in a sticky folder everyone may write is not followed, and its target is kept")
@@ -40,7 +43,6 @@ import TouchTracker
         #expect(lchown(shared + "/out.json", 65534, 65534) == 0, "the test needs root, as CI has")
         #expect(throws: DocumentFileError.self) { try AtomicFile.write(Array("theirs".utf8), to: shared + "/out.json") }
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     @Test("a link of this user's own in a sticky shared folder is followed as anywhere else")
@@ -51,7 +53,6 @@ import TouchTracker
         #expect(symlink(folder + "/target", shared + "/out.json") == 0)
         try AtomicFile.write(Array("mine".utf8), to: shared + "/out.json")
         #expect(try String(contentsOfFile: folder + "/target", encoding: .utf8) == "mine")
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     @Test("a name that begins with a combining mark is split at the slash before it")

@@ -190,18 +190,21 @@ extension HostileDocument {
 }
 
 @Suite("Hostile documents")
-struct HostileDocumentTests {
+final class HostileDocumentTests {
     let folder = NSTemporaryDirectory() + "touchtracker-hostile-\(UUID().uuidString)"
 
     init() throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
     @Test(
         "each hostile document is refused with a one-line error naming the file and the problem, and left as it was",
         arguments: HostileDocument.allCases)
     func loadRefuses(document: HostileDocument) throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/drawing.json"
         try document.create(at: path)
         let before = HostileDocument.fingerprint(of: path)
@@ -221,7 +224,6 @@ struct HostileDocumentTests {
         "opening a hostile document for editing starts empty, keeps the original and a copy, and never saves over it",
         arguments: HostileDocument.allCases)
     func openForEditingKeepsEverything(document: HostileDocument) throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/drawing.json"
         try document.create(at: path)
         let before = HostileDocument.fingerprint(of: path)
@@ -261,7 +263,6 @@ struct HostileDocumentTests {
 
     @Test("a second bad open in the same second copies aside under a new name, never over the first copy")
     func copiesNeverCollide() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/drawing.json"
         try Data("first".utf8).write(to: URL(fileURLWithPath: path))
         let first = DocumentStore(path: path).openForEditing(stamp: "20260102-030405")
@@ -276,7 +277,6 @@ struct HostileDocumentTests {
 
     @Test("a readable document opens for editing with no problem and saves to its own path")
     func goodDocumentOpens() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = DocumentStore(path: folder + "/drawing.json")
         let drawing = Drawing(lines: [Line(begin: Point(x: 1, y: 2), end: Point(x: 3, y: 4))])
         try store.save(drawing)
