@@ -2,7 +2,8 @@ import Foundation
 import XorgTestSupport
 
 /// Reads, in order as they arrive on the app's stderr, the lines `--trace-frames` prints:
-/// `frame presented t=SECONDS size=WxH touches=N` after every frame, `tiles complete t=SECONDS` when the tile
+/// `frame presented t=SECONDS size=WxH touches=N` (and `floor=0` or `1` with the benchmark's floor switch) after
+/// every frame, `tiles complete t=SECONDS` when the tile
 /// painters have caught up and, on Wayland, `frame shown t=SECONDS` when the compositor's presentation feedback says
 /// a committed frame reached the output. Times are CLOCK_MONOTONIC seconds, the clock of `EndToEndLatency.now()`.
 struct AppTrace {
@@ -14,6 +15,9 @@ struct AppTrace {
         var touches: Int
         /// Its place among the app's `frame presented` lines (0 for the first), to tell which frames came between two.
         var ordinal = 0
+        /// Whether the benchmark's floor drew it (nothing drawn, its region presented); nil when the app was not
+        /// started with the floor switch.
+        var floor: Bool?
     }
 
     /// A `frame shown` line. It does not say which commit it was for: only its place among the frame lines does.
@@ -124,7 +128,8 @@ struct AppTrace {
             frames.append(
                 Frame(
                     time: time, width: size.first ?? 0, height: size.last ?? 0,
-                    touches: field("touches").flatMap { Int($0) } ?? 0, ordinal: framesSeen))
+                    touches: field("touches").flatMap { Int($0) } ?? 0, ordinal: framesSeen,
+                    floor: field("floor").map { $0 == "1" }))
             framesSeen += 1
         } else if line.contains("frame shown"), let time = field("t").flatMap({ Double($0) }) {
             shownFrames.append(Shown(time: time, framesBefore: framesSeen))

@@ -13,15 +13,14 @@ public struct SessionOptions: Sendable {
     /// Where Ctrl+S writes a PNG of the drawing (nil: Ctrl+S does nothing).
     public var exportPath: String?
     /// Print `touchtracker: frame presented t=SECONDS size=WxH touches=N` (CLOCK_MONOTONIC; N touch events handled
-    /// so far) after each frame, `touchtracker: document read t=SECONDS` when the document has been read and
+    /// so far; with the benchmark's floor switch, ` floor=0` or `1` after it) after each frame, `touchtracker: document read t=SECONDS` when the document has been read and
     /// `touchtracker: tiles complete t=SECONDS` when the painters have caught up, for latency measurements.
     public var traceFrames = false
     /// Threads painting tiles of complete lines in the background; nil: one per processor.
     public var painterThreads: Int?
-    /// For the benchmark's floor only: frames present their region without drawing into it
-    /// (`DrawingRenderer.drawsNothingForBenchmarkFloor`). Set from `TOUCHTRACKER_BENCH_FLOOR=1`, which only
-    /// `touchtracker-bench` sets.
-    public var benchmarkFloor = false
+    /// For the benchmark's floor only: when frames present their region without drawing into it
+    /// (`BenchmarkFloor`). Set from `TOUCHTRACKER_BENCH_FLOOR`, which only `touchtracker-bench` sets.
+    public var benchmarkFloor = BenchmarkFloor.off
     /// The environment to find an accessibility bus in (`DBUS_SESSION_BUS_ADDRESS`); nil: none is looked for.
     public var accessibilityEnvironment: [String: String]?
 
@@ -106,7 +105,7 @@ public final class DrawingSession {
                 try host.makeCanvas(width: width, height: height)
             })
         renderer.translate = Localization.translate
-        renderer.drawsNothingForBenchmarkFloor = options.benchmarkFloor
+        renderer.drawsNothingForBenchmarkFloor = options.benchmarkFloor.isOn
         controller = DrawingController(
             size: Size(width: Double(width), height: Double(height)), clock: Clock(now: MonotonicClock.now()),
             scale: options.scale, documentLoading: true)
@@ -228,6 +227,8 @@ public final class DrawingSession {
             log("cannot draw into the next frame's buffer: \(error)")
             return
         }
+        let floor = options.benchmarkFloor.isOn
+        renderer.drawsNothingForBenchmarkFloor = floor
         var region =
             renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
             ?? DamageRegion()
@@ -240,7 +241,7 @@ public final class DrawingSession {
         log(
             String(
                 format: "frame presented t=%.6f size=%dx%d touches=%d", now, renderer.width, renderer.height,
-                touchEventsHandled))
+                touchEventsHandled) + (options.benchmarkFloor == .off ? "" : " floor=\(floor ? 1 : 0)"))
         let tilesComplete = renderer.tilesComplete
         if tilesComplete, !tilesWereComplete { log(String(format: "tiles complete t=%.6f", now)) }
         tilesWereComplete = tilesComplete

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 import TouchKit
@@ -25,7 +26,8 @@ import TouchTrackerStore
 
     /// A session on a 400x300 window with its document synced, once the document has been read.
     private func open(
-        drawing: Drawing? = nil, identityOf: @escaping @Sendable (String) -> FileIdentity? = FileIdentity.of(path:)
+        drawing: Drawing? = nil, identityOf: @escaping @Sendable (String) -> FileIdentity? = FileIdentity.of(path:),
+        benchmarkFloor: BenchmarkFloor = .off
     ) throws -> (DrawingSession, InMemoryHost, DocumentSync) {
         if let drawing { try DocumentStore(path: documentPath).save(drawing) }
         let host = InMemoryHost()
@@ -35,6 +37,7 @@ import TouchTrackerStore
         guard case .open = sync.takeLock() else { throw SessionTestError("the document is locked") }
         var options = SessionOptions()
         options.painterThreads = 1
+        options.benchmarkFloor = benchmarkFloor
         let session = try DrawingSession(
             host: host, width: 400, height: 300, options: options, loadDocument: sync.loadDocument, log: { _ in })
         sync.attach(to: session, window: nil)
@@ -142,6 +145,26 @@ import TouchTrackerStore
         #expect(session.finish())
         sync.close()
         #expect(try DocumentStore(path: documentPath).load().lines.count == 11)
+    }
+
+    @Test(
+        "with the benchmark's floor switch, a SIGUSR1 stops frames drawing, though they are presented, and the next one brings drawing back"
+    )
+    func benchmarkFloorIsSwitchedBySignal() throws {
+        let (session, host, sync) = try open(benchmarkFloor: .toggledBySignal)
+        defer { sync.close() }
+        raise(SIGUSR1)
+        let framesBefore = host.frames.count
+        stroke(session, from: Point(x: 50, y: 50), to: Point(x: 350, y: 50))
+        #expect(host.frames.count > framesBefore)
+        #expect(host.frames.last?.contains(Point(x: 200, y: 50)) == true)
+        #expect(session.renderer.canvas.pixel(x: 200, y: 50)?.red == 255, "nothing drawn while the floor is on")
+        raise(SIGUSR1)
+        stroke(session, id: 2, from: Point(x: 50, y: 250), to: Point(x: 350, y: 250))
+        try waitFor("the canvas to show the second line") {
+            session.drawFrame()
+            return (session.renderer.canvas.pixel(x: 200, y: 250)?.red ?? 255) < 100
+        }
     }
 
     @Test("an empty drawing shows the gestures in the middle of the window until the first touch, and only there")

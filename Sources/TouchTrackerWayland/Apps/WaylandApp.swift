@@ -77,7 +77,7 @@ public final class WaylandApp {
         var sessionOptions = SessionOptions(scale: scale, verbose: options.verbose, exportPath: options.exportPath)
         sessionOptions.traceFrames = options.traceFrames
         sessionOptions.painterThreads = options.painterThreads
-        sessionOptions.benchmarkFloor = environment["TOUCHTRACKER_BENCH_FLOOR"] == "1"
+        sessionOptions.benchmarkFloor = BenchmarkFloor(environment: environment["TOUCHTRACKER_BENCH_FLOOR"])
         sessionOptions.accessibilityEnvironment = environment
         let canvas = windowHost.canvasSize
         session = try DrawingSession(

@@ -72,7 +72,7 @@ public final class X11App {
         var sessionOptions = SessionOptions(scale: scale, verbose: options.verbose, exportPath: options.exportPath)
         sessionOptions.traceFrames = options.traceFrames
         sessionOptions.painterThreads = options.painterThreads
-        sessionOptions.benchmarkFloor = environment["TOUCHTRACKER_BENCH_FLOOR"] == "1"
+        sessionOptions.benchmarkFloor = BenchmarkFloor(environment: environment["TOUCHTRACKER_BENCH_FLOOR"])
         sessionOptions.accessibilityEnvironment = environment
         windowHost.setIcon(log: log)
         if options.verbose {
