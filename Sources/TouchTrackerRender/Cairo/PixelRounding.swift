@@ -4,6 +4,7 @@
 /// then truncated and corrected by one where the truncation went the wrong way.
 enum PixelRounding {
     /// `floor(value)`, held to `lower...upper`.
+    @inline(__always)
     static func floor(_ value: Double, lower: Double, upper: Double) -> Int {
         let held = min(upper, max(lower, value))
         let truncated = Int(held)
@@ -11,6 +12,7 @@ enum PixelRounding {
     }
 
     /// `ceil(value)`, held to `lower...upper`.
+    @inline(__always)
     static func ceil(_ value: Double, lower: Double, upper: Double) -> Int {
         let held = min(upper, max(lower, value))
         let truncated = Int(held)

@@ -239,26 +239,40 @@ final class TileCache {
 
     /// Copies the tiles under each box of `region` into `canvas` (the window's pixels), plain background where a
     /// tile has no pixels. A straight copy of rows: through Cairo, under a clip of a long line's hundred boxes, it
-    /// cost ten times as much. The region's boxes come top to bottom, so most lie in the tile the last one did.
+    /// cost ten times as much. The region's boxes come top to bottom, so each tile of a row of tiles is looked up
+    /// once while the boxes are in that row: a diagonal's boxes in one band can lie in two tiles, and looking a
+    /// tile up again at each box (hashing its key, retaining its pixels) cost a long line's frame ~1 µs in-process
+    /// and more in the running app, where that memory is cold.
     func compose(into canvas: CairoSurface, region: PixelRegion, background: Color) {
         canvas.flush()
         guard let target = ImagePixels(canvas) else { return }
         let size = grid.size
-        var lastKey: TileKey?
-        var lastPixels: ImagePixels?
+        let columns = (target.width + size - 1) / size
+        // The tiles of `tileRow` looked up so far, by column (nil: not yet; .some(nil): plain background).
+        var tileRow = -1
+        var rowTiles = [ImagePixels??](repeating: nil, count: columns)
         for box in region.boxes where !box.isEmpty {
             for row in max(0, box.y0) / size...max(0, box.y1 - 1) / size {
-                for column in max(0, box.x0) / size...max(0, box.x1 - 1) / size {
-                    let key = TileKey(column: column, row: row)
-                    if key != lastKey {
-                        lastKey = key
-                        lastPixels = tiles[key]?.pixels?.surface.flatMap(ImagePixels.init)
+                if row != tileRow {
+                    tileRow = row
+                    for column in rowTiles.indices { rowTiles[column] = nil }
+                }
+                let firstColumn = max(0, box.x0) / size
+                let lastColumn = min(columns - 1, max(0, box.x1 - 1) / size)
+                guard firstColumn <= lastColumn else { continue }
+                for column in firstColumn...lastColumn {
+                    let pixels: ImagePixels?
+                    if let known = rowTiles[column] {
+                        pixels = known
+                    } else {
+                        pixels = tiles[TileKey(column: column, row: row)]?.pixels?.surface.flatMap(ImagePixels.init)
+                        rowTiles[column] = .some(pixels)
                     }
                     let origin = (x: column * size, y: row * size)
                     let part = box.intersection(
                         PixelBox(x0: origin.x, y0: origin.y, x1: origin.x + size, y1: origin.y + size))
-                    if let lastPixels {
-                        target.copy(from: lastPixels, at: origin, into: part)
+                    if let pixels {
+                        target.copy(from: pixels, at: origin, into: part)
                     } else {
                         target.fill(part, with: background)
                     }
