@@ -219,8 +219,9 @@ enum Responsiveness {
     /// of moves (app, floor, floor, app, …), so a slow stretch of the machine falls on both alike: from one session
     /// to the next the same app's median moves by up to 2× on a shared 2-core machine, and sessions of their own,
     /// even taking turns, put the ratio of two identical apps anywhere between 0.85 and 1.17. The first moves of
-    /// each run are not counted: the app's first long moves after a run of the floor's find its rows cold (234 µs,
-    /// settling to ~165 µs over ~10 moves), which a person drawing never meets.
+    /// each run are not counted: after a run of the floor's the app's first frame redraws the whole window (the
+    /// floor left the canvas behind) and its next long moves find the band's rows cold, settling over a few moves,
+    /// which a person drawing never meets.
     static func longLineRow() async throws -> Row {
         var app: (long: [Double], short: [Double]) = ([], [])
         var floor: (long: [Double], short: [Double]) = ([], [])

@@ -148,7 +148,7 @@ import TouchTrackerStore
     }
 
     @Test(
-        "with the benchmark's floor switch, a SIGUSR1 stops frames drawing, though they are presented, and the next one brings drawing back"
+        "with the benchmark's floor switch, a SIGUSR1 stops frames drawing, though they are presented, and the next one brings drawing back, all of it"
     )
     func benchmarkFloorIsSwitchedBySignal() throws {
         let (session, host, sync) = try open(benchmarkFloor: .toggledBySignal)
@@ -161,9 +161,10 @@ import TouchTrackerStore
         #expect(session.renderer.canvas.pixel(x: 200, y: 50)?.red == 255, "nothing drawn while the floor is on")
         raise(SIGUSR1)
         stroke(session, id: 2, from: Point(x: 50, y: 250), to: Point(x: 350, y: 250))
-        try waitFor("the canvas to show the second line") {
+        try waitFor("the canvas to show both lines") {
             session.drawFrame()
             return (session.renderer.canvas.pixel(x: 200, y: 250)?.red ?? 255) < 100
+                && (session.renderer.canvas.pixel(x: 200, y: 50)?.red ?? 255) < 100
         }
     }
 

@@ -36,8 +36,12 @@ public final class DrawingRenderer {
     public var translate: Translate = untranslated
     /// For the benchmark's floor only (`touchtracker-bench`'s long-line row, through `TOUCHTRACKER_BENCH_FLOOR`):
     /// each frame works out its region as usual but draws nothing into it, so the platform presents the same band
-    /// unchanged — what presenting alone costs, against which the app's drawing is measured. Never set otherwise.
+    /// unchanged — what presenting alone costs, against which the app's drawing is measured. The first frame
+    /// after it is turned off redraws the whole window. Never set otherwise.
     public var drawsNothingForBenchmarkFloor = false
+    /// Whether a frame drew nothing for the floor since the last one that drew: the canvas then lags behind what
+    /// the window should show, and the next frame that draws redraws it all.
+    private var drewNothing = false
 
     /// A renderer for a `width` x `height` window. With `painterThreads` > 0 tiles are painted by that many threads
     /// in the background and `onTileFinished` is called (on a painter's thread) each time one is ready, so the
@@ -108,7 +112,7 @@ public final class DrawingRenderer {
         damage.add(tiles.schedule { scene(of: view) })
         damage.add(tiles.swapInFinished())
         prunePendingShapes(of: view)
-        if forceFull { damage.add(full) }
+        if forceFull || (drewNothing && !drawsNothingForBenchmarkFloor) { damage.add(full) }
         if overlay != lastOverlay {
             damage.add(lastOverlayBounds)
             lastOverlay = overlay
@@ -119,6 +123,7 @@ public final class DrawingRenderer {
         }
         let region = damage.region.intersection(full)
         guard !region.isEmpty else { return nil }
+        drewNothing = drawsNothingForBenchmarkFloor
         if !drawsNothingForBenchmarkFloor {
             compose(view, menu: menu, overlay: overlay, in: region, redrawn: damage.redrawnLinesInProgress)
         }
