@@ -13,7 +13,8 @@ public struct SessionOptions: Sendable {
     /// Where Ctrl+S writes a PNG of the drawing (nil: Ctrl+S does nothing).
     public var exportPath: String?
     /// Print `touchtracker: frame presented t=SECONDS size=WxH touches=N` (CLOCK_MONOTONIC; N touch events handled
-    /// so far; with the benchmark's floor switch, ` floor=0` or `1` after it) after each frame, `touchtracker: document read t=SECONDS` when the document has been read and
+    /// so far; with the benchmark's floor switch, ` floor=0` or `1` after it) after each frame,
+    /// `touchtracker: document read t=SECONDS` when the document has been read and
     /// `touchtracker: tiles complete t=SECONDS` when the painters have caught up, for latency measurements.
     public var traceFrames = false
     /// Threads painting tiles of complete lines in the background; nil: one per processor.

@@ -8,7 +8,7 @@ public enum BenchmarkFloor: Sendable, Equatable {
     /// Frames draw as they always do.
     case off
     /// Each SIGUSR1 turns the floor on or off, starting off (`TOUCHTRACKER_BENCH_FLOOR=toggle`): the benchmark
-    /// takes turns between the app and the floor move by move within one session, so a slow moment of the machine
+    /// takes turns between the app and the floor in runs of moves within one session, so a slow moment of the machine
     /// falls on both alike (from one session to the next, the same app's median moves by up to 2× on a shared
     /// machine). A signal sent before an input event is handled before it, as a rule: the kernel hands it to the
     /// main thread, asleep in `poll`, which runs the handler as it wakes, before it reads the event. Each frame's
