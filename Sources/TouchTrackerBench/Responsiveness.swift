@@ -218,8 +218,8 @@ enum Responsiveness {
     /// The floor is switched on and off within each session (`TOUCHTRACKER_BENCH_FLOOR=toggle`, SIGUSR1), in runs
     /// of moves (app, floor, floor, app, …), so a slow stretch of the machine falls on both alike: from one session
     /// to the next the same app's median moves by up to 2× on a shared 2-core machine, and sessions of their own,
-    /// even taking turns, put the ratio of two identical apps anywhere between 0.85 and 1.17. The first moves of
-    /// each run are not counted: after a run of the floor's the app's first frame redraws the whole window (the
+    /// even taking turns, put the ratio of two identical apps anywhere between 0.85 and 1.17. The first moves after
+    /// each switch are not counted: after a run of the floor's the app's first frame redraws the whole window (the
     /// floor left the canvas behind) and its next long moves find the band's rows cold, settling over a few moves,
     /// which a person drawing never meets.
     static func longLineRow() async throws -> Row {
@@ -252,13 +252,13 @@ enum Responsiveness {
     /// The long line's p99 target: well within a 120 Hz frame, whatever the machine's other work.
     static let longLineP99Target = 0.002
 
-    /// Moves of each line in a run of the app's or the floor's, and how many of a run's first are not counted.
+    /// Moves of each line in a run of the app's or the floor's, and how many after each switch are not counted.
     private static let runLength = 32
     private static let settlingMoves = 10
 
     /// A line across the window and a 40 px line, held together, their moves alternating, in two rounds (the long
-    /// line's finger first, then the short one's): 340 moves of each a round, the first 20 a warm-up, in runs of
-    /// the app's and the floor's (app, floor, floor, app, …). Every frame's trace line says whether the floor drew
+    /// line's finger first, then the short one's): 384 moves of each a round, the first 20 a warm-up, in runs of
+    /// the app's and the floor's (app, floor, floor, app, three times over: as many of each). Every frame's trace line says whether the floor drew
     /// it, so a switch that came late would be caught, not counted.
     private static func longLineMoves() async throws -> (
         app: (long: [Double], short: [Double]), floor: (long: [Double], short: [Double])
@@ -274,8 +274,11 @@ enum Responsiveness {
         var app: (long: [Double], short: [Double]) = ([], [])
         var floor: (long: [Double], short: [Double]) = ([], [])
         var floorOn = false
+        var movesSinceSwitch = 0
         func switchFloor(on: Bool) throws {
+            movesSinceSwitch += 1
             guard on != floorOn else { return }
+            movesSinceSwitch = 0
             // Handled before the next touch event as a rule (see `BenchmarkFloor`); `move` checks.
             guard Glibc.kill(session.app.pid, SIGUSR1) == 0 else {
                 throw EndToEndLatency.Failure(description: "cannot signal the app: \(String(cString: strerror(errno)))")
@@ -300,12 +303,12 @@ enum Responsiveness {
                 try finger.post(.begin, id: id, x: line.begin.x, y: line.begin.y)
                 _ = try await move(id, to: line.end)
             }
-            for index in 0..<340 {
+            for index in 0..<384 {
                 try switchFloor(on: [false, true, true, false][(index / runLength) % 4])
                 let wiggle = Double(index % 2 == 0 ? 3 : 0)
                 let longLatency = try await move(longID, to: Point(x: long.end.x - wiggle, y: long.end.y))
                 let shortLatency = try await move(shortID, to: Point(x: short.end.x - wiggle, y: short.end.y))
-                guard index >= 20, index % runLength >= settlingMoves else { continue }
+                guard index >= 20, movesSinceSwitch >= settlingMoves else { continue }
                 if floorOn {
                     floor.long.append(longLatency)
                     floor.short.append(shortLatency)
