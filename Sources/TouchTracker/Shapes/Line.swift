@@ -31,6 +31,27 @@ public struct Line: Hashable, Sendable {
         return normalized >= 360 ? 0 : normalized
     }
 
+    /// The part of the segment inside `rect`, same direction, colour and width (Liang–Barsky); nil when no part of
+    /// it is. Its coordinates must be numbers.
+    public func clipped(to rect: Rect) -> Line? {
+        let d = end - begin
+        var (enter, leave) = (0.0, 1.0)
+        for (p, q) in [
+            (-d.x, begin.x - rect.minX), (d.x, rect.maxX - begin.x), (-d.y, begin.y - rect.minY),
+            (d.y, rect.maxY - begin.y),
+        ] {
+            if p == 0 {
+                if q < 0 { return nil }
+            } else if p < 0 {
+                enter = Swift.max(enter, q / p)
+            } else {
+                leave = Swift.min(leave, q / p)
+            }
+        }
+        guard enter <= leave else { return nil }
+        return Line(begin: begin + d * enter, end: begin + d * leave, color: color, width: width)
+    }
+
     /// The exact distance between this segment and `other` (0 when they cross).
     public func distance(to other: Line) -> Double {
         func side(_ a: Point, _ b: Point, _ c: Point) -> Double {

@@ -198,7 +198,8 @@ public struct ShapeCollection: Sendable {
                 return line.distance(to: path) <= radius ? item.id : nil
             case .circle(let circle):
                 let near = circle.frame.insetBy(dx: -radius, dy: -radius)
-                guard let (a, b) = Self.clip(start, end, to: near) else { return nil }
+                guard let part = path.clipped(to: near) else { return nil }
+                let (a, b) = (part.begin, part.end)
                 let steps = Swift.max(1, Int((a.distance(to: b) / (radius / 2)).rounded(.up)))
                 let reaches = (0...steps).contains { step in
                     let t = Double(step) / Double(steps)
@@ -207,23 +208,5 @@ public struct ShapeCollection: Sendable {
                 return reaches ? item.id : nil
             }
         }
-    }
-
-    /// The part of the segment from `a` to `b` inside `rect` (Liang–Barsky), nil when none is.
-    private static func clip(_ a: Point, _ b: Point, to rect: Rect) -> (Point, Point)? {
-        let d = b - a
-        var (low, high) = (0.0, 1.0)
-        for (p, q) in [
-            (-d.x, a.x - rect.minX), (d.x, rect.maxX - a.x), (-d.y, a.y - rect.minY), (d.y, rect.maxY - a.y),
-        ] {
-            if p == 0 {
-                if q < 0 { return nil }
-                continue
-            }
-            let t = q / p
-            if p < 0 { low = Swift.max(low, t) } else { high = Swift.min(high, t) }
-            if low > high { return nil }
-        }
-        return (a + Point(x: d.x * low, y: d.y * low), a + Point(x: d.x * high, y: d.y * high))
     }
 }

@@ -99,28 +99,16 @@ struct LineRaster {
         return first <= last ? first..<(last + 1) : 0..<0
     }
 
-    /// `line` cut to the square `[−limit, limit]²` along its own direction (Liang–Barsky), or nil when a
-    /// coordinate is not a number or no part of it lies inside.
+    /// `line` cut to the square `[−limit, limit]²` along its own direction, or nil when a coordinate is not a number
+    /// or no part of it lies inside.
     private static func clip(_ line: Line, to limit: Double) -> (begin: Point, end: Point)? {
         let (x0, y0, x1, y1) = (line.begin.x, line.begin.y, line.end.x, line.end.y)
         guard !x0.isNaN, !y0.isNaN, !x1.isNaN, !y1.isNaN else { return nil }
         if abs(x0) <= limit, abs(y0) <= limit, abs(x1) <= limit, abs(y1) <= limit { return (line.begin, line.end) }
-        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
-        let dx = x1 - x0
-        let dy = y1 - y0
-        var enter = 0.0
-        var leave = 1.0
-        for (p, q) in [(-dx, x0 + limit), (dx, limit - x0), (-dy, y0 + limit), (dy, limit - y0)] {
-            if p == 0 {
-                if q < 0 { return nil }
-            } else if p < 0 {
-                enter = max(enter, q / p)
-            } else {
-                leave = min(leave, q / p)
-            }
-        }
-        guard enter <= leave else { return nil }
-        return (Point(x: x0 + enter * dx, y: y0 + enter * dy), Point(x: x0 + leave * dx, y: y0 + leave * dy))
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite,
+            let part = line.clipped(to: Rect(x: -limit, y: -limit, width: 2 * limit, height: 2 * limit))
+        else { return nil }
+        return (part.begin, part.end)
     }
 
     /// Draws the line in `color` into `surface` (RGB24), only within `boxes` (which must not overlap, or a pixel
