@@ -186,13 +186,11 @@ public struct DrawingDocument: Sendable {
         var documentShapes = document.takeShapes()
         documentShapes.merge(shapes)
         shapes = documentShapes
-        let defaults = DrawingOptions()
         var merged = document.options
-        for option in DrawingOption.allCases where options[keyPath: option.keyPath] != defaults[keyPath: option.keyPath]
-        {
+        for option in DrawingOption.allCases where options[keyPath: option.keyPath] != option.defaultValue {
             merged[keyPath: option.keyPath] = options[keyPath: option.keyPath]
         }
-        if options.color != defaults.color { merged.color = options.color }
+        if options.color != DrawingOptions().color { merged.color = options.color }
         options = merged
         widestStoredWidth = Swift.max(widestStoredWidth, document.widestWidth)
         return Update(changes: [.everything], edited: merged != document.options)
