@@ -103,7 +103,7 @@ enum OverlayPainter {
         if isEraser {
             cairo_new_path(cr)
             cairo_arc(cr, ring.center.x, ring.center.y, ring.radius, 0, 2 * Double.pi)
-            context.setColor(Color(red: 0.45, green: 0.45, blue: 0.5, alpha: 0.12))
+            context.setColor(eraserRingColor.withAlpha(0.12))
             cairo_fill(cr)
         }
         for (color, width) in [(Color.white, 3.5 * s), (isEraser ? eraserRingColor : penRingColor, 1.5 * s)] {
@@ -149,7 +149,7 @@ enum OverlayPainter {
             let color = touch.isRejected ? rejectedColor : inspectorColor
             cairo_new_path(cr)
             cairo_arc(cr, center.x, center.y, touchRadius * s, 0, 2 * Double.pi)
-            context.setColor(Color(red: color.red, green: color.green, blue: color.blue, alpha: 0.25))
+            context.setColor(color.withAlpha(0.25))
             cairo_fill_preserve(cr)
             context.setColor(color)
             cairo_set_line_width(cr, 3 * s)
@@ -172,7 +172,7 @@ enum OverlayPainter {
             let half = touchRadius * s * 0.8
             cairo_new_path(cr)
             cairo_rectangle(cr, center.x - half, center.y - half, 2 * half, 2 * half)
-            context.setColor(Color(red: 0.1, green: 0.45, blue: 0.95, alpha: 0.15))
+            context.setColor(inspectorColor.withAlpha(0.15))
             cairo_fill_preserve(cr)
             context.setColor(inspectorColor)
             cairo_set_line_width(cr, 3 * s)
