@@ -4,7 +4,8 @@ import XorgTestSupport
 /// Reads, in order as they arrive on the app's stderr, the lines `--trace-frames` prints:
 /// `frame presented t=SECONDS size=WxH touches=N` (and `floor=0` or `1` with the benchmark's floor switch) after
 /// every frame, `tiles complete t=SECONDS` when the tile painters have caught up and, on Wayland,
-/// `frame shown t=SECONDS` when the compositor's presentation feedback says a committed frame reached the output. Times are CLOCK_MONOTONIC seconds, the clock of `EndToEndLatency.now()`.
+/// `frame shown t=SECONDS` when the compositor's presentation feedback says a committed frame reached the output.
+/// Times are CLOCK_MONOTONIC seconds, the clock of `EndToEndLatency.now()`.
 struct AppTrace {
     struct Frame {
         var time: Double

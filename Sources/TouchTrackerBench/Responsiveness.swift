@@ -261,8 +261,8 @@ enum Responsiveness {
 
     /// A line across the window and a 40 px line, held together, their moves alternating, in two rounds (the long
     /// line's finger first, then the short one's): 384 moves of each a round, the first 20 a warm-up, in runs of
-    /// the app's and the floor's (app, floor, floor, app, three times over: as many of each). Every frame's trace line says whether the floor drew
-    /// it, so a switch that came late would be caught, not counted.
+    /// the app's and the floor's (app, floor, floor, app, three times over: as many of each). Every frame's trace
+    /// line says whether the floor drew it, so a switch that came late would be caught, not counted.
     private static func longLineMoves() async throws -> (
         app: (long: [Double], short: [Double]), floor: (long: [Double], short: [Double])
     ) {

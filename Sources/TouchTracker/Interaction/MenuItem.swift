@@ -1,4 +1,5 @@
-/// One of the drawing's switches (DESIGN.md §2.12–16, §2.21), as the settings menu and the keyboard turn them on and off.
+/// One of the drawing's switches (DESIGN.md §2.12–16, §2.21), as the settings menu and the keyboard turn them on
+/// and off.
 public enum DrawingOption: CaseIterable, Hashable, Sendable {
     case circles
     case colorByAngle

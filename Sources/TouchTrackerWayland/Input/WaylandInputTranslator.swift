@@ -5,7 +5,8 @@ import TouchTrackerSession
 /// Turns the seat's events into the session's: touches grouped by `frame` become TouchKit input; a touch `cancel`
 /// (the compositor took the fingers for a gesture of its own) is a claim, so no half-drawn line is kept; the
 /// pointer's left button is one more touch, its right button opens the menu, and moving it with no button held is
-/// a hover; a tablet's pen and eraser are pen and eraser touches (`TabletToolTranslator`). Coordinates go from surface pixels to the canvas's device pixels (`scale`).
+/// a hover; a tablet's pen and eraser are pen and eraser touches (`TabletToolTranslator`). Coordinates go from
+/// surface pixels to the canvas's device pixels (`scale`).
 struct WaylandInputTranslator {
     /// Device pixels per surface pixel (the buffer scale).
     var scale = 1.0
@@ -75,19 +76,12 @@ struct WaylandInputTranslator {
             // drag ends as a device taken away would, keeping its work.
             guard let id = mouseTouchID else { return [] }
             mouseTouchID = nil
-            return [
-                .touch(TouchInput(id: id, phase: .cancelled, location: pointer, timestamp: now, type: .indirectPointer))
-            ]
+            return [pointerTouch(id, .cancelled, timestamp: now)]
         case .pointerMotion(let time, let x, let y):
             pointer = canvasPoint(x, y)
             pointerLocation = pointer
             guard let id = mouseTouchID else { return [.hover(pointer)] }
-            return [
-                .touch(
-                    TouchInput(
-                        id: id, phase: .moved, location: pointer, timestamp: seconds(time, now), type: .indirectPointer)
-                )
-            ]
+            return [pointerTouch(id, .moved, timestamp: seconds(time, now))]
         case .pointerButton(let time, let button, let pressed):
             return pointerButton(button, pressed: pressed, timestamp: seconds(time, now))
         case .pinch(let phase, let time, let dx, let dy, let scale, let rotation):
@@ -127,31 +121,25 @@ struct WaylandInputTranslator {
             var events: [SessionEvent] = []
             if let stale = mouseTouchID {
                 // A press without a release (the release went elsewhere): close the old drag first.
-                events.append(
-                    .touch(
-                        TouchInput(
-                            id: stale, phase: .cancelled, location: pointer, timestamp: timestamp,
-                            type: .indirectPointer)))
+                events.append(pointerTouch(stale, .cancelled, timestamp: timestamp))
             }
             mouseTouchID = Self.mouseTouchID
-            events.append(
-                .touch(
-                    TouchInput(
-                        id: Self.mouseTouchID, phase: .began, location: pointer, timestamp: timestamp,
-                        type: .indirectPointer)))
+            events.append(pointerTouch(Self.mouseTouchID, .began, timestamp: timestamp))
             return events
         case (Self.leftButton, false):
             guard let id = mouseTouchID else { return [] }
             mouseTouchID = nil
-            return [
-                .touch(
-                    TouchInput(id: id, phase: .ended, location: pointer, timestamp: timestamp, type: .indirectPointer))
-            ]
+            return [pointerTouch(id, .ended, timestamp: timestamp)]
         case (Self.rightButton, true):
             return [.contextClick(pointer)]
         default:
             return []
         }
+    }
+
+    /// The pointer's touch `id` (its left button held) in `phase`, where the pointer is.
+    private func pointerTouch(_ id: UInt64, _ phase: TouchInput.Phase, timestamp: Double) -> SessionEvent {
+        .touch(TouchInput(id: id, phase: phase, location: pointer, timestamp: timestamp, type: .indirectPointer))
     }
 
     private func touchID(_ id: Int32) -> UInt64 { UInt64(UInt32(bitPattern: id)) }
