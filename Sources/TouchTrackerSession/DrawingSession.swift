@@ -300,15 +300,15 @@ public final class DrawingSession {
     // MARK: The end
 
     /// Ends the session without losing work: every live touch is cancelled by the system (so its line completes and
-    /// is saved, and any move in progress is committed), the drawing is handed to `onEdit` once more, so a save
-    /// that failed earlier is retried, and `finishSaving` waits for the save. A Ctrl+S export still running is let
+    /// is saved, and any move in progress is committed), and `finishSaving` waits for the edits handed over to be
+    /// saved (trying a failed save once more). A drawing nobody edited is not written again: the document stays as
+    /// it is, a read-only one and fields a newer version wrote included. A Ctrl+S export still running is let
     /// finish, so its PNG is written. Returns whether the drawing was saved.
     @discardableResult
     public func finish() -> Bool {
         if let loader { adoptDocument(loader.waitAndTake()) }
         controller.finishKeyboardLine()
         controller.window.cancelAllTouches()
-        controller.onEdit?(controller.drawingView.snapshot)
         let saved = finishSaving?() ?? true
         export.waitUntilIdle()
         return saved

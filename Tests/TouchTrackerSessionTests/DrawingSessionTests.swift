@@ -76,6 +76,25 @@ import TouchTrackerStore
         #expect(try DocumentStore(path: documentPath).load().lines.count == 1)
     }
 
+    @Test("closing a window whose drawing was not edited leaves the document as it was, byte for byte")
+    func unEditedDocumentIsNotRewritten() throws {
+        let line = Line(begin: Point(x: 10, y: 10), end: Point(x: 300, y: 20))
+        try DocumentStore(path: documentPath).save(Drawing(lines: [line]))
+        // A field a newer version might write, which this one does not know, and a file made read-only.
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: documentPath)))
+        let brace = try #require(bytes.lastIndex(of: UInt8(ascii: "}")))
+        bytes.replaceSubrange(brace...brace, with: Array(#","comment":"kept"}"#.utf8))
+        try Data(bytes).write(to: URL(fileURLWithPath: documentPath))
+        #expect(chmod(documentPath, 0o444) == 0)
+        let before = try #require(FileIdentity.of(path: documentPath))
+        let (session, _, sync) = try open()
+        #expect(session.controller.drawingView.drawing.lines == [line])
+        #expect(session.finish())
+        sync.close()
+        #expect(FileIdentity.of(path: documentPath) == before)
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: documentPath))) == bytes)
+    }
+
     @Test("the document read is shown under what was drawn before it arrived, and both are saved")
     func documentReadIsMergedAndSaved() throws {
         let line = Line(begin: Point(x: 10, y: 10), end: Point(x: 300, y: 20))
