@@ -85,4 +85,15 @@ import TouchTracker
         let path = try recovery.write(drawing, stamp: "20260102-030405")
         #expect(recovery.newest() == path && PathText.folder(of: path) == recovery.sharedFolder)
     }
+
+    @Test("the window's memory beside a recovery file someone opened is not taken for a newer recovery file")
+    func windowMemoryBesideARecoveryFileIsNotFound() throws {
+        let path = try recovery.write(drawing, stamp: "20260102-030405")
+        let second = try recovery.write(drawing, stamp: "20260102-030405")
+        // What closing a window on the recovery file leaves beside it, written later than both.
+        let memory = String(path.dropLast(".json".count)) + ".window.json"
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: memory))
+        #expect(second.hasSuffix("-2.json"))
+        #expect(recovery.newest() == second)
+    }
 }

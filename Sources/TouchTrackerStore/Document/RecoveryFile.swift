@@ -101,7 +101,7 @@ public struct RecoveryFile: Sendable {
     public func newest() -> String? {
         var found: [(path: String, modified: Int64)] = []
         for folder in folders {
-            for name in Self.names(in: folder) where name.hasPrefix(prefix) && name.hasSuffix(".json") {
+            for name in Self.names(in: folder) where isRecoveryName(name) {
                 let path = folder + "/" + name
                 guard let info = try? FileSystemCalls.status(path, followingLinks: false),
                     info.st_mode & S_IFMT == S_IFREG
@@ -110,6 +110,20 @@ public struct RecoveryFile: Sendable {
             }
         }
         return found.max { ($0.modified, $0.path) < ($1.modified, $1.path) }?.path
+    }
+
+    /// Whether `name` is one `write` gives: the prefix, a stamp `YYYYMMDD-HHMMSS`, maybe `-N`, then `.json`. Not
+    /// the window's memory (`….window.json`) beside a recovery file someone opened, nor anything else that starts
+    /// the same way: the next start would point at it as the unsaved copy.
+    func isRecoveryName(_ name: String) -> Bool {
+        guard name.hasPrefix(prefix), name.hasSuffix(".json") else { return false }
+        let rest = Array(name.utf8.dropFirst(prefix.utf8.count).dropLast(".json".utf8.count))
+        func digits(_ part: ArraySlice<UInt8>) -> Bool {
+            !part.isEmpty && part.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
+        let parts = rest.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts[0].count == 8, parts[1].count == 6 else { return false }
+        return parts.allSatisfy(digits)
     }
 
     /// Whether `folder` is a real folder (not a link), owned by this user, that only this user may enter.
