@@ -107,6 +107,28 @@ import Testing
         check(reader, pipePath)
     }
 
+    @Test("a link put in a named pipe's place after the pipe was found is not written through")
+    func linkSwappedInForAPipeIsNotFollowed() throws {
+        // What the write finds if someone swaps the pipe for a link between its look and its open.
+        try FileProbe.link(folder + "/swapped", to: target)
+        #expect(throws: DocumentFileError.self) {
+            try AtomicFile.writeSpecial(folder + "/swapped", named: folder + "/swapped", waitsForReader: false) {
+                (file: borrowing AtomicFile.Output) throws(DocumentFileError) in try file.write(Array("new".utf8))
+            }
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "old")
+    }
+
+    @Test("a regular file put in a named pipe's place after the pipe was found is left as it was")
+    func fileSwappedInForAPipeIsLeftAlone() throws {
+        #expect(throws: DocumentFileError.self) {
+            try AtomicFile.writeSpecial(target, named: target, waitsForReader: false) {
+                (file: borrowing AtomicFile.Output) throws(DocumentFileError) in try file.write(Array("new".utf8))
+            }
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "old")
+    }
+
     @Test("a write to a named pipe delivers the bytes to its reader")
     func pipeIsFedItsReader() throws {
         try writeThroughNewPipe("through the pipe") { reader, _ in

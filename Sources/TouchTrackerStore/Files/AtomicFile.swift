@@ -50,6 +50,8 @@ public enum AtomicFile {
             throw DocumentFileError(path: path, problem: "is a folder, not a file; give a file's name")
         case .inPlace:
             try writeInPlace(path, waitsForReader: waitsForReader, produce)
+        case .special:
+            try writeSpecial(target.path, named: path, waitsForReader: waitsForReader, produce)
         case .missing, .regular:
             try replace(target, named: path, missingFolder: missingFolder, beforeRename: beforeRename, produce)
         }
@@ -152,8 +154,8 @@ public enum AtomicFile {
         throw DocumentFileError(path: path, problem: "no free temporary name beside it; try again")
     }
 
-    /// Writes a special file or a descriptor's name in place: opened for writing as it is (never created, never
-    /// followed to somewhere it does not already point).
+    /// Writes a descriptor's name (through `/proc`) in place: opened for writing as the kernel follows it, never
+    /// created.
     private static func writeInPlace(
         _ path: String, waitsForReader: Bool, _ produce: (borrowing Output) throws(DocumentFileError) -> Void
     ) throws(DocumentFileError) {
@@ -169,6 +171,39 @@ public enum AtomicFile {
         defer { try? fd.close() }
         try produce(Output(fd: fd, path: path))
     }
+
+    /// Writes into the special file at `target` (`path` as given, for errors): opened without following its last
+    /// name and without truncating, then checked to be special still. Between the look that found a named pipe or
+    /// a device there and this open, anyone who may write in its folder could have put a link or a regular file in
+    /// its place: a link is refused by the open, and a regular file is left untouched.
+    static func writeSpecial(
+        _ target: String, named path: String, waitsForReader: Bool,
+        _ produce: (borrowing Output) throws(DocumentFileError) -> Void
+    ) throws(DocumentFileError) {
+        let fd: FileDescriptor
+        do {
+            fd = try FileSystemCalls.open(
+                target, flags: O_WRONLY | O_NOCTTY | O_NOFOLLOW | (waitsForReader ? 0 : O_NONBLOCK))
+            if !waitsForReader { _ = fcntl(fd.rawValue, F_SETFL, 0) }
+        } catch .tooManySymbolicLinkLevels {
+            throw DocumentFileError(path: path, problem: changedWhileOpening)
+        } catch {
+            throw DocumentFileError(path: path, problem: DocumentStore.describe(error))
+        }
+        defer { try? fd.close() }
+        var info = stat()
+        guard fstat(fd.rawValue, &info) == 0 else {
+            throw DocumentFileError(path: path, problem: DocumentStore.describe(errno: errno))
+        }
+        let type = info.st_mode & S_IFMT
+        guard type != S_IFREG, type != S_IFDIR else {
+            throw DocumentFileError(path: path, problem: changedWhileOpening)
+        }
+        try produce(Output(fd: fd, path: path))
+    }
+
+    /// Why a special file is not written when something else took its place while it was being opened.
+    static let changedWhileOpening = "was replaced by something else while it was being opened; try again"
 
     /// Opens the folder a file is written in, making it first (mode 0700) when missing and `missingFolder` says
     /// so. `path` is the file's path as given, for errors.

@@ -14,8 +14,11 @@ struct FileTarget {
         case missing
         /// A regular file, replaced by a new one with the same permission bits.
         case regular(permissions: mode_t)
-        /// Written in place: a special file, or a descriptor's name.
+        /// Written in place: a descriptor's name (through `/proc`), opened as the kernel follows it.
         case inPlace
+        /// Written in place: a special file (a named pipe, a terminal, `/dev/null`) at the final path, opened there
+        /// without following its name, so a link swapped in meanwhile is refused rather than written through.
+        case special
         /// A folder: nothing can be written there.
         case folder
     }
@@ -58,7 +61,7 @@ struct FileTarget {
             case S_IFDIR:
                 return FileTarget(path: current, kind: .folder)
             default:
-                return FileTarget(path: path, kind: .inPlace)
+                return FileTarget(path: current, kind: .special)
             }
         }
         throw DocumentFileError(path: path, problem: DocumentStore.describe(Errno.tooManySymbolicLinkLevels))
