@@ -15,7 +15,15 @@ import TouchTrackerX11
 /// Wayland or X11 as the drawing window chooses (`WindowBackend`).
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "Try the gesture demos: the Farm, the Circle and the Swipe (Tab or F1-F3 switches).",
+        usage: """
+            touchtracker demo <scene> [--geometry <WxH+X+Y>] [--state <path>]
+                                      [--backend <wayland|x11>]
+                                      [--display <name>] [--verbose]
+            touchtracker demo <scene> --replay <path> [--state <path>]
+                                      [--png <path>] [--size <WxH>]
+            """,
         discussion: """
             farm: tap the background for a hen; tap an animal: hen → egg → chicken → hen; press and hold: the hen \
             is roasted, the egg fried; drag, pinch and turn it (together with two fingers); swipe in from the left \
@@ -57,6 +65,9 @@ struct Demo: ParsableCommand {
 
     func validate() throws {
         try CanvasSize.validate(size, option: "--size")
+        try PathOption.validate(replay, option: "--replay")
+        try PathOption.validate(state, option: "--state")
+        try PathOption.validate(png, option: "--png")
         if replay == nil, png != nil {
             throw ValidationError("--png needs --replay (a window draws on the screen)")
         }

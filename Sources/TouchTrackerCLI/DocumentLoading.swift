@@ -21,13 +21,35 @@ enum DocumentLocation {
 /// read is an error. (The window's reading, where a bad file never stops the app, is `DocumentSync`'s.)
 enum DocumentLoading {
     /// The document at `path` for a command that only reads it: one line naming the file and the problem, and exit
-    /// status 1, if it cannot be read. Nothing is written and the file is left as it is.
+    /// status 1, if it cannot be read or is not there (a missing file would load as an empty drawing, which is never
+    /// what was meant). Nothing is written and the file is left as it is.
     static func loadOrExit(_ path: String) throws -> Drawing {
+        let store = DocumentStore(path: path)
         do {
-            return try DocumentStore(path: path).load()
+            guard store.exists else { throw DocumentFileError(path: path, problem: "no such file or folder") }
+            return try store.load()
         } catch {
             Diagnostics.error("cannot read document \(error)")
             throw ExitCode(1)
         }
+    }
+}
+
+/// Checks of the paths a command is given, before anything is read or written.
+enum PathOption {
+    /// Refuses an empty path as `option`'s value (an unset shell variable, say): it names no file, and the system
+    /// would take it for the current folder's parent's entry or refuse it with a baffling error.
+    static func validate(_ path: String?, option: String) throws {
+        guard let path, path.isEmpty else { return }
+        throw ValidationError("\(option) is empty; give a file's name")
+    }
+
+    /// Refuses writing a command's output over the document it reads: the same file, by any name or link.
+    static func validate(output: String, option: String, isNot document: String) throws {
+        guard let written = FileIdentity.of(path: output), let read = FileIdentity.of(path: document),
+            written.device == read.device, written.inode == read.inode
+        else { return }
+        throw ValidationError(
+            "\(option) \(Diagnostics.shown(output)) is the document itself; give another file's name")
     }
 }

@@ -8,7 +8,12 @@ import TouchTrackerStore
 /// Cairo's own PNG, SVG and PDF surfaces.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Draw a document into a PNG, SVG or PDF file.",
+        usage: """
+            touchtracker export <document> (--png|--svg|--pdf) <out>
+                                           [--size <WxH>]
+            """,
         discussion: """
             Exactly one of --png, --svg and --pdf names the output. The file appears complete or not at all. A \
             document that cannot be read is reported in one line and nothing is written (status 1).
@@ -42,22 +47,16 @@ struct Export: ParsableCommand {
     }
 
     func validate() throws {
-        guard output != nil else { throw ValidationError("give exactly one of --png, --svg and --pdf") }
+        guard let output else { throw ValidationError("give exactly one of --png, --svg and --pdf") }
+        try PathOption.validate(document, option: "the document")
+        try PathOption.validate(output.path, option: "--\(output.format.rawValue)")
+        try PathOption.validate(output: output.path, option: "--\(output.format.rawValue)", isNot: document)
         if let size { try CanvasSize.validate(size, option: "--size") }
     }
 
     func run() throws {
         let (format, path) = output!
-        let store = DocumentStore(path: document)
-        let drawing: Drawing
-        do {
-            // A missing file would load as an empty drawing; exporting that is never what was meant.
-            guard store.exists else { throw DocumentFileError(path: document, problem: "no such file or folder") }
-            drawing = try store.load()
-        } catch {
-            Diagnostics.error("cannot read document \(error)")
-            throw ExitCode(1)
-        }
+        let drawing = try DocumentLoading.loadOrExit(document)
         let canvas =
             size.flatMap(CanvasSize.init(parsing:)).map { ($0.width, $0.height) }
             ?? DrawingExporter.canvasSize(for: drawing)

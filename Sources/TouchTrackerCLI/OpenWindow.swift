@@ -11,7 +11,13 @@ import TouchTrackerX11
 struct OpenWindow: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
-        abstract: "Open the drawing window (the default when no subcommand is given)."
+        abstract: "Open the drawing window (the default when no subcommand is given).",
+        usage: """
+            touchtracker [open] [--document <path>] [--geometry <WxH+X+Y>]
+                                [--scale <factor>] [--backend <wayland|x11>]
+                                [--display <name>] [--verbose] [--trace-frames]
+                                [--painter-threads <count>]
+            """
     )
 
     @Option(
@@ -63,6 +69,7 @@ struct OpenWindow: ParsableCommand {
     var painterThreads: Int?
 
     func validate() throws {
+        try PathOption.validate(document, option: "--document")
         if let painterThreads, !(1...64).contains(painterThreads) {
             throw ValidationError("--painter-threads \(painterThreads) is not between 1 and 64")
         }

@@ -11,14 +11,27 @@ import TouchTrackerX11
 /// and controller on a virtual clock, then writes the state and/or a picture.
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Run a JSON Lines script of touch, key and menu events on a virtual clock.",
+        usage: """
+            touchtracker replay <script> [--document <path>] [--state <path>]
+                                         [--png <path>] [--size <WxH>]
+                                         [--scale <factor>]
+            """,
         discussion: """
             Each line is one event, "t" in seconds from the start:
-              {"t": 0.00, "id": 1, "phase": "began", "x": 100, "y": 100}   (phase: began, moved, ended, cancelled)
-              {"t": 1.20, "key": "Delete"}                                   (an X keysym, e.g. "ctrl+z")
-              {"t": 2.00, "menu": "Delete"}                                  (activate the open menu's item)
-            After the last event time runs on until no gesture timer is pending. Nothing is written if the script \
-            or the document is malformed.
+              {"t": 0.00, "id": 1, "phase": "began", "x": 100, "y": 100}
+                a touch; phase: began, moved, ended, cancelled, claimed;
+                optional: "tool" (finger, mouse, pen, eraser), "force"
+              {"t": 0.30, "hover": "pen", "x": 10, "y": 20}
+                a pen hovering ("eraser" too; "out" once it leaves)
+              {"t": 1.20, "key": "Delete"}
+                a key: an X keysym, with modifiers as "ctrl+z"
+              {"t": 2.00, "menu": "Delete"}
+                activates the open menu's item of that title
+            After the last event time runs on until no gesture timer is
+            pending. Nothing is written if the script or the document is
+            malformed.
             """
     )
 
@@ -44,6 +57,14 @@ struct Replay: ParsableCommand {
     func validate() throws {
         try CanvasSize.validate(size, option: "--size")
         guard (0.5...8).contains(scale) else { throw ValidationError("--scale \(scale) is not between 0.5 and 8") }
+        try PathOption.validate(script, option: "the script")
+        try PathOption.validate(document, option: "--document")
+        try PathOption.validate(state, option: "--state")
+        try PathOption.validate(png, option: "--png")
+        for (output, option) in [(state, "--state"), (png, "--png")] {
+            guard let output, let document else { continue }
+            try PathOption.validate(output: output, option: option, isNot: document)
+        }
     }
 
     func run() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Glibc
 
 /// The `touchtracker` command: opens the window by default; subcommands work without a display.
@@ -61,7 +62,8 @@ struct TouchTrackerCommand: ParsableCommand {
 
             Screen readers find the window, the drawing and every shape on the
             accessibility bus (AT-SPI), with the actions select and delete.
-            HiDPI: sizes follow Xft.dpi (dpi / 96) unless --scale is given.
+            HiDPI: sizes follow the screen's scale on Wayland and Xft.dpi / 96
+            on X11, unless --scale is given.
             More in the manual: man touchtracker.
             """,
         version: "0.1.0",
@@ -70,10 +72,38 @@ struct TouchTrackerCommand: ParsableCommand {
     )
 
     /// Parses the arguments as their bytes (`RawArguments`), not as Swift's repaired copy, and runs the command.
+    /// Bad arguments get one line, as every other error does: the problem, and where the options are listed.
     static func main() {
         // A pipe whose reader has gone (stderr piped to a closed reader, a `--state` pipe) is an error to handle
         // where it is written, never a reason for the whole app to die with the drawing unsaved.
         signal(SIGPIPE, SIG_IGN)
-        main(RawArguments.afterProgramName())
+        let arguments = RawArguments.afterProgramName()
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            // Help and the version are asked for, not errors: printed in full, as the parser prints them.
+            guard exitCode(for: error) != .success else { exit(withError: error) }
+            Diagnostics.error("\(oneLine(message(for: error))) (\(helpCommand(for: arguments)) lists the options)")
+            Glibc.exit(exitCode(for: error).rawValue)
+        }
+        do {
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// How to list the options of the command `arguments` name.
+    private static func helpCommand(for arguments: [String]) -> String {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard let first = arguments.first, names.contains(first) else { return "touchtracker --help" }
+        return "touchtracker help \(first)"
+    }
+
+    /// A parser's message on one line: its lines (a value's own help, say) joined.
+    private static func oneLine(_ message: String) -> String {
+        message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

@@ -44,6 +44,30 @@ struct CommandLineTests {
         for item in gesturesAndKeys { #expect(help.stdout.contains(item), "--help does not mention \(item)") }
     }
 
+    @Test(
+        "every help page fits 80 columns, usage lines included",
+        arguments: [["--help"], ["help", "open"], ["help", "replay"], ["help", "export"], ["help", "demo"]])
+    func helpFitsEightyColumns(arguments: [String]) async throws {
+        let result = try await touchtracker(arguments)
+        #expect(result.status == 0)
+        let wide = result.stdout.split(separator: "\n").filter { $0.count > 80 }
+        #expect(wide.isEmpty, "\(wide)")
+    }
+
+    @Test(
+        "a bad argument is one line: the problem and where the options are listed",
+        arguments: [
+            (["--bogus"], "Unknown option '--bogus' (touchtracker --help lists the options)"),
+            (["replay"], "Missing expected argument '<script>' (touchtracker help replay lists the options)"),
+            (["--scale", "abc"], "The value 'abc' is invalid for '--scale <factor>'"),
+        ])
+    func badArgumentIsOneLine(arguments: [String], message: String) async throws {
+        let result = try await touchtracker(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("touchtracker: ") && result.stderr.contains(message), "\(result.stderr)")
+    }
+
     @Test("the man page names every subcommand, option, gesture and key, and the version --version prints")
     func manPageListsEverything() async throws {
         let man = try String(

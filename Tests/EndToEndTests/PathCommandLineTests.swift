@@ -223,6 +223,43 @@ struct PathCommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("nowhere").path))
     }
 
+    @Test(
+        "an empty path is refused before anything is read or written, naming the option",
+        arguments: [
+            ["--document", ""], ["export", "doc.json", "--png", ""], ["replay", "s.jsonl", "--state", ""],
+            ["demo", "farm", "--replay", ""],
+        ])
+    func emptyPathIsRefused(arguments: [String]) async throws {
+        let folder = try folderWithDocumentAndScript("touchtracker-empty-path")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await touchtracker(arguments, in: folder)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("is empty; give a file's name"), "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["doc.json", "s.jsonl"])
+    }
+
+    @Test("export onto the document it reads, by a link to it, is refused and the document is left as it was")
+    func exportOverItsDocumentIsRefused() async throws {
+        let folder = try folderWithDocumentAndScript("touchtracker-export-self")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(symlink("doc.json", folder.appendingPathComponent("same.png").path) == 0)
+        let result = try await touchtracker(["export", "doc.json", "--png", "same.png"], in: folder)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("same.png is the document itself; give another file's name"), "\(result)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("doc.json"), encoding: .utf8) == Self.document)
+    }
+
+    @Test("replay from a document that does not exist says so and writes nothing, as export does")
+    func replayFromMissingDocument() async throws {
+        let folder = try folderWithDocumentAndScript("touchtracker-replay-missing")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await touchtracker(
+            ["replay", "s.jsonl", "--document", "nope.json", "--state", "out.json"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot read document nope.json: no such file or folder"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.json").path))
+    }
+
     @Test("a file in the middle of an output path is named as such")
     func fileInTheMiddleOfAPath() async throws {
         let folder = try folderWithDocumentAndScript("touchtracker-export-file-in-path")
