@@ -149,6 +149,35 @@ struct WaylandDecorationTests {
         #expect(try await session.app.waitForExit() == 0, "\(session.app.transcript)")
     }
 
+    @Test("a double click on libdecor's title bar is the title bar's, not a double tap that clears the drawing")
+    func titleBarDoubleClickLeavesTheDrawing() async throws {
+        let session = try await WaylandSession.launch(shell: .desktop, extraArguments: ["--geometry", "600x400"])
+        defer { session.stop() }
+        let canvas = try await waitForValue("the window to show", timeout: .seconds(10)) {
+            canvasTop(in: try session.screenshot(), width: 600)
+        }
+        let input = session.input
+        let start = (x: Double(canvas.left + 50), y: Double(canvas.y + 200))
+        try input.pointerMotion(x: start.x, y: start.y)
+        try input.pointerFrame()
+        try input.pointerButton(.left, pressed: true)
+        try input.pointerFrame()
+        for step in 1...6 {
+            try input.pointerMotion(x: start.x + Double(step) * 50, y: start.y)
+            try input.pointerFrame()
+        }
+        try input.pointerButton(.left, pressed: false)
+        try input.pointerFrame()
+        try input.sync()
+        _ = try await session.document(lineCount: 1)
+        // Twice, quickly, in the middle of the bar, over no button.
+        let bar = (x: Double(canvas.left + 200), y: Double(canvas.y - 12))
+        try input.click(at: bar)
+        try input.click(at: bar)
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(SavedDocument.read(session.document)?.lines.count == 1, "\(session.app.transcript)")
+    }
+
     @Test("a window maximized with libdecor's button comes back maximized, and remembers its size before that")
     func maximizedWindowComesBackMaximized() async throws {
         let folder = try makeTemporaryFolder("touchtracker-wayland-maximized")

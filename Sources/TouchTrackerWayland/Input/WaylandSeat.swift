@@ -34,6 +34,13 @@ final class WaylandSeat {
     }
     private var swipe: OpaquePointer?
     private var pinch: OpaquePointer?
+    /// Whether the pointer is over another surface of this client's than the window's canvas: the title bar and
+    /// borders libdecor draws. Its events reach this seat's pointer too, and are not the canvas's.
+    private var pointerElsewhere = false
+    /// Touches that went down on another surface (the decorations), followed to their end and not passed on.
+    private var touchesElsewhere: Set<Int32> = []
+    /// Whether the touchpad gesture under way began over another surface.
+    private var gestureElsewhere = false
     /// Events since the loop last took them.
     private var events: [SeatEvent] = []
     /// The serial of the last press (a key, a button or a touch): clipboard and activation requests must carry
@@ -56,33 +63,35 @@ final class WaylandSeat {
         tabletManagerGlobal = tabletManager
         swipeListener = WaylandListener(
             zwp_pointer_gesture_swipe_v1_listener(
-                begin: { data, _, _, time, _, fingers in
-                    listenerOwner(data, as: WaylandSeat.self).events.append(
-                        .swipe(.began, time: time, fingers: Int(fingers), dx: 0, dy: 0))
+                begin: { data, _, _, time, surface, fingers in
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    seat.gestureElsewhere = seat.isElsewhere(surface)
+                    seat.appendFromGesture(.swipe(.began, time: time, fingers: Int(fingers), dx: 0, dy: 0))
                 },
                 update: { data, _, time, dx, dy in
-                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                    listenerOwner(data, as: WaylandSeat.self).appendFromGesture(
                         .swipe(.changed, time: time, fingers: 0, dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy))
                     )
                 },
                 end: { data, _, _, time, cancelled in
-                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                    listenerOwner(data, as: WaylandSeat.self).appendFromGesture(
                         .swipe(cancelled != 0 ? .cancelled : .ended, time: time, fingers: 0, dx: 0, dy: 0))
                 }))
         pinchListener = WaylandListener(
             zwp_pointer_gesture_pinch_v1_listener(
-                begin: { data, _, _, time, _, _ in
-                    listenerOwner(data, as: WaylandSeat.self).events.append(
-                        .pinch(.began, time: time, dx: 0, dy: 0, scale: 1, rotation: 0))
+                begin: { data, _, _, time, surface, _ in
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    seat.gestureElsewhere = seat.isElsewhere(surface)
+                    seat.appendFromGesture(.pinch(.began, time: time, dx: 0, dy: 0, scale: 1, rotation: 0))
                 },
                 update: { data, _, time, dx, dy, scale, rotation in
-                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                    listenerOwner(data, as: WaylandSeat.self).appendFromGesture(
                         .pinch(
                             .changed, time: time, dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy),
                             scale: wl_fixed_to_double(scale), rotation: wl_fixed_to_double(rotation)))
                 },
                 end: { data, _, _, time, cancelled in
-                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                    listenerOwner(data, as: WaylandSeat.self).appendFromGesture(
                         .pinch(cancelled != 0 ? .cancelled : .ended, time: time, dx: 0, dy: 0, scale: .nan, rotation: 0)
                     )
                 }))
@@ -96,36 +105,60 @@ final class WaylandSeat {
                 }))
         touchListener = WaylandListener(
             wl_touch_listener(
-                down: { data, _, serial, time, _, id, x, y in
+                down: { data, _, serial, time, surface, id, x, y in
                     let seat = listenerOwner(data, as: WaylandSeat.self)
+                    guard !seat.isElsewhere(surface) else {
+                        seat.touchesElsewhere.insert(id)
+                        return
+                    }
                     seat.lastInputSerial = serial
                     seat.events.append(
                         .touchDown(time: time, id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
                 },
                 up: { data, _, _, time, id in
-                    listenerOwner(data, as: WaylandSeat.self).events.append(.touchUp(time: time, id: id))
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    guard seat.touchesElsewhere.remove(id) == nil else { return }
+                    seat.events.append(.touchUp(time: time, id: id))
                 },
                 motion: { data, _, time, id, x, y in
-                    listenerOwner(data, as: WaylandSeat.self).events.append(
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    guard !seat.touchesElsewhere.contains(id) else { return }
+                    seat.events.append(
                         .touchMotion(time: time, id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
                 },
                 frame: { data, _ in listenerOwner(data, as: WaylandSeat.self).events.append(.touchFrame) },
-                cancel: { data, _ in listenerOwner(data, as: WaylandSeat.self).events.append(.touchCancel) },
+                cancel: { data, _ in
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    seat.touchesElsewhere.removeAll()
+                    seat.events.append(.touchCancel)
+                },
                 shape: { _, _, _, _, _ in }, orientation: { _, _, _, _ in }))
         pointerListener = WaylandListener(
             wl_pointer_listener(
-                enter: { data, pointer, serial, _, x, y in
+                enter: { data, pointer, serial, surface, x, y in
                     let seat = listenerOwner(data, as: WaylandSeat.self)
+                    // Over the decorations their own pointer sets the cursor (a resize arrow, say).
+                    seat.pointerElsewhere = seat.isElsewhere(surface)
+                    guard !seat.pointerElsewhere else { return }
                     if let pointer { seat.cursor?.show(on: pointer, serial: serial) }
                     seat.events.append(.pointerEnter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
                 },
-                leave: { data, _, _, _ in listenerOwner(data, as: WaylandSeat.self).events.append(.pointerLeave) },
+                leave: { data, _, _, _ in
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    guard !seat.pointerElsewhere else {
+                        seat.pointerElsewhere = false
+                        return
+                    }
+                    seat.events.append(.pointerLeave)
+                },
                 motion: { data, _, time, x, y in
-                    listenerOwner(data, as: WaylandSeat.self).events.append(
-                        .pointerMotion(time: time, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    guard !seat.pointerElsewhere else { return }
+                    seat.events.append(.pointerMotion(time: time, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
                 },
                 button: { data, _, serial, time, button, state in
                     let seat = listenerOwner(data, as: WaylandSeat.self)
+                    guard !seat.pointerElsewhere else { return }
                     let pressed = state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue
                     if pressed { seat.lastInputSerial = serial }
                     seat.events.append(.pointerButton(time: time, button: button, pressed: pressed))
@@ -158,6 +191,18 @@ final class WaylandSeat {
                     listenerOwner(data, as: WaylandSeat.self).repeatInfo = (rate, delay)
                 }))
         wl_seat_add_listener(seat, seatListener.pointer, listenerData(self))
+    }
+
+    /// Whether `surface` is another surface of this client's than the window's canvas (its decorations): their
+    /// pointer and touch events are theirs. Everything counts as the window's until it has a surface.
+    private func isElsewhere(_ surface: OpaquePointer?) -> Bool {
+        guard let windowSurface, let surface else { return false }
+        return surface != windowSurface
+    }
+
+    /// A touchpad gesture's event, unless the gesture began over the decorations.
+    private func appendFromGesture(_ event: SeatEvent) {
+        if !gestureElsewhere { events.append(event) }
     }
 
     deinit {
