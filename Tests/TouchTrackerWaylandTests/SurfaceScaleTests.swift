@@ -22,6 +22,18 @@ struct SurfaceScaleTests {
         #expect(scale.canvasSize(width: 400, height: 300) == (800, 600))
     }
 
+    @Test(
+        "a compositor's proposal of 30000x20000 is cut so the canvas has at most 16384 device pixels a side",
+        arguments: [(1.0, 16384), (2.0, 8192), (1.5, 10922), (1.25, 13107)])
+    func hugeProposalIsCut(factor: Double, side: Int) {
+        let scale = SurfaceScale(factor: factor, usesViewport: factor.rounded() != factor)
+        let size = scale.surfaceSize(fitting: 30000, height: 20000, largestSide: 16384)
+        #expect(size == (side, side))
+        let canvas = scale.canvasSize(width: size.width, height: size.height)
+        #expect(canvas.width <= 16384 && canvas.height <= 16384)
+        #expect(scale.surfaceSize(fitting: 800, height: 600, largestSide: 16384) == (800, 600))
+    }
+
     @Test("no outputs known yet: scale 1")
     func noOutputsIsOne() {
         #expect(SurfaceScale.choose(preferred: nil, outputScales: [], canUseViewport: true) == .one)

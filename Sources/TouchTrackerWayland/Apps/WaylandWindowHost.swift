@@ -62,6 +62,7 @@ final class WaylandWindowHost {
         floatingSize = size
         window = WaylandWindow(
             connection: connection, globals: globals, title: title, width: size.width, height: size.height)
+        globals.onOutputRemoved = { [weak window] output in window?.forget(output: output) }
         presenter = WaylandPresenter(connection: connection, shm: globals.shm!, surface: window.surface)
         seat = globals.seat
         seat?.windowSurface = window.surface
@@ -197,7 +198,9 @@ final class WaylandWindowHost {
     /// The compositor's size for the window (0: the app's choice, the remembered size).
     private func configure(width: Int, height: Int, maximized: Bool, _ handle: (Event) -> Void) {
         isMaximized = maximized
-        let newSize = (width > 0 ? width : size.width, height > 0 ? height : size.height)
+        let newSize = scale.surfaceSize(
+            fitting: width > 0 ? width : size.width, height: height > 0 ? height : size.height,
+            largestSide: ShmBuffer.largestSide)
         if !maximized { floatingSize = newSize }
         if newSize != size || !presenter.isConfigured {
             size = newSize

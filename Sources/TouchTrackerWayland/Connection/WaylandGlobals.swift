@@ -27,6 +27,9 @@ final class WaylandGlobals {
     private(set) var tabletManager: OpaquePointer?
     /// The screens, by their global's name.
     private(set) var outputs: [UInt32: WaylandOutput] = [:]
+    /// Told of an output's proxy as the output goes (a screen unplugged), before the proxy is destroyed: the window
+    /// forgets it was on it (`WaylandWindow.forget`).
+    var onOutputRemoved: (OpaquePointer) -> Void = { _ in }
     /// Every global's interface name, for `--verbose`.
     private(set) var offered: [String] = []
 
@@ -56,7 +59,9 @@ final class WaylandGlobals {
                 },
                 global_remove: { data, _, name in
                     // A screen unplugged. (A lost seat ends its devices' touches through their own events.)
-                    listenerOwner(data, as: WaylandGlobals.self).outputs[name] = nil
+                    let globals = listenerOwner(data, as: WaylandGlobals.self)
+                    guard let output = globals.outputs.removeValue(forKey: name) else { return }
+                    globals.onOutputRemoved(output.proxy)
                 }))
         wmBaseListener = WaylandListener(
             xdg_wm_base_listener(ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) }))

@@ -26,7 +26,15 @@ final class ShmBuffer {
     private let connection: WaylandConnection
     private let listener: WaylandListener<wl_buffer_listener>
 
+    /// The longest side a frame buffer may have, in pixels (as the X11 window's limit).
+    static let largestSide = 16384
+
     init(connection: WaylandConnection, shm: OpaquePointer, width: Int, height: Int) throws(WaylandError) {
+        // Beyond this the buffer's size would not fit the protocol's 32-bit fields.
+        guard (1...Self.largestSide).contains(width), (1...Self.largestSide).contains(height) else {
+            throw WaylandError(
+                "a \(width)x\(height) frame buffer is too large: at most \(Self.largestSide) pixels a side")
+        }
         self.connection = connection
         self.width = width
         self.height = height

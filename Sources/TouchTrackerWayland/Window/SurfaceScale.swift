@@ -28,4 +28,12 @@ struct SurfaceScale: Equatable {
     func canvasSize(width: Int, height: Int) -> (width: Int, height: Int) {
         (max(1, Int((Double(width) * factor).rounded())), max(1, Int((Double(height) * factor).rounded())))
     }
+
+    /// The surface size for a compositor's proposal of `width` x `height`, cut so the canvas stays within
+    /// `largestSide` device pixels a side: a compositor may propose any size, and a buffer's size must fit the
+    /// protocol's 32-bit fields.
+    func surfaceSize(fitting width: Int, height: Int, largestSide: Int) -> (width: Int, height: Int) {
+        let largest = max(1, Int(Double(largestSide) / factor))
+        return (min(width, largest), min(height, largest))
+    }
 }

@@ -119,6 +119,13 @@ final class WaylandWindow {
     var hasChanges: Bool { !changes.isEmpty }
 
     /// Hands over what the compositor said since the last call.
+    /// Forgets `output`, which is going away (its proxy is destroyed next): the window is on it no more, and its
+    /// scale is chosen again from the outputs left.
+    func forget(output: OpaquePointer) {
+        guard outputs.remove(output) != nil else { return }
+        changes.append(.outputsChanged)
+    }
+
     func takeChanges() -> [Change] {
         defer { changes.removeAll() }
         return changes
