@@ -265,6 +265,23 @@ import TouchTracker
         #expect(c.handleKey(KeyCommand(key: "a", control: true)) == false)
     }
 
+    @Test("a right click on another line while one is held and dragged ends the drag first: undo puts each back")
+    func contextClickDuringADragEndsIt() {
+        let l = Line(begin: Point(x: 50, y: 100), end: Point(x: 350, y: 100))
+        let m = Line(begin: Point(x: 50, y: 300), end: Point(x: 350, y: 300))
+        let c = controller(Drawing(lines: [l, m]))
+        send(c, 1, .began, 100, 100, 0)
+        c.advanceTime(to: 0.6)
+        send(c, 1, .moved, 100, 120, 0.7)
+        c.contextClick(at: Point(x: 100, y: 300))
+        send(c, 1, .moved, 100, 150, 0.8)
+        send(c, 1, .ended, 100, 150, 0.9)
+        c.window.clock.runUntilIdle()
+        #expect(c.drawingView.drawing.lines[1] == m)
+        c.handleKey(KeyCommand(key: "z", control: true))
+        #expect(c.drawingView.drawing.lines == [l, m])
+    }
+
     @Test("a right click on the empty canvas opens the settings menu there, the options that are on checked")
     func contextClickOnEmptyCanvas() {
         let c = controller(Drawing(options: DrawingOptions(widthBySpeed: true)))

@@ -228,6 +228,10 @@ public final class DrawingController {
     /// empty canvas, deselect and open the settings menu there.
     public func contextClick(at point: Point) {
         gestureHintDismissed = true
+        // A menu is for a shape at rest: a line held and dragged is put down where it is first (one undoable
+        // move), or its drag would go on moving whichever shape the click selects.
+        endDrag()
+        keyboard.movingShape = nil
         if let shape = drawingView.shape(at: point) {
             drawingView.select(shape)
             openSelectionMenu(at: point)
