@@ -89,6 +89,9 @@ public final class DocumentSync: Sendable {
             watcher.withLock { $0 = watch(store, writer: writer, mailbox: session.diskChanges) }
             session.standingNotice = { writer.status.failureReason.map { .notSaved(reason: $0) } }
             session.finishSaving = { [unowned session, self] in
+                // Edits were handed over as they were made. A document gone from its place (its folder renamed
+                // away, say) is written there again as the window closes, as the next edit would have.
+                if identityOf(store.path) == nil { writer.submit(session.controller.drawingView.snapshot) }
                 guard let failure = writer.flush() else { return true }
                 keepInRecoveryFile(session.controller.drawingView.drawing, failure: failure)
                 return false

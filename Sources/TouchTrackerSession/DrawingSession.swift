@@ -302,7 +302,8 @@ public final class DrawingSession {
     /// Ends the session without losing work: every live touch is cancelled by the system (so its line completes and
     /// is saved, and any move in progress is committed), and `finishSaving` waits for the edits handed over to be
     /// saved (trying a failed save once more). A drawing nobody edited is not written again: the document stays as
-    /// it is, a read-only one and fields a newer version wrote included. A Ctrl+S export still running is let
+    /// it is, a read-only one and fields a newer version wrote included (`DocumentSync` writes one that is gone from
+    /// its place). A Ctrl+S export still running is let
     /// finish, so its PNG is written. Returns whether the drawing was saved.
     @discardableResult
     public func finish() -> Bool {

@@ -102,6 +102,38 @@ import TouchTrackerStore
         #expect(watch.changes.current == before)
     }
 
+    @Test("a folder further up renamed is reported, and the document's place is watched again once a folder is there")
+    func renamedAncestorIsNoticed() async throws {
+        let deep = base + "/x/a/b"
+        try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        try FileProbe.create(deep + "/drawing.json", "{}")
+        let watch = try watch(deep + "/drawing.json")
+        defer { watch.watcher.stop() }
+        // No event reaches the watches: neither the folder nor its parent moved within its own folder.
+        try #require(rename(base + "/x", base + "/y") == 0)
+        #expect(try await FileProbe.eventually { watch.changes.current >= 1 })
+        try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        #expect(try await watchedAgain(watch))
+        let before = watch.changes.current
+        try AtomicFile.write(Array("{}".utf8), to: deep + "/drawing.json")
+        #expect(try await FileProbe.eventually { watch.changes.current > before })
+    }
+
+    @Test("a document that is a link pointed at another file is reported, and that file is watched from then on")
+    func repointedLinkIsFollowed() async throws {
+        try FileProbe.create(folder + "/other.json", "{}")
+        let link = base + "/drawing-link.json"
+        try FileProbe.link(link, to: "docs/drawing.json")
+        let watch = try watch(link)
+        defer { watch.watcher.stop() }
+        try #require(unlink(link) == 0)
+        try FileProbe.link(link, to: "docs/other.json")
+        #expect(try await watchedAgain(watch))
+        let before = watch.changes.current
+        try AtomicFile.write(Array("{\"version\": 1}".utf8), to: folder + "/other.json")
+        #expect(try await FileProbe.eventually { watch.changes.current > before })
+    }
+
     @Test("a document reached through a symlink is watched in its target's folder")
     func linkedDocumentIsWatchedAtItsTarget() async throws {
         try FileManager.default.createDirectory(atPath: base + "/links", withIntermediateDirectories: false)

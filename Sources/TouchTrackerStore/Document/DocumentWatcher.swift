@@ -35,6 +35,9 @@ public final class DocumentWatcher: Sendable {
     static let longestDelay = 1.0
     /// How often a folder that went away is looked for again.
     static let rewatchInterval = 0.25
+    /// How often the watched place is compared with where the document's path leads now: a folder further up
+    /// renamed, or a link re-pointed, sends no event to the watches, and saves would go elsewhere.
+    static let placeCheckInterval = 1.0
 
     /// What `onChange` made of what it found.
     public enum Look: Sendable, Equatable {
@@ -115,6 +118,12 @@ public final class DocumentWatcher: Sendable {
             folderName = PathText.bytes(PathText.name(of: folder))
         }
 
+        /// The folder that is at `folder` now (device and inode), nil when there is none.
+        var folderIdentity: FolderIdentity? { FolderIdentity(folder) }
+
+        /// Whether `other` names the same folder path and file name.
+        func sameNames(as other: Place) -> Bool { folder == other.folder && name == other.name }
+
         /// Watches the folder and, where there is one, its parent; nil (errno set) when the folder cannot be.
         ///
         /// The parent is watched because the folder's own "deleted" event comes only once nothing holds the folder
@@ -131,7 +140,19 @@ public final class DocumentWatcher: Sendable {
                 let added = PathText.withCString(parent) { inotify_add_watch(inotify, $0, parentMask) }
                 if added >= 0, added != watch { parentWatch = added }
             }
-            return Watches(folder: watch, parent: parentWatch)
+            return Watches(folder: watch, parent: parentWatch, folderIdentity: folderIdentity)
+        }
+    }
+
+    /// A folder's device and inode: which folder a path leads to, whatever it holds.
+    struct FolderIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+
+        init?(_ path: String) {
+            guard let info = try? FileSystemCalls.status(path), info.st_mode & S_IFMT == S_IFDIR else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
         }
     }
 
@@ -139,6 +160,9 @@ public final class DocumentWatcher: Sendable {
     struct Watches {
         let folder: Int32
         let parent: Int32?
+        /// The folder watched, told just after its watch was added (nil if it could not be): what the place is
+        /// compared with.
+        let folderIdentity: FolderIdentity?
 
         func remove(from inotify: Int32) {
             inotify_rm_watch(inotify, folder)
@@ -154,6 +178,8 @@ public final class DocumentWatcher: Sendable {
         var watches: Watches?
         let documentPath: String
         var place: Place
+        /// When the place is next compared with where the path leads.
+        var nextPlaceCheck = DocumentWatcher.now() + placeCheckInterval
         let settle: Double
         var lastEvent = DocumentWatcher.now()
         var firstEvent: Double?
@@ -175,10 +201,11 @@ public final class DocumentWatcher: Sendable {
         mutating func run(wake: Int32, onRewatch: () -> Void, onChange: () -> Look) {
             while true {
                 // A burst under way is reported when it settles, which also stands for a look asked for meanwhile.
-                var due = firstEvent.map { min(lastEvent + settle, $0 + longestDelay) } ?? lookAgain
-                if watches == nil { due = min(due ?? .infinity, DocumentWatcher.now() + rewatchInterval) }
-                var timeout: Int32 = -1
-                if let due { timeout = Int32(max(0, (due - DocumentWatcher.now()) * 1000).rounded(.up)) }
+                let due = firstEvent.map { min(lastEvent + settle, $0 + longestDelay) } ?? lookAgain
+                // Woken for that, and to look for a folder that went away or compare the place watched.
+                let look = watches == nil ? DocumentWatcher.now() + rewatchInterval : nextPlaceCheck
+                let wakeAt = min(due ?? .infinity, look)
+                let timeout = Int32(max(0, (wakeAt - DocumentWatcher.now()) * 1000).rounded(.up))
                 var descriptors = [
                     pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
@@ -199,9 +226,26 @@ public final class DocumentWatcher: Sendable {
                     }
                     continue
                 }
+                if watches != nil, DocumentWatcher.now() >= nextPlaceCheck { checkPlace() }
                 if watches == nil { rewatch(onRewatch) }
                 if let due, DocumentWatcher.now() >= due { report(onChange) }
             }
+        }
+
+        /// Compares the place watched with where the document's path leads now. When they differ (a folder further
+        /// up renamed, a link pointed elsewhere) the watch is dropped as when the folder goes, a change is reported,
+        /// and the place the path leads to is watched from the next turn (`rewatch`, which takes the lock there).
+        private mutating func checkPlace() {
+            nextPlaceCheck = DocumentWatcher.now() + placeCheckInterval
+            let now = Place(documentPath)
+            guard let watched = watches,
+                !now.sameNames(as: place)
+                    || (watched.folderIdentity != nil && now.folderIdentity != watched.folderIdentity)
+            else { return }
+            watched.remove(from: inotify)
+            watches = nil
+            lastEvent = DocumentWatcher.now()
+            if firstEvent == nil { firstEvent = lastEvent }
         }
 
         /// Watches the document's folder again if there is one at its place now (it may be somewhere else than
@@ -211,6 +255,7 @@ public final class DocumentWatcher: Sendable {
             guard let watches = place.addWatches(inotify) else { return }
             self.place = place
             self.watches = watches
+            nextPlaceCheck = DocumentWatcher.now() + placeCheckInterval
             onRewatch()
             lastEvent = DocumentWatcher.now()
             if firstEvent == nil { firstEvent = lastEvent }
