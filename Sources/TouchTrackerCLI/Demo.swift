@@ -95,7 +95,7 @@ struct Demo: ParsableCommand {
     /// Opens the demo in a window on the backend `WindowBackend.choose` picks (falling back to X11 when the choice
     /// allows and Wayland fails, as the drawing window does) and runs it. Returns the exit status.
     private func openWindow(canvas: CanvasSize) throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = RawEnvironment.current()
         Localization.setUp(environment: environment)
         let choice = try windowSystem.choice(environment: environment)
         let geometry =

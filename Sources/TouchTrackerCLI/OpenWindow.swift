@@ -80,7 +80,7 @@ struct OpenWindow: ParsableCommand {
     }
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = RawEnvironment.current()
         // The window speaks the user's language; what goes to stderr and files stays English.
         Localization.setUp(environment: environment)
         let choice = try windowSystem.choice(environment: environment)

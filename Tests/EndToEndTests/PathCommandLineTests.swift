@@ -270,6 +270,32 @@ struct PathCommandLineTests {
         #expect(try String(contentsOf: folder.appendingPathComponent("doc.json"), encoding: .utf8) == Self.document)
     }
 
+    @Test("XDG_DATA_HOME named in Latin-1 is the folder the window keeps its drawing in, not a repaired name")
+    func latin1DataHomeIsKeptAsBytes() async throws {
+        let base = try makeTemporaryFolder("touchtracker-latin1-data-home")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let dataHome = Array(base.path.utf8) + Array("/caf".utf8) + [0xE9]
+        let server = try await XorgServer.start()
+        defer { server.stop() }
+        // Through env(1): a child's environment here is Swift strings, which cannot hold the byte.
+        let app = try ChildProcess(
+            executable: "/usr/bin/env",
+            arguments: [],
+            argumentBytes: [
+                Array("XDG_DATA_HOME=".utf8) + dataHome, Array("XDG_STATE_HOME=\(base.path)/state".utf8),
+                Array(try AppProcess.locateExecutable().path.utf8), Array("--verbose".utf8),
+            ],
+            environment: ["DISPLAY": server.display, "HOME": base.path])
+        defer { _ = app.stop() }
+        let lock = PathText.decode(dataHome + Array("/touchtracker/drawing.json.lock".utf8))
+        try await waitUntil("the window to lock its drawing", timeout: .seconds(10)) {
+            PathText.withCString(lock) { access($0, F_OK) } == 0
+        }
+        let names = FolderNames.bytes(in: base.path)
+        #expect(names.contains(Array("caf".utf8) + [0xE9]), "\(names)")
+        #expect(!names.contains(Array("caf".utf8) + [0xEF, 0xBF, 0xBD]), "\(names)")
+    }
+
     @Test("a folder that cannot be created for a window's document is named with the reason, in words")
     func documentFolderCannotBeCreated() async throws {
         let folder = try folderWithDocumentAndScript("touchtracker-folder-create")
