@@ -1,3 +1,4 @@
+import BackgroundWork
 import Foundation
 import Synchronization
 import TouchTracker
@@ -27,7 +28,8 @@ public final class DocumentSync: Sendable {
     private let log: @Sendable (String) -> Void
     private let lock = HeldLock()
     private let opened = OpenedDocumentBox()
-    private let watcher = Mutex<DocumentWatcher?>(nil)
+    /// The watcher once made, and whether the sync closed meanwhile (a watcher made after that is stopped at once).
+    private let watching = Mutex<(watcher: DocumentWatcher?, closed: Bool)>((nil, false))
     private let writer = Mutex<DocumentWriter?>(nil)
     private let recovery: RecoveryFile
     private let identityOf: @Sendable (String) -> FileIdentity?
@@ -86,7 +88,20 @@ public final class DocumentSync: Sendable {
                 identityOf: identityOf)
             self.writer.withLock { $0 = writer }
             session.controller.onEdit = { writer.submit($0) }
-            watcher.withLock { $0 = watch(store, writer: writer, mailbox: session.diskChanges) }
+            // Guarded at once, before any save, and before the watch starts, so its first look already knows the
+            // version read. The watch is made on a worker: resolving the path and adding the watches touch the
+            // disk, which may hang.
+            writer.guardOutsideChanges(current: opened.version)
+            let mailbox = session.diskChanges
+            Worker.run("document watch setup") { [self] in
+                let made = watch(store, writer: writer, mailbox: mailbox)
+                let kept = watching.withLock { state in
+                    guard !state.closed else { return false }
+                    state.watcher = made
+                    return true
+                }
+                if !kept { made?.stop() }
+            }
             session.standingNotice = { writer.status.failureReason.map { .notSaved(reason: $0) } }
             session.finishSaving = { [unowned session, self] in
                 // Edits were handed over as they were made. A document gone from its place (its folder renamed
@@ -106,7 +121,11 @@ public final class DocumentSync: Sendable {
     /// Stops watching and saving and gives the lock back (after the session has finished, which waited for the
     /// last save).
     public func close() {
-        watcher.withLock { $0?.stop() }
+        let watcher = watching.withLock { state in
+            state.closed = true
+            return state.watcher
+        }
+        watcher?.stop()
         writer.withLock { $0?.stop() }
         lock.release()
     }
@@ -134,8 +153,6 @@ public final class DocumentSync: Sendable {
     /// again, the watcher watches it once it is back (the lock is taken again then) and looks, so a version another
     /// program put there meanwhile is still shown before anything replaces it.
     private func watch(_ store: DocumentStore, writer: DocumentWriter, mailbox: DiskChangeMailbox) -> DocumentWatcher? {
-        // Guarded before the watch starts, so its first look (below) already knows the version read.
-        writer.guardOutsideChanges(current: opened.version)
         let (log, verbose, lock, requested) = (log, verbose, lock, requested)
         do {
             // A first look once it watches: a version written between the read and the watch sends no event.
