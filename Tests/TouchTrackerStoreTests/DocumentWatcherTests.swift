@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import TouchTracker
-import TouchTrackerStore
+
+@testable import TouchTrackerStore
 
 /// Changes to the document by anyone are reported, in bursts, and nothing else is.
 @Suite final class DocumentWatcherTests {
@@ -117,6 +118,12 @@ import TouchTrackerStore
         defer { watcher.stop() }
         try await Task.sleep(for: .milliseconds(1_000))
         #expect(count.withLock { $0 } == 3)
+    }
+
+    @Test("inotify's limits are named as the system's, not as a full disk", arguments: [ENOSPC, EMFILE])
+    func watchLimitsAreNamed(code: Int32) {
+        let problem = DocumentWatcher.describeWatchFailure(errno: code)
+        #expect(problem.contains("fs.inotify.max_user_") && !problem.contains("disk"))
     }
 
     @Test("after stop no report comes")

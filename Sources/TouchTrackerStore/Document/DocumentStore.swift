@@ -47,10 +47,18 @@ public struct DocumentStore: Sendable {
         self.path = path
     }
 
-    /// Whether a document exists at the path: a directory or a symlink loop counts (loading will say why); a
-    /// dangling symlink does not (its target is the document, made by the first save).
+    /// Whether a document exists at the path: a directory, a symlink loop, or a name that cannot be looked at (a
+    /// folder this user may not enter) counts, so loading says why; a dangling symlink does not (its target is the
+    /// document, made by the first save), nor a path where nothing is.
     public var exists: Bool {
-        guard let info = try? FileSystemCalls.status(path, followingLinks: false) else { return false }
+        let info: stat
+        do {
+            info = try FileSystemCalls.status(path, followingLinks: false)
+        } catch .noSuchFileOrDirectory, .notDirectory {
+            return false
+        } catch {
+            return true
+        }
         guard info.st_mode & S_IFMT == S_IFLNK else { return true }
         return (try? FileTarget.resolve(path).kind) != .missing
     }
@@ -205,7 +213,7 @@ public struct DocumentStore: Sendable {
         guard let errno = error as? Errno else { return "\(error)" }
         return switch errno {
         case .noSuchFileOrDirectory: "no such file or folder"
-        case .permissionDenied, .notPermitted: "permission denied; check the file's owner and mode"
+        case .permissionDenied, .notPermitted: "permission denied; check the owner and mode of the file and its folder"
         case .tooManySymbolicLinkLevels: "too many levels of symbolic links (a symlink loop?)"
         case .isDirectory: "is a directory, not a document; move it away"
         case .noSpace: "the disk is full"

@@ -58,10 +58,10 @@ public final class DocumentWatcher: Sendable {
         let place = Place(documentPath)
         let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0 else {
-            throw DocumentFileError(path: place.folder, problem: DocumentStore.describe(errno: errno))
+            throw DocumentFileError(path: place.folder, problem: Self.describeWatchFailure(errno: errno))
         }
         guard let watches = place.addWatches(inotify) else {
-            let problem = DocumentStore.describe(errno: errno)
+            let problem = Self.describeWatchFailure(errno: errno)
             close(inotify)
             throw DocumentFileError(path: place.folder, problem: problem)
         }
@@ -82,6 +82,16 @@ public final class DocumentWatcher: Sendable {
             watcher.run(wake: wakeRead, onRewatch: onRewatch, onChange: onChange)
             close(inotify)
             finished.signal()
+        }
+    }
+
+    /// Why inotify could not watch, in words: its limits are the system's, not the disk's (ENOSPC here means the
+    /// watches are used up, not that the disk is full).
+    static func describeWatchFailure(errno code: Int32) -> String {
+        switch code {
+        case ENOSPC: "the system's limit of watched folders is reached (fs.inotify.max_user_watches)"
+        case EMFILE: "the system's limit of inotify instances is reached (fs.inotify.max_user_instances)"
+        default: DocumentStore.describe(errno: code)
         }
     }
 
