@@ -112,9 +112,11 @@ public final class DocumentSync: Sendable {
                 return false
             }
         }
-        if let kept = recovery.newest().map(PathText.shown) {
-            log("an unsaved copy of this drawing was kept in \(kept); open it with: touchtracker --document \(kept)")
-            session.controller.showNotice(.unsavedCopyKept(in: abbreviatingHome(kept)), for: 10)
+        if let kept = recovery.newest() {
+            log(
+                "an unsaved copy of this drawing was kept in \(PathText.shown(kept)); open it with: touchtracker "
+                    + "--document \(PathText.shellQuoted(kept))")
+            session.controller.showNotice(.unsavedCopyKept(in: abbreviatingHome(PathText.shown(kept))), for: 10)
         }
     }
 
@@ -134,8 +136,10 @@ public final class DocumentSync: Sendable {
     private func keepInRecoveryFile(_ drawing: Drawing, failure: String) {
         log("the drawing could not be saved: \(failure)")
         do {
-            let path = PathText.shown(try recovery.write(drawing, stamp: Self.timeStamp(), log: log))
-            log("the drawing was kept in \(path); open it with: touchtracker --document \(path)")
+            let path = try recovery.write(drawing, stamp: Self.timeStamp(), log: log)
+            log(
+                "the drawing was kept in \(PathText.shown(path)); open it with: touchtracker --document "
+                    + PathText.shellQuoted(path))
         } catch {
             log("cannot keep the drawing in a recovery file either: \(error)")
         }

@@ -73,6 +73,25 @@ import TouchTrackerStore
         #expect(PathText.shown(PathText.decode([0x63, 0x61, 0x66, 0xE9])) == "caf\\xE9")
     }
 
+    @Test("a newline or another control character in a name is shown escaped, so a message stays one line")
+    func controlCharactersAreEscaped() {
+        #expect(PathText.shown("/tmp/a\nb\tc\u{7F}.json") == "/tmp/a\\x0Ab\\x09c\\x7F.json")
+    }
+
+    @Test(
+        "a path suggested on a command line is quoted for a shell only where it needs to be",
+        arguments: [
+            (
+                "/home/me/.local/state/touchtracker/drawing-1a2b-20260102-030405.json",
+                "/home/me/.local/state/touchtracker/drawing-1a2b-20260102-030405.json"
+            ),
+            ("/home/me/My Drawings/it's.json", "'/home/me/My Drawings/it'\\''s.json'"),
+            ("/tmp/café.json", "/tmp/café.json"), ("/tmp/$HOME.json", "'/tmp/$HOME.json'"),
+        ])
+    func shellQuoting(path: String, quoted: String) {
+        #expect(PathText.shellQuoted(path) == quoted)
+    }
+
     @Test("a file with a name that is not UTF-8 is saved and loaded by that exact name")
     func rawNameIsKept() throws {
         let nameBytes: [UInt8] = [0x63, 0x61, 0x66, 0xE9] + Array(".json".utf8)

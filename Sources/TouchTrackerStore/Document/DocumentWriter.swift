@@ -248,7 +248,7 @@ public final class DocumentWriter: Sendable {
                 state.saved = max(state.saved, number)
                 state.status.savesCompleted += 1
                 if state.failedAttempts > 0 {
-                    message = "saved \(store.path) after \(state.failedAttempts) failed attempt(s)"
+                    message = "saved \(PathText.shown(store.path)) after \(state.failedAttempts) failed attempt(s)"
                 }
                 state.status.failure = nil
                 state.status.failureReason = nil

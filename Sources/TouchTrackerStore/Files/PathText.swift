@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import SystemPackage
 
@@ -86,11 +87,25 @@ public enum PathText {
         for scalar in path.unicodeScalars {
             if isEscape(scalar) {
                 text += "\\x" + String(UInt8(scalar.value - escapeBase), radix: 16, uppercase: true)
+            } else if scalar.value < 0x20 || scalar.value == 0x7F {
+                // A control character (a newline in a name) would break the message's one line.
+                text += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
             } else {
                 text.unicodeScalars.append(scalar)
             }
         }
         return text
+    }
+
+    /// `path` as `shown`, quoted for a shell where it needs to be (a space, a quote, `$`…), so a command line
+    /// suggested in a message can be pasted as it is.
+    public static func shellQuoted(_ path: String) -> String {
+        let text = shown(path)
+        let plain = text.unicodeScalars.allSatisfy {
+            ($0.value > 0x7F) || CharacterSet.alphanumerics.contains($0) || "/._-+,:@%=~".unicodeScalars.contains($0)
+        }
+        if plain && !text.isEmpty { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The folder part of `path`, as `dirname` gives it: `.` for a bare name, `/` for a name in the root.
