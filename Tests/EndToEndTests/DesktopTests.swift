@@ -233,6 +233,30 @@ struct DesktopTests {
         #expect(try await run.app.waitForExit() == 0, "\(run.app.transcript)")
     }
 
+    @Test("the window asks for static gravity: the place it remembers, its own top-left, is where it comes back")
+    func windowAsksForStaticGravity() async throws {
+        let server = try await XorgServer.start()
+        defer { server.stop() }
+        let folder = try makeTemporaryFolder("gravity")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try await DesktopRun.launch(
+            on: server,
+            arguments: [
+                "--document", folder.appendingPathComponent("d.json").path, "--geometry",
+                "420x300+60+70",
+            ])
+        defer { run.stop() }
+        let window = try #require(try TopLevelWindows.list(display: server.display).first { $0.name == "TouchTracker" })
+        let connection = try #require(XOpenDisplay(server.display))
+        defer { XCloseDisplay(connection) }
+        var hints = XSizeHints()
+        var supplied = 0
+        #expect(XGetWMNormalHints(connection, Window(window.id), &hints, &supplied) != 0)
+        // Without it a window manager takes the place for its frame's, and each restart moves the window down.
+        #expect(hints.flags & PWinGravity != 0 && hints.win_gravity == StaticGravity)
+        #expect(hints.flags & USPosition != 0 && hints.x == 60 && hints.y == 70)
+    }
+
     @Test("a closed window comes back at the size and place it had, kept in DOCUMENT.window.json")
     func windowPlaceIsRemembered() async throws {
         let server = try await XorgServer.start()

@@ -113,8 +113,11 @@ public final class X11App {
     /// The X window's id (for the document's lock, so a second `touchtracker` can bring this window forward).
     public var windowID: UInt { UInt(windowHost.window.id) }
 
-    /// The window's size and position now, to bring it back there next time.
-    public var windowGeometry: WindowGeometry { windowHost.window.currentGeometry() }
+    /// The window's size and position as it closed (now, while it runs), to bring it back there next time.
+    public var windowGeometry: WindowGeometry { geometryAtClose ?? windowHost.window.currentGeometry() }
+    /// Where the window was just before it was taken off the screen: a window manager may reparent an unmapped
+    /// window elsewhere, so its place is read while it is still shown.
+    private var geometryAtClose: WindowGeometry?
 
     /// Runs until the window is closed or a signal asks the app to end (`SignalPipe`). Returns the exit status.
     public func run() -> Int32 {
@@ -126,6 +129,7 @@ public final class X11App {
         let saved = session.finish()
         // Losing the server during the clipboard's hand-over below must say what the finish found.
         connectionLostCleanup = { saved }
+        geometryAtClose = windowHost.window.currentGeometry()
         handOverClipboard()
         connectionLostCleanup = nil
         return 0

@@ -133,7 +133,11 @@ final class X11Window {
     private func setHints(_ geometry: WindowGeometry) {
         guard let hints = XAllocSizeHints() else { return }
         defer { XFree(hints) }
-        hints.pointee.flags = (geometry.isExplicit ? USPosition | USSize : PPosition | PSize) | PMinSize
+        // Static gravity: the position is the window's own top-left, as `currentGeometry` reads it, not the
+        // window manager's frame's; otherwise each restart would move the window by the frame's title bar.
+        hints.pointee.flags =
+            (geometry.isExplicit ? USPosition | USSize : PPosition | PSize) | PMinSize | PWinGravity
+        hints.pointee.win_gravity = StaticGravity
         hints.pointee.x = Int32(geometry.x)
         hints.pointee.y = Int32(geometry.y)
         hints.pointee.width = Int32(geometry.width)
