@@ -34,7 +34,7 @@ struct OpenWindow: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Window size and position, as X11 writes it.",
+            "Window size and position, as X11 writes it (-X-Y from the right and bottom).",
             discussion: """
                 Default: where the window was when it last closed (kept next to the document), or 800x600. On \
                 Wayland only the size is used: the compositor places the window.

@@ -10,9 +10,12 @@ final class X11Window {
     private(set) var width: Int
     private(set) var height: Int
 
-    init(display: X11Display, geometry: WindowGeometry, title: String) throws(X11Error) {
+    init(display: X11Display, geometry asked: WindowGeometry, title: String) throws(X11Error) {
         self.display = display
         let dpy = display.pointer
+        // `-X-Y` counts from the screen's right and bottom edges.
+        let geometry = asked.placed(
+            onScreenOf: Int(XDisplayWidth(dpy, display.screen)), Int(XDisplayHeight(dpy, display.screen)))
         var attributes = XSetWindowAttributes()
         // No background: the app paints every pixel itself, so the server never flashes a colour first.
         attributes.background_pixmap = 0
