@@ -27,8 +27,9 @@ final class WaylandClipboard {
     private var selection: OpaquePointer?
     /// This window's copy while it owns the clipboard.
     private var source: (proxy: OpaquePointer, offer: ClipboardOffer)?
-    /// Readers waiting for an encoding still being made: their pipes and what they asked for.
-    private var waitingReaders: [(fd: Int32, encoding: ClipboardOffer.Encoding)] = []
+    /// Readers waiting for an encoding still being made: their pipes, what they asked for, and of which copy (the
+    /// one on the clipboard when they asked, answered even once a newer copy or another client's replaced it).
+    private var waitingReaders: [(fd: Int32, encoding: ClipboardOffer.Encoding, offer: ClipboardOffer)] = []
     /// Where the paste's worker leaves its outcome.
     private let pasted = PastedOutcome()
     private var isPasting = false
@@ -144,9 +145,9 @@ final class WaylandClipboard {
 
     /// Once a frame: answers readers whose encoding is now ready, and hands over a paste's outcome once read.
     func service() -> PasteOutcome? {
-        if !waitingReaders.isEmpty, let offer = source?.offer {
+        if !waitingReaders.isEmpty {
             waitingReaders.removeAll { reader in
-                guard let bytes = offer.bytes(reader.encoding) else { return false }
+                guard let bytes = reader.offer.bytes(reader.encoding) else { return false }
                 write(bytes, to: reader.fd)
                 return true
             }
@@ -178,7 +179,7 @@ final class WaylandClipboard {
         if let bytes = offer.bytes(encoding) {
             write(bytes, to: fd)
         } else {
-            waitingReaders.append((fd, encoding))
+            waitingReaders.append((fd, encoding, offer))
         }
     }
 
