@@ -22,6 +22,7 @@ struct WindowSystemOptions: ParsableArguments {
     var verbose = false
 
     func validate() throws {
+        if display?.isEmpty == true { throw ValidationError("--display is empty; give an X display's name (like :0)") }
         if backend == .wayland, let display {
             throw ValidationError("--display \(display) names an X display; it cannot go with --backend wayland")
         }

@@ -11,8 +11,10 @@ final class WaylandConnection {
 
     /// Connects to `name` (a socket name in `XDG_RUNTIME_DIR`, or a path), or to `WAYLAND_DISPLAY` when nil.
     init(name: String?) throws(WaylandError) {
+        _ = Self.logThroughTouchTracker
         guard let display = wl_display_connect(name) else {
-            let shown = name ?? "$WAYLAND_DISPLAY"
+            // What libwayland tried: the name given, else WAYLAND_DISPLAY's, else its default.
+            let shown = "\"" + (name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0") + "\""
             throw WaylandError(
                 "cannot connect to the Wayland compositor \(shown) (\(String(cString: strerror(errno)))); check "
                     + "WAYLAND_DISPLAY and XDG_RUNTIME_DIR, or use --backend x11")
@@ -23,6 +25,21 @@ final class WaylandConnection {
     deinit {
         wl_display_disconnect(display)
     }
+
+    /// libwayland's own messages ("error: XDG_RUNTIME_DIR is invalid…") go to stderr as the app's lines do,
+    /// prefixed `touchtracker: wayland:` and on one line each, rather than bare beside the app's own. Set once.
+    private static let logThroughTouchTracker: Void = {
+        wl_log_set_handler_client { format, arguments in
+            guard let format, let arguments else { return }
+            var buffer = [CChar](repeating: 0, count: 512)
+            _ = vsnprintf(&buffer, buffer.count, format, arguments)
+            let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            let text = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).joined(separator: " ")
+            guard !text.isEmpty else { return }
+            let line = Array("touchtracker: wayland: \(text)\n".utf8)
+            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        }
+    }()
 
     var fileDescriptor: Int32 { wl_display_get_fd(display) }
 
