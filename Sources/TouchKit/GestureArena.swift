@@ -26,7 +26,9 @@ final class GestureArena {
 
     private enum Effect {
         case cancelInView([Touch])
-        case action(GestureRecognizer)
+        /// An action for a change of state, with the state it changed to: a recognizer that began and ended in
+        /// one turn reports `.began`, then `.ended`, not its final state twice.
+        case action(GestureRecognizer, GestureRecognizer.State)
     }
 
     /// Recognizers that hold touches or wait; the only candidates for arbitration.
@@ -321,7 +323,7 @@ final class GestureArena {
     /// The commonest transition, a continuous gesture moving on: no arbitration needed.
     func changed(_ recognizer: GestureRecognizer) {
         recognizer.storedState = .changed
-        effects.append(.action(recognizer))
+        effects.append(.action(recognizer, .changed))
         if depth == 0 { flush() }
     }
 
@@ -339,6 +341,14 @@ final class GestureArena {
             // A discrete gesture that recognized and waits has decided; a later change of mind (its own timer) is
             // ignored. Only its failure requirements, a cancel from outside or the reset end the wait.
             if recognizer.pendingState == .ended { return }
+            // A continuous gesture that asked to begin and waits sees itself still possible; its fingers lifting
+            // then (all ended, none cancelled) end the gesture it asked for: it begins and ends once it may.
+            if recognizer.pendingState == .began, newState == .failed, !recognizer.trackedTouches.isEmpty,
+                recognizer.trackedTouches.allSatisfy({ $0.phase == .ended })
+            {
+                recognizer.endsOnceBegun = true
+                return settle()
+            }
             fail(recognizer)
             settle()
         case (_, .failed), (_, .cancelled):
@@ -347,14 +357,14 @@ final class GestureArena {
             finishContinuous(recognizer, as: .ended)
         default:
             recognizer.storedState = newState
-            enqueue(.action(recognizer))
+            enqueue(.action(recognizer, newState))
         }
     }
 
     private func finishContinuous(_ recognizer: GestureRecognizer, as state: GestureRecognizer.State) {
         recognizer.storedState = state
         recognizer.cancelAllTimers()
-        enqueue(.action(recognizer))
+        enqueue(.action(recognizer, state))
         needsCheck(recognizer)
     }
 
@@ -393,6 +403,7 @@ final class GestureArena {
                     waiting.remove(at: index)
                     if shouldBegin(recognizer) && recognizer.storedState == .possible {
                         recognize(recognizer, as: target)
+                        if target == .began, recognizer.endsOnceBegun { finishContinuous(recognizer, as: .ended) }
                     } else {
                         fail(recognizer)
                     }
@@ -484,7 +495,7 @@ final class GestureArena {
             let claimed = recognizer.trackedTouches.filter { $0.viewDelivery != .finished }
             if !claimed.isEmpty { enqueue(.cancelInView(claimed)) }
         }
-        enqueue(.action(recognizer))
+        enqueue(.action(recognizer, target))
         if target == .ended {
             recognizer.cancelAllTimers()
             needsCheck(recognizer)
@@ -561,10 +572,12 @@ final class GestureArena {
             switch effect {
             case .cancelInView(let touches):
                 cancelInViews(touches)
-            case .action(let recognizer):
+            case .action(let recognizer, let state):
                 // A recognizer reset (or failed) since the change has nothing to report.
                 if recognizer.storedState != .possible, recognizer.storedState != .failed {
+                    recognizer.reportedState = state
                     recognizer.sendActions()
+                    recognizer.reportedState = nil
                 }
             }
         }
@@ -684,6 +697,7 @@ final class GestureArena {
         recognizer.generation &+= 1
         recognizer.storedState = .possible
         recognizer.pendingState = nil
+        recognizer.endsOnceBegun = false
         recognizer.sessionTouches.removeAll(keepingCapacity: true)
         recognizer.trackedTouches.removeAll(keepingCapacity: true)
         recognizer.reset()

@@ -98,7 +98,7 @@ open class GestureRecognizer: GestureRecognizerActions {
     /// exclusivity, `shouldBegin`), so a requested `.began` or `.ended` may leave the state `possible` for a while
     /// (waiting for another recognizer to fail) or turn into `.failed`. Invalid transitions are ignored.
     open var state: State {
-        get { storedState }
+        get { reportedState ?? storedState }
         set { requestState(newValue) }
     }
 
@@ -107,8 +107,13 @@ open class GestureRecognizer: GestureRecognizerActions {
     // MARK: Engine bookkeeping (internal)
 
     var storedState: State = .possible
+    /// While the actions of a change of state run: the state that change was to (the recognizer may have moved on
+    /// within the same turn, and each action reports its own change).
+    var reportedState: State?
     /// A `.began` or `.ended` this recognizer asked for but may not take yet (failure requirements unresolved).
     var pendingState: State?
+    /// Its touches ended while a `.began` it asked for waited: it ends as soon as it begins.
+    var endsOnceBegun = false
     /// The engine of the window whose touches the recognizer is following; set while engaged (strong, not weak:
     /// weak references make every retain of the target slow, and the arena clears it at reset).
     var arena: GestureArena?
