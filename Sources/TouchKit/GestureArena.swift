@@ -298,15 +298,29 @@ final class GestureArena {
         }
     }
 
-    /// Forgets held deliveries to views leaving the window.
+    /// Forgets held deliveries to views leaving the window. A view that saw a touch begin and whose end is held
+    /// gets it cancelled for the system, as a touch still down in it does: every touch a view sees begin ends.
     func dropHeldTouches(in view: View) {
+        var cancelled: [(View, Set<Touch>)] = []
+        var dropped: [Touch] = []
         for touch in heldTouches where touch.view == nil || touch.view?.isDescendant(of: view) == true {
+            dropped.append(touch)
+            if touch.viewDelivery == .delivered, let owner = touch.view {
+                touch.cancellationReason = .system
+                if let index = cancelled.firstIndex(where: { $0.0 === owner }) {
+                    cancelled[index].1.insert(touch)
+                } else {
+                    cancelled.append((owner, [touch]))
+                }
+            }
             touch.viewDelivery = .finished
             touch.pendingEndForView = false
             touch.isHeld = false
-            if touch.phase.isFinished { touch.releaseView() }
         }
         heldTouches.removeAll { !$0.isHeld }
+        event.timestamp = clock.now
+        for (owner, touches) in cancelled { owner.touchesCancelled(touches, with: event) }
+        for touch in dropped where touch.phase.isFinished { touch.releaseView() }
     }
 
     // MARK: State requests

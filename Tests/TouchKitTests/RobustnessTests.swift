@@ -207,6 +207,21 @@ import Testing
         #expect(h.window.arena.engagedRecognizers.isEmpty)
     }
 
+    @Test("removing a view whose touch's end is held (a double tap waits) cancels that touch in it for the system")
+    func viewRemovedWithHeldEnd() {
+        let h = Harness()
+        let child = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), log: h.log, label: "child")
+        h.view.addSubview(child)
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        h.add(double, "double", to: child)
+        h.tap(50, 50, at: 0, duration: 0.05)
+        child.removeFromSuperview()
+        h.settle()
+        #expect(child.liveTouches.isEmpty)
+        #expect(h.log.entries == ["child.began", "child.cancelled(system)"])
+    }
+
     @Test("a view that is not multiple-touch enabled gets only the first finger")
     func singleTouchView() {
         let h = Harness()
