@@ -71,15 +71,26 @@ public struct TouchpadGestureBridge {
         switch phase {
         case .began:
             guard focus.isFinite else { return [] }
+            // A swipe that begins again before the last one ended (the compositor lost its end): the last one's
+            // fingers are cancelled first, or those the new one does not reuse would stay down for good.
+            let unfinished =
+                swipe.map { state in
+                    state.origins.enumerated().map {
+                        TouchInput(
+                            id: base + UInt64($0.offset), phase: .cancelled, location: $0.element + state.travel,
+                            timestamp: timestamp, type: .indirectPointer)
+                    }
+                } ?? []
             let count = max(1, min(fingerCount, 10))
             let first = focus.x - Double(count - 1) * swipeSpacing / 2
             let origins = (0..<count).map { Point(x: first + Double($0) * swipeSpacing, y: focus.y) }
             swipe = (origins, .zero)
-            return origins.enumerated().map {
-                TouchInput(
-                    id: base + UInt64($0.offset), phase: .began, location: $0.element, timestamp: timestamp,
-                    type: .indirectPointer)
-            }
+            return unfinished
+                + origins.enumerated().map {
+                    TouchInput(
+                        id: base + UInt64($0.offset), phase: .began, location: $0.element, timestamp: timestamp,
+                        type: .indirectPointer)
+                }
         case .changed, .ended, .cancelled:
             guard var state = swipe else { return [] }
             if delta.isFinite { state.travel += delta }

@@ -87,4 +87,23 @@ import TouchKit
         #expect(bridge.pinch(.changed, focus: .zero, delta: .zero, scale: 2, deltaAngle: 1, timestamp: 0).isEmpty)
         #expect(bridge.swipe(.ended, focus: .zero, delta: .zero, fingerCount: 3, timestamp: 0).isEmpty)
     }
+
+    @Test("a swipe that begins again with fewer fingers before the last one ended leaves no finger down")
+    func swipeBegunAgainEndsItsFingers() {
+        var bridge = TouchpadGestureBridge()
+        var down: Set<UInt64> = []
+        func apply(_ inputs: [TouchInput]) {
+            for input in inputs {
+                switch input.phase {
+                case .began: down.insert(input.id)
+                case .ended, .cancelled: down.remove(input.id)
+                default: break
+                }
+            }
+        }
+        apply(bridge.swipe(.began, focus: Point(x: 100, y: 100), delta: .zero, fingerCount: 4, timestamp: 0))
+        apply(bridge.swipe(.began, focus: Point(x: 100, y: 100), delta: .zero, fingerCount: 3, timestamp: 0.1))
+        apply(bridge.swipe(.ended, focus: Point(x: 100, y: 100), delta: .zero, fingerCount: 3, timestamp: 0.2))
+        #expect(down.isEmpty)
+    }
 }
