@@ -209,10 +209,17 @@ final class GestureArena {
         prepareEvent(touch, adding: false)
         let changed = event.changedTouches
         let recognizers = touch.gestureRecognizers
+        // One that recognized with this touch and waits on a requirement cannot complete its gesture now: it fails
+        // first, rather than recognizing as its requirement fails with the same cancel.
+        for recognizer in recognizers
+        where recognizer.pendingState != nil && recognizer.trackedTouches.contains(where: { $0 === touch }) {
+            fail(recognizer)
+        }
         for recognizer in recognizers where recognizer.isEnabled && recognizer.receivesEvents {
             guard recognizer.isTrackingLive(touch) else { continue }
             recognizer.touchesCancelled(changed, with: event)
         }
+        settle()
         for recognizer in recognizers { needsCheck(recognizer) }
         noteLifted()
         runEffects()
@@ -609,7 +616,8 @@ final class GestureArena {
             case .delivered:
                 touch.viewDelivery = .finished
                 touch.pendingEndForView = false
-                touch.cancellationReason = .gestureRecognized
+                // A touch the system cancelled stays the system's.
+                if touch.phase != .cancelled { touch.cancellationReason = .gestureRecognized }
                 guard let view = touch.view else { continue }
                 if let index = groups.firstIndex(where: { $0.0 === view }) {
                     groups[index].1.insert(touch)

@@ -222,6 +222,24 @@ import Testing
         #expect(h.log.entries == ["child.began", "child.cancelled(system)"])
     }
 
+    @Test("a system cancel of the touch a recognized swipe waits with fails the swipe, and the view hears the system")
+    func systemCancelFailsAWaitingRecognizer() {
+        let h = Harness()
+        let press = LongPressGestureRecognizer()
+        press.minimumPressDuration = 1
+        press.allowableMovement = 1000
+        h.add(press, "press")
+        let swipe = h.add(SwipeGestureRecognizer(), "swipe")
+        swipe.require(toFail: press)
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 140, 100, at: 0.06)
+        h.move(1, 170, 100, at: 0.12)
+        h.systemCancel(1, at: 0.2)
+        h.settle()
+        #expect(h.actions.isEmpty)
+        #expect(h.viewCalls.last == "view.cancelled(system)")
+    }
+
     @Test("a view that is not multiple-touch enabled gets only the first finger")
     func singleTouchView() {
         let h = Harness()
