@@ -161,10 +161,7 @@ public enum AtomicFile {
     ) throws(DocumentFileError) {
         let fd: FileDescriptor
         do {
-            fd = try FileSystemCalls.open(
-                path, flags: O_WRONLY | O_NOCTTY | O_TRUNC | (waitsForReader ? 0 : O_NONBLOCK))
-            // Only the open was not to wait: the writes that follow go at the reader's pace.
-            if !waitsForReader { _ = fcntl(fd.rawValue, F_SETFL, 0) }
+            fd = try openForWriting(path, flags: O_TRUNC, waitsForReader: waitsForReader)
         } catch {
             throw DocumentFileError(path: path, problem: DocumentStore.describe(error))
         }
@@ -182,9 +179,7 @@ public enum AtomicFile {
     ) throws(DocumentFileError) {
         let fd: FileDescriptor
         do {
-            fd = try FileSystemCalls.open(
-                target, flags: O_WRONLY | O_NOCTTY | O_NOFOLLOW | (waitsForReader ? 0 : O_NONBLOCK))
-            if !waitsForReader { _ = fcntl(fd.rawValue, F_SETFL, 0) }
+            fd = try openForWriting(target, flags: O_NOFOLLOW, waitsForReader: waitsForReader)
         } catch .tooManySymbolicLinkLevels {
             throw DocumentFileError(path: path, problem: changedWhileOpening)
         } catch {
@@ -200,6 +195,18 @@ public enum AtomicFile {
             throw DocumentFileError(path: path, problem: changedWhileOpening)
         }
         try produce(Output(fd: fd, path: path))
+    }
+
+    /// Opens `path` to write into it in place, with `flags` added; without `waitsForReader`, a pipe with no reader
+    /// fails the open rather than blocking it.
+    private static func openForWriting(_ path: String, flags: Int32, waitsForReader: Bool) throws(Errno)
+        -> FileDescriptor
+    {
+        let fd = try FileSystemCalls.open(
+            path, flags: O_WRONLY | O_NOCTTY | flags | (waitsForReader ? 0 : O_NONBLOCK))
+        // Only the open was not to wait: the writes that follow go at the reader's pace.
+        if !waitsForReader { _ = fcntl(fd.rawValue, F_SETFL, 0) }
+        return fd
     }
 
     /// Why a special file is not written when something else took its place while it was being opened.
