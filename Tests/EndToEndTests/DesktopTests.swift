@@ -233,6 +233,43 @@ struct DesktopTests {
         #expect(try await run.app.waitForExit() == 0, "\(run.app.transcript)")
     }
 
+    @Test("a launch's DESKTOP_STARTUP_ID is set on the window, and ended with a remove message once it is shown")
+    func startupNotificationIsCompleted() async throws {
+        let server = try await XorgServer.start()
+        defer { server.stop() }
+        let folder = try makeTemporaryFolder("startup")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A launcher's view: the root window's property-change client messages.
+        let listener = try #require(XOpenDisplay(server.display))
+        defer { XCloseDisplay(listener) }
+        XSelectInput(listener, XDefaultRootWindow(listener), PropertyChangeMask)
+        XSync(listener, 0)
+        let id = "launcher-42 \"x\"_TIME1234"
+        let run = try await DesktopRun.launch(
+            on: server, arguments: ["--document", folder.appendingPathComponent("d.json").path],
+            environment: ["DESKTOP_STARTUP_ID": id])
+        defer { run.stop() }
+        let begin = XInternAtom(listener, "_NET_STARTUP_INFO_BEGIN", 0)
+        let more = XInternAtom(listener, "_NET_STARTUP_INFO", 0)
+        var text: [UInt8] = []
+        try await waitUntil("the remove message", timeout: .seconds(5)) {
+            while XPending(listener) > 0 {
+                var event = XEvent()
+                XNextEvent(listener, &event)
+                guard event.type == ClientMessage, event.xclient.format == 8 else { continue }
+                if event.xclient.message_type == begin { text = [] }
+                guard event.xclient.message_type == begin || event.xclient.message_type == more else { continue }
+                withUnsafeBytes(of: event.xclient.data) { text += $0.prefix(20) }
+            }
+            return text.contains(0)
+        }
+        let message = String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)
+        #expect(message == #"remove: ID="launcher-42 \"x\"_TIME1234""#)
+        let window = try #require(try TopLevelWindows.list(display: server.display).first { $0.name == "TouchTracker" })
+        let property = try WindowProperty.text(display: server.display, window: window.id, name: "_NET_STARTUP_ID")
+        #expect(property == id)
+    }
+
     @Test("the window asks for static gravity: the place it remembers, its own top-left, is where it comes back")
     func windowAsksForStaticGravity() async throws {
         let server = try await XorgServer.start()
@@ -302,6 +339,24 @@ enum WindowProperty {
         return data.withMemoryRebound(to: UInt.self, capacity: Int(count)) {
             Array(UnsafeBufferPointer(start: $0, count: Int(count)))
         }
+    }
+
+    /// A format-8 property as text (any type).
+    static func text(display: String, window: UInt, name: String) throws -> String {
+        guard let connection = XOpenDisplay(display) else { throw Failure(description: "cannot open \(display)") }
+        defer { XCloseDisplay(connection) }
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let status = XGetWindowProperty(
+            connection, window, XInternAtom(connection, name, 0), 0, 1 << 20, 0, Atom(AnyPropertyType), &type, &format,
+            &count, &remaining, &data)
+        guard status == Success, let data else { throw Failure(description: "no \(name) on the window") }
+        defer { XFree(data) }
+        guard format == 8 else { throw Failure(description: "\(name) has format \(format)") }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
     }
 
     /// What a window manager sends when the user clicks the close button.

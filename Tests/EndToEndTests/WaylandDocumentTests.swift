@@ -70,6 +70,14 @@ struct WaylandDocumentTests {
         try await session.app.waitForStderrLine(containing: "asked to come forward", timeout: .seconds(5))
     }
 
+    @Test("a window launched with an activation token spends it on itself once it is shown, as launchers expect")
+    func launchTokenIsSpentOnTheWindow() async throws {
+        let session = try await WaylandSession.launch(environment: ["XDG_ACTIVATION_TOKEN": "touchtracker-launch"])
+        defer { session.stop() }
+        // Weston 10 offers no xdg-activation: the window says it had the token and could not use it.
+        try await session.app.waitForStderrLine(containing: "launched with an activation token", timeout: .seconds(5))
+    }
+
     @Test("on a full disk the window says the drawing is not saved, keeps it in a recovery file, and saves it at exit")
     func fullDiskKeepsTheDrawing() async throws {
         let folder = try makeTemporaryFolder("touchtracker-wayland-full")

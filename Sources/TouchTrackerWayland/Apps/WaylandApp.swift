@@ -51,6 +51,9 @@ public final class WaylandApp {
     /// What the app does with the window.
     public let session: DrawingSession
     private var running = true
+    /// The token a launcher started the app with (`XDG_ACTIVATION_TOKEN`, its startup notification), spent to
+    /// activate the window once it is shown: the launch then ends and the window gets the focus it was launched for.
+    private var launchToken: String?
 
     /// Opens the window at once, reading the document with `loadDocument` on another thread meanwhile (the
     /// session's).
@@ -60,6 +63,7 @@ public final class WaylandApp {
     ) throws {
         self.options = options
         self.log = log
+        launchToken = Self.takeLaunchToken()
         // Wayland sizes windows in surface pixels, which already stand for the same physical size on every screen.
         windowHost = try WaylandWindowHost(
             displayName: options.displayName, width: options.geometry.width, height: options.geometry.height,
@@ -123,8 +127,14 @@ public final class WaylandApp {
             clock: session.clock, isRunning: { running }, handle: handle,
             drawFrame: { exposed in session.drawFrame(exposed: exposed) },
             service: { now in
+                if windowHost.isReady, let token = launchToken {
+                    launchToken = nil
+                    activate(token: token, because: "launched with an activation token")
+                }
                 if let outcome = clipboard?.service() { session.pasteArrived(outcome) }
-                for token in activationListener?.takeTokens(now: now) ?? [] { comeForward(token: token) }
+                for token in activationListener?.takeTokens(now: now) ?? [] {
+                    activate(token: token, because: "asked to come forward")
+                }
             },
             extraDescriptors: { activationListener?.descriptors ?? [] })
         if ending.signalled, options.verbose { log("signal received; exiting") }
@@ -147,17 +157,24 @@ public final class WaylandApp {
         }
     }
 
-    /// A second `touchtracker` on the drawing handed over its launch's activation token: the compositor is asked
-    /// to bring this window forward (it decides, by the token, whether to).
-    private func comeForward(token: String) {
+    /// `XDG_ACTIVATION_TOKEN`, taken out of the environment so no program started later spends it (nil: none).
+    private static func takeLaunchToken() -> String? {
+        guard let value = getenv("XDG_ACTIVATION_TOKEN") else { return nil }
+        let token = String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)
+        unsetenv("XDG_ACTIVATION_TOKEN")
+        return token.isEmpty ? nil : token
+    }
+
+    /// Asks the compositor to activate the window with `token` (it decides, by the token, whether to): the app's
+    /// own launch token once the window is shown, or a second `touchtracker`'s on the same drawing, handed over to
+    /// bring this window forward.
+    private func activate(token: String, because reason: String) {
         guard let activation = windowHost.globals.activation else {
-            if options.verbose {
-                log("asked to come forward, but the compositor offers no xdg-activation to do it with")
-            }
+            if options.verbose { log("\(reason), but the compositor offers no xdg-activation to do it with") }
             return
         }
         xdg_activation_v1_activate(activation, token, windowHost.window.surface)
         windowHost.connection.flush()
-        if options.verbose { log("asked to come forward: passed the activation token to the compositor") }
+        if options.verbose { log("\(reason): passed the activation token to the compositor") }
     }
 }

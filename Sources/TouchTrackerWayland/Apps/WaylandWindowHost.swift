@@ -45,7 +45,8 @@ final class WaylandWindowHost {
     private(set) var floatingSize: (width: Int, height: Int)
     /// The part of the canvas the compositor must be sent again at the next frame (all of it after a configure).
     private var exposed = Rect.null
-    private var isReady = false
+    /// Whether the compositor has shown the first frame (the window is mapped).
+    private(set) var isReady = false
 
     /// Connects and makes the window, `width` x `height` surface pixels unless the compositor decides.
     init(

@@ -67,6 +67,8 @@ public final class X11App {
             geometry.height = Int((Double(geometry.height) * scale).rounded())
         }
         windowHost = try X11WindowHost(display: display, geometry: geometry, title: "TouchTracker")
+        startup = StartupNotification.take()
+        startup?.mark(windowHost.window.id, on: display)
         windowEvents = WindowEvents(host: windowHost, verbose: options.verbose, log: log)
         surface = X11Surface(host: windowHost, log: log)
         var sessionOptions = SessionOptions(scale: scale, verbose: options.verbose, exportPath: options.exportPath)
@@ -115,6 +117,8 @@ public final class X11App {
 
     /// The window's size and position as it closed (now, while it runs), to bring it back there next time.
     public var windowGeometry: WindowGeometry { geometryAtClose ?? windowHost.window.currentGeometry() }
+    /// The launch a desktop launcher is showing (`DESKTOP_STARTUP_ID`), ended once the window is mapped.
+    private let startup: StartupNotification?
     /// Where the window was just before it was taken off the screen: a window manager may reparent an unmapped
     /// window elsewhere, so its place is read while it is still shown.
     private var geometryAtClose: WindowGeometry?
@@ -122,6 +126,7 @@ public final class X11App {
     /// Runs until the window is closed or a signal asks the app to end (`SignalPipe`). Returns the exit status.
     public func run() -> Int32 {
         windowHost.window.map()
+        startup?.complete(from: windowHost.window.id, on: windowHost.window.display)
         let signalled = windowHost.loop.run(
             clock: session.clock, isRunning: { running }, handle: handle, drawFrame: drawFrame,
             nextDeadline: { surface.clipboard.nextDeadline })
