@@ -131,9 +131,12 @@ public final class AccessibilityBridge: Sendable {
         }
         if old.selection != newScene.selection {
             if let previous = old.selection {
-                emit(
-                    connection, node: .shape(previous), member: "StateChanged", kind: "selected", detail: 0,
-                    data: GVariantValues.int32(0))
+                // Both states it had go: a reader that heard it focused must hear it lose focus too.
+                for state in ["selected", "focused"] {
+                    emit(
+                        connection, node: .shape(previous), member: "StateChanged", kind: state, detail: 0,
+                        data: GVariantValues.int32(0))
+                }
             }
             if let current = newScene.selection {
                 emit(

@@ -151,7 +151,7 @@ enum AccessibleNode: Hashable {
         case .window, .drawing: 0
         case .menu: 1
         case .menuItem(let index): index
-        case .shape(let id): scene.shapes.position(of: id) ?? -1
+        case .shape(let id): scene.shapes.orderPosition(of: id) ?? -1
         }
     }
 

@@ -149,6 +149,9 @@ public final class DrawingSession {
 
     /// One input event from the host.
     public func handle(_ event: SessionEvent) {
+        // Only touches carry their own time; anything else happens now. The loop advances the clock after a batch
+        // of events, so after a quiet spell a key's notice would otherwise start (and expire) in the past.
+        if case .touch = event {} else { clock.advance(to: MonotonicClock.now()) }
         switch event {
         case .touch(let input):
             touchEventsHandled += 1

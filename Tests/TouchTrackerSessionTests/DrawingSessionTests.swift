@@ -95,6 +95,18 @@ import TouchTrackerStore
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: documentPath))) == bytes)
     }
 
+    @Test("a key pressed after a quiet spell shows its notice for its full time, not already expired")
+    func keyNoticeAfterAQuietSpell() throws {
+        let (session, _, sync) = try open()
+        defer { sync.close() }
+        // The loop last woke, and advanced the clock, over two seconds (a notice's time) before the key comes.
+        session.clock.advance(to: MonotonicClock.now())
+        Thread.sleep(forTimeInterval: 2.2)
+        session.handle(.key(KeyCommand(key: "o")))
+        session.clock.advance(to: MonotonicClock.now())
+        #expect(session.controller.notice == "Two-Finger Circles: on")
+    }
+
     @Test("the document read is shown under what was drawn before it arrived, and both are saved")
     func documentReadIsMergedAndSaved() throws {
         let line = Line(begin: Point(x: 10, y: 10), end: Point(x: 300, y: 20))

@@ -93,6 +93,27 @@ import TouchKit
         #expect(keyboard.controller.drawingView.selection == ids[0])
     }
 
+    @Test("Tab reaches every shape of a drawing of lines and circles, once each before it wraps, and Shift+Tab too")
+    func tabReachesEveryCircle() {
+        let circles = (0..<3).map {
+            Circle(frame: Rect(x: 50 + Double($0) * 100, y: 200, width: 40, height: 40))
+        }
+        let keyboard = Keyboard(drawing: Drawing(lines: Self.twoLines.lines, circles: circles))
+        let order = keyboard.controller.drawingView.shapes.order
+        var forward: [ShapeID] = []
+        for _ in order {
+            keyboard.press("Tab")
+            forward += [keyboard.controller.drawingView.selection].compactMap { $0 }
+        }
+        #expect(forward == order)
+        var backward: [ShapeID] = []
+        for _ in order {
+            keyboard.press("Tab", shift: true)
+            backward += [keyboard.controller.drawingView.selection].compactMap { $0 }
+        }
+        #expect(backward == Array(order.reversed().dropFirst()) + [order.last!])
+    }
+
     @Test("the arrows move the selected shape, each press saved, and a run of presses is one undo step")
     func arrowsMoveTheSelectionAsOneUndoStep() {
         let keyboard = Keyboard(drawing: Self.twoLines)

@@ -368,7 +368,7 @@ public final class DrawingController {
         closeMenu()
         endDrag()
         let next: Int
-        if let selection = drawingView.selection, let position = drawingView.shapes.position(of: selection) {
+        if let selection = drawingView.selection, let position = drawingView.shapes.orderPosition(of: selection) {
             next = (position + step + order.count) % order.count
         } else {
             next = step > 0 ? 0 : order.count - 1

@@ -92,6 +92,9 @@ public struct ShapeCollection: Sendable {
         Drawing(lines: lines, circles: circles, options: options)
     }
 
+    /// The position of `id` in `order`: among all the shapes, the lines first, then the circles.
+    public func orderPosition(of id: ShapeID) -> Int? { order.sortedPosition(of: id) }
+
     /// The position of `id` in the document's list of its kind (`lines` or `circles`).
     public func position(of id: ShapeID) -> Int? {
         guard let position = order.sortedPosition(of: id) else { return nil }
