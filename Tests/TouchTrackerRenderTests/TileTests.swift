@@ -87,6 +87,40 @@ import TouchTrackerRender
         #expect(Self.samples(threaded.canvas) == Self.samples(inline.canvas))
     }
 
+    @Test("a line put back across tiles that finish in different frames leaves the window as the tiles alone show it")
+    func lineDrawnLiveAcrossTilesLeavesNoTrace() throws {
+        let frame = Rect(x: 0, y: 0, width: 600, height: 300)
+        let drawing = Drawing(lines: [
+            Line(
+                begin: Point(x: 30, y: 100), end: Point(x: 480, y: 100), color: LineColor(red: 0, green: 0, blue: 255)),
+            Line(begin: Point(x: 100, y: 20), end: Point(x: 100, y: 280), color: .red),
+            Line(begin: Point(x: 350, y: 20), end: Point(x: 350, y: 280), color: .red),
+        ])
+        let view = DrawingView(frame: frame, drawing: drawing)
+        let renderer = try DrawingRenderer(width: 600, height: 300, painterThreads: 1)
+        _ = renderer.frame(for: view)
+        #expect(renderer.waitUntilTilesComplete(for: view))
+        view.select(view.shapes.order[0])
+        #expect(view.deleteSelectedShape())
+        _ = renderer.frame(for: view)
+        #expect(renderer.waitUntilTilesComplete(for: view))
+        _ = renderer.frame(for: view)
+        // Put back: drawn live over the tiles under its band until each of them shows it, one tile at a time.
+        view.undo()
+        _ = renderer.frame(for: view)
+        var frames = 0
+        while !renderer.tilesComplete || renderer.shapesDrawnLive > 0, frames < 50_000 {
+            _ = renderer.frame(for: view)
+            frames += 1
+            usleep(100)
+        }
+        _ = renderer.frame(for: view)
+        #expect(renderer.shapesDrawnLive == 0)
+        let fresh = try DrawingRenderer(width: 600, height: 300)
+        _ = fresh.frame(for: DrawingView(frame: frame, drawing: view.drawing))
+        #expect(Self.differingPixels(renderer.canvas, fresh.canvas).isEmpty)
+    }
+
     @Test("until a tile is painted it shows the plain background, never a half-painted tile")
     func unpaintedTilesArePlain() throws {
         let drawing = Self.randomDrawing(lines: 20_000, width: 700, height: 500, seed: 6)

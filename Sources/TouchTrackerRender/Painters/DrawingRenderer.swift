@@ -111,7 +111,7 @@ public final class DrawingRenderer {
         var damage = takeTileChanges(from: view)
         damage.add(tiles.schedule { scene(of: view) })
         damage.add(tiles.swapInFinished())
-        prunePendingShapes(of: view)
+        damage.add(prunePendingShapes(of: view))
         if forceFull || (drewNothing && !drawsNothingForBenchmarkFloor) { damage.add(full) }
         if overlay != lastOverlay {
             damage.add(lastOverlayBounds)
@@ -188,12 +188,20 @@ public final class DrawingRenderer {
     /// Forgets shapes the tiles now show (or that are gone). A shape is shown once the tiles under its stroke's
     /// band show its version: those are the tiles its insertion made stale. (Its bounding box would not do: for a
     /// diagonal line that is tiles nobody repaints, and the line would stay live, stroked again every frame.)
-    private func prunePendingShapes(of view: DrawingView) {
-        guard !pendingShapes.isEmpty else { return }
-        pendingShapes = pendingShapes.filter { shape, version in
-            guard let shape = view.shapes[shape] else { return false }
-            return !tiles.shows(DamageRegion.stroke(of: shape, defaultWidth: view.lineWidth), atLeast: version)
+    /// Returns where the shapes it forgot were drawn live: the tiles there were swapped in while the shape was still
+    /// stroked over them (they finish in different frames), so those pixels hold it twice until they are composed
+    /// again from the tiles alone.
+    private func prunePendingShapes(of view: DrawingView) -> DamageRegion {
+        var redraw = DamageRegion()
+        guard !pendingShapes.isEmpty else { return redraw }
+        pendingShapes = pendingShapes.filter { id, version in
+            guard let shape = view.shapes[id] else { return false }
+            let band = DamageRegion.stroke(of: shape, defaultWidth: view.lineWidth)
+            guard tiles.shows(band, atLeast: version) else { return true }
+            redraw.add(band)
+            return false
         }
+        return redraw
     }
 
     /// Redraws `region` of the canvas: tiles, then everything live on top, under a clip of the region's
