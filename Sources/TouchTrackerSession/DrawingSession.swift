@@ -59,6 +59,9 @@ public final class DrawingSession {
     private var pasteInPreparation = false
     /// Where a paste under way puts its shapes (the pointer when Ctrl+V was pressed).
     private var pastePoint = Point.zero
+    /// When the clipboard's reading for a paste began, while the window system reads it (nil: no paste is being
+    /// read). A Ctrl+V meanwhile is ignored, and leaves the paste under way where it was asked for.
+    private var clipboardReadStarted: Double?
     /// Touch events handled so far, so a frame's trace says which input it includes.
     private var touchEventsHandled = 0
     /// Whether the tiles were complete at the last frame (for the `tiles complete` trace).
@@ -391,6 +394,10 @@ public final class DrawingSession {
 
     /// Ctrl+V: the clipboard's shapes go where the pointer is (the window's middle when it is elsewhere).
     private func paste() {
+        // One paste at a time: while one is read or prepared a second press is ignored whole. (A read that never
+        // answers is given up after 10 s, longer than the hosts' own time-outs.)
+        if let started = clipboardReadStarted, MonotonicClock.now() - started < 10 { return }
+        guard !pasteInPreparation else { return }
         let middle = Point(x: Double(renderer.width) / 2, y: Double(renderer.height) / 2)
         if let pointer = host.pointerLocation(), (0..<Double(renderer.width)).contains(pointer.x),
             (0..<Double(renderer.height)).contains(pointer.y)
@@ -399,12 +406,17 @@ public final class DrawingSession {
         } else {
             pastePoint = middle
         }
-        if let outcome = host.readClipboard() { pasteArrived(outcome) }
+        if let outcome = host.readClipboard() {
+            pasteArrived(outcome)
+        } else {
+            clipboardReadStarted = MonotonicClock.now()
+        }
     }
 
     /// What the clipboard held, once the host has read it: its shapes go into the drawing, or a notice says why
     /// nothing was pasted.
     public func pasteArrived(_ outcome: PasteOutcome) {
+        clipboardReadStarted = nil
         switch outcome {
         case .shapes(let shapes) where controller.drawingView.kindOverLimit(adding: shapes) != nil:
             // Refused whole, with its notice, before anything is prepared.

@@ -136,6 +136,24 @@ import TouchTrackerStore
         #expect(abs((pasted.begin.x + pasted.end.x) / 2 - 300) < 1 && abs(pasted.begin.y - 250) < 1)
     }
 
+    @Test("a second Ctrl+V while a paste is being read is ignored: the paste lands where it was asked for")
+    func secondPasteWhileReadingIsIgnored() throws {
+        let (session, host, sync) = try open()
+        defer { sync.close() }
+        stroke(session, from: Point(x: 50, y: 100), to: Point(x: 150, y: 100))
+        session.handle(.key(KeyCommand(key: "c", control: true)))
+        let copied = try #require(host.clipboard).shapes.snapshot
+        host.readsLater = true
+        host.pointer = Point(x: 300, y: 250)
+        session.handle(.key(KeyCommand(key: "v", control: true)))
+        host.pointer = Point(x: 100, y: 50)
+        session.handle(.key(KeyCommand(key: "v", control: true)))
+        #expect(host.readsStarted == 1)
+        session.pasteArrived(.ownCopy(copied))
+        let pasted = try #require(session.controller.drawingView.drawing.lines.last)
+        #expect(abs((pasted.begin.x + pasted.end.x) / 2 - 300) < 1 && abs(pasted.begin.y - 250) < 1)
+    }
+
     @Test("a document another program writes is shown, and Ctrl+Z brings back what was on screen")
     func outsideChangeIsAdopted() throws {
         let (session, _, sync) = try open()

@@ -40,8 +40,15 @@ final class InMemoryHost: SessionHost {
         return true
     }
 
+    /// Whether the clipboard is read as another client's is, answering later (`pasteArrived`), rather than at once.
+    var readsLater = false
+    /// How many reads were started.
+    private(set) var readsStarted = 0
+
     func readClipboard() -> PasteOutcome? {
-        clipboard.map { .ownCopy($0.shapes.snapshot) } ?? .nothing
+        readsStarted += 1
+        if readsLater { return nil }
+        return clipboard.map { .ownCopy($0.shapes.snapshot) } ?? .nothing
     }
 
     func pointerLocation() -> Point? { pointer }

@@ -73,6 +73,8 @@ final class ClipboardPaster {
 
     /// A `SelectionNotify` for the window: the owner's answer.
     func converted(target: Atom, property: Atom, now: Double) -> Outcome? {
+        // An answer on another property is a late one to an earlier paste that gave up: not this paste's.
+        guard property == 0 || property == self.property else { return nil }
         switch stage {
         case .askingTargets where target == atoms.targets:
             guard property != 0, let value = display.readProperty(property, of: window, delete: true),
