@@ -92,6 +92,17 @@ import TouchTracker
         }
     }
 
+    @Test("a copy spanning the whole storable range pastes with every point still storable")
+    func pasteOfTheWholeRangeStaysStorable() {
+        let limit = DocumentCodec.coordinateLimit
+        let shapes: [Shape] = [
+            .line(Line(begin: Point(x: -limit, y: 0), end: Point(x: -limit, y: 10))),
+            .line(Line(begin: Point(x: limit, y: 0), end: Point(x: limit, y: 10))),
+        ]
+        let placed = ClipboardShapes.placed(shapes, centredOn: Point(x: 400, y: 300), defaultWidth: 10)
+        #expect(placed.allSatisfy { $0.isStorable })
+    }
+
     @Test("pasting thousands of shapes marks the whole cache for a background repaint, not each stroke")
     func largePasteRepaintsInTheBackground() {
         let c = controller(Drawing())

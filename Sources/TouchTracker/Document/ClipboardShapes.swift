@@ -33,9 +33,13 @@ public struct ClipboardShapes: Sendable {
         guard let bounds = strokeBounds(of: shapes, defaultWidth: defaultWidth) else { return shapes }
         let limit = DocumentCodec.coordinateLimit
         var offset = Point(x: point.x - bounds.midX, y: point.y - bounds.midY)
-        // Held so no point leaves the range a document may store (a paste far off a huge drawing).
-        offset.x = min(max(offset.x, -limit - bounds.minX), limit - bounds.maxX)
-        offset.y = min(max(offset.y, -limit - bounds.minY), limit - bounds.maxY)
+        // Held so the strokes stay within the range a document may store (a paste far off a huge drawing); shapes
+        // spanning the whole range fit only without their strokes' reach, so then their points are held in it.
+        let points = shapes.reduce(Rect.null) { $0.union($1.pointBounds) }
+        let heldX = bounds.width <= 2 * limit ? bounds : points
+        let heldY = bounds.height <= 2 * limit ? bounds : points
+        offset.x = min(max(offset.x, -limit - heldX.minX), limit - heldX.maxX)
+        offset.y = min(max(offset.y, -limit - heldY.minY), limit - heldY.maxY)
         guard offset.x.isFinite, offset.y.isFinite else { return shapes }
         return shapes.map { $0.translated(by: offset) }
     }

@@ -109,6 +109,14 @@ public enum Shape: Hashable, Sendable {
         }
     }
 
+    /// The bounds of the points the shape is stored as (a line's ends, a circle's frame), strokes not counted.
+    public var pointBounds: Rect {
+        switch self {
+        case .line(let line): Rect.bounding(line.begin, line.end)
+        case .circle(let circle): circle.frame
+        }
+    }
+
     /// Whether every coordinate may be stored in a document (finite and within `DocumentCodec.coordinateLimit`).
     public var isStorable: Bool {
         let limit = DocumentCodec.coordinateLimit
