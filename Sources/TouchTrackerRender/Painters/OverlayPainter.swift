@@ -13,6 +13,16 @@ enum OverlayPainter {
     /// Fingers taken for the palm are marked in red.
     static let rejectedColor = Color(red: 0.85, green: 0.15, blue: 0.1)
 
+    /// A touch's label beside its ring.
+    private static func touchLabel(_ touch: InspectorSnapshot.TouchMark) -> String {
+        touch.isRejected ? "palm \(touch.phase)" : "#\(touch.id) \(touch.type) \(touch.phase)"
+    }
+
+    /// The keyboard cursor's label beside its square.
+    private static func keyboardLabel(_ keyboard: InspectorSnapshot.KeyboardMark) -> String {
+        keyboard.isDrawing ? "keyboard, drawing" : "keyboard"
+    }
+
     /// The pixels `overlay` covers in a `canvas`-sized window (what to repaint when it appears or goes).
     static func bounds(of overlay: Overlay, canvas: Rect, translate: Translate, in context: CairoContext) -> Rect {
         var bounds = Rect.null
@@ -20,18 +30,20 @@ enum OverlayPainter {
             let s = inspector.scale
             for touch in inspector.touches where touch.location.isFinite {
                 let reach = (touchRadius + 4) * s
-                // The ring, and the id label to its right.
+                // The ring, and the id label to its right, as wide as its text is.
+                let label = TextLayout(touchLabel(touch), size: 14 * s, for: context).size.width
                 bounds = bounds.union(
                     Rect(
                         x: touch.location.x - reach, y: touch.location.y - reach - 24 * s,
-                        width: 2 * reach + 120 * s, height: 2 * reach + 24 * s))
+                        width: 2 * reach + label + 8 * s, height: 2 * reach + 24 * s))
             }
             if let keyboard = inspector.keyboard {
                 let reach = (touchRadius + 4) * s
+                let label = TextLayout(keyboardLabel(keyboard), size: 14 * s, for: context).size.width
                 bounds = bounds.union(
                     Rect(
                         x: keyboard.location.x - reach, y: keyboard.location.y - reach - 24 * s,
-                        width: 2 * reach + 160 * s, height: 2 * reach + 24 * s))
+                        width: 2 * reach + label + 14 * s, height: 2 * reach + 24 * s))
             }
             bounds = bounds.union(panelFrame(panelText(inspector, translate: translate, in: context), scale: s))
         }
@@ -162,8 +174,7 @@ enum OverlayPainter {
                 cairo_line_to(cr, center.x - arm, center.y + arm)
             }
             cairo_stroke(cr)
-            let label = touch.isRejected ? "palm \(touch.phase)" : "#\(touch.id) \(touch.type) \(touch.phase)"
-            TextLayout(label, size: 14 * s, for: context).draw(
+            TextLayout(touchLabel(touch), size: 14 * s, for: context).draw(
                 baselineAt: Point(x: center.x + (touchRadius + 4) * s, y: center.y - (touchRadius - 4) * s),
                 in: context)
         }
@@ -177,7 +188,7 @@ enum OverlayPainter {
             context.setColor(inspectorColor)
             cairo_set_line_width(cr, 3 * s)
             cairo_stroke(cr)
-            TextLayout(keyboard.isDrawing ? "keyboard, drawing" : "keyboard", size: 14 * s, for: context).draw(
+            TextLayout(keyboardLabel(keyboard), size: 14 * s, for: context).draw(
                 baselineAt: Point(x: center.x + half + 6 * s, y: center.y - half + 8 * s), in: context)
         }
         let text = panelText(inspector, translate: translate, in: context)
