@@ -85,6 +85,14 @@ public final class AccessibilityBridge: Sendable {
         worker.submit { [self] in serve() }
     }
 
+    /// Where `new` is `old` with one ID inserted, that ID and its index; nil for any other change.
+    static func singleInsertion(from old: [ShapeID], to new: [ShapeID]) -> (index: Int, id: ShapeID)? {
+        guard new.count == old.count + 1 else { return nil }
+        let index = old.indices.first { old[$0] != new[$0] } ?? old.count
+        guard new[(index + 1)...].elementsEqual(old[index...]) else { return nil }
+        return (index, new[index])
+    }
+
     /// Tells clients what the window shows now: children added or removed, a new selection, a new name.
     public func publish(_ newScene: AccessibleScene) {
         let old = scene.withLock { scene in
@@ -93,20 +101,21 @@ public final class AccessibilityBridge: Sendable {
         }
         let (connection, busName) = state.withLock { ($0.connection, $0.busName) }
         guard let connection else { return }
-        let oldCount = old.shapes.count
-        let newCount = newScene.shapes.count
-        if oldCount != newCount || old.shapes.revision != newScene.shapes.revision {
-            // One event for what changed at the end of the list (a shape drawn, the newest deleted), else "the
-            // children changed" at index 0, which tells a client to read them again.
-            if newCount > oldCount, let added = newScene.shape(at: newCount - 1) {
+        // The children changed only when the list of shapes did (a move keeps it, and its storage, as it was).
+        if old.shapes.revision != newScene.shapes.revision, old.shapes.order != newScene.shapes.order {
+            // One shape added anywhere (a line goes in below the circles): "add" at its place, with it. Anything
+            // else: "the children changed" at index 0, which tells a client to read them all again.
+            if let added = Self.singleInsertion(from: old.shapes.order, to: newScene.shapes.order) {
                 emit(
-                    connection, node: .drawing, member: "ChildrenChanged", kind: "add", detail: Int32(newCount - 1),
+                    connection, node: .drawing, member: "ChildrenChanged", kind: "add", detail: Int32(added.index),
                     data: GVariantValues.reference(busName: busName, path: AccessibleNode.shape(added.id).path))
             } else {
                 emit(
                     connection, node: .drawing, member: "ChildrenChanged", kind: "remove", detail: 0,
                     data: GVariantValues.reference(busName: busName, path: AtspiProtocol.nullPath))
             }
+        }
+        if old.drawingName != newScene.drawingName {
             emit(
                 connection, node: .drawing, member: "PropertyChange", kind: "accessible-name", detail: 0,
                 data: GVariantValues.string(newScene.drawingName))

@@ -158,13 +158,15 @@ public final class X11App {
             windowEvents.expose(rect, isLast: isLast)
         case .resized(let width, let height):
             // X reports a move the same way (ConfigureNotify): the accessible extents follow the window.
+            surface.windowMayHaveMoved()
             session.windowMayHaveMoved()
             windowEvents.resize(
                 width: width, height: height,
                 resizeCanvas: { session.resizeCanvas(width: $0, height: $1) },
                 resizeContent: { session.resizeContent(to: $0) })
         case .mapped:
-            break
+            surface.windowMayHaveMoved()
+            session.windowMayHaveMoved()
         case .closeRequested:
             running = false
         case .key(let key):

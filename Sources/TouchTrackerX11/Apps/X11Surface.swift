@@ -41,8 +41,20 @@ final class X11Surface: SessionHost {
     }
 
     func screenOrigin() -> Point {
+        if let knownOrigin { return knownOrigin }
+        // A round trip to the server: asked once, then again only after the window may have moved.
         let geometry = host.window.currentGeometry()
-        return Point(x: Double(geometry.x), y: Double(geometry.y))
+        let origin = Point(x: Double(geometry.x), y: Double(geometry.y))
+        knownOrigin = origin
+        return origin
+    }
+
+    /// The window's place on the screen as last asked (nil: ask again).
+    private var knownOrigin: Point?
+
+    /// A ConfigureNotify or a map: the window may be elsewhere now.
+    func windowMayHaveMoved() {
+        knownOrigin = nil
     }
 
     func pointerLocation() -> Point? {
