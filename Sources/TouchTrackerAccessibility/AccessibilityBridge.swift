@@ -368,7 +368,11 @@ public final class AccessibilityBridge: Sendable {
             return tuple(
                 GVariantValues.bool(x >= box.x && y >= box.y && x < box.x + box.width && y < box.y + box.height))
         case (AtspiProtocol.component, "GetAccessibleAtPoint"):
-            return tuple(reference(accessible(at: argument(0), argument(1), of: node, in: scene), busName: busName))
+            let coordinates = UInt32(max(0, argument(2)))
+            return tuple(
+                reference(
+                    accessible(at: argument(0), argument(1), coordinates: coordinates, of: node, in: scene),
+                    busName: busName))
         case (AtspiProtocol.component, "GetLayer"):
             // ATSPI_LAYER_WIDGET (3) for the window's contents, ATSPI_LAYER_WINDOW (7) for the window.
             return tuple(GVariantValues.uint32(node == .window ? 7 : 3))
@@ -481,13 +485,21 @@ public final class AccessibilityBridge: Sendable {
     }
 
     /// The topmost child of `node` at screen point (x, y), if any.
-    private func accessible(at x: Int, _ y: Int, of node: AccessibleNode, in scene: AccessibleScene)
-        -> AccessibleNode?
-    {
-        let point = Point(x: Double(x) - scene.windowOrigin.x, y: Double(y) - scene.windowOrigin.y)
+    /// The child of `node` at `(x, y)`: on the screen (`coordinates` 0) or in the window (1) or the parent (2;
+    /// every parent here fills the window, so the same).
+    private func accessible(
+        at x: Int, _ y: Int, coordinates: UInt32, of node: AccessibleNode, in scene: AccessibleScene
+    ) -> AccessibleNode? {
+        let origin = coordinates == 0 ? scene.windowOrigin : Point(x: 0, y: 0)
+        let point = Point(x: Double(x) - origin.x, y: Double(y) - origin.y)
         switch node {
         case .application: return .window
-        case .window: return .drawing
+        case .window:
+            // The open menu lies over the drawing.
+            if let menu = scene.menu, menu.items.indices.contains(where: { menu.itemFrame($0).contains(point) }) {
+                return .menu
+            }
+            return .drawing
         case .drawing:
             return scene.shapes.topmostShape(near: point, radius: lineWidth / 2).map(AccessibleNode.shape)
         case .menu:

@@ -17,10 +17,10 @@ struct ScreenReaderTests {
         circles: [Circle(frame: Rect(x: 300, y: 200, width: 100, height: 100))])
 
     private func launch(
-        _ bus: AccessibilityBus, environment: [String: String?] = [:]
+        _ bus: AccessibilityBus, environment: [String: String?] = [:], x: Int = 0, y: Int = 0
     ) async throws -> AppSession {
         let session = try await AppSession.launch(
-            frame: AppSession.Frame(x: 0, y: 0, width: 640, height: 480), drawing: Self.drawing,
+            frame: AppSession.Frame(x: x, y: y, width: 640, height: 480), drawing: Self.drawing,
             environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 })
         try await session.app.waitForStderrLine(containing: "document read: 2 lines")
         return session
@@ -53,6 +53,30 @@ struct ScreenReaderTests {
         #expect(lines.contains("shape Line from 10, 20 to 300, 40 | image 4 14 302 32"), "\(result.output)")
         #expect(lines.contains("shape Line from 50, 60 to 60, 200, Red | image 44 54 22 152"), "\(result.output)")
         #expect(lines.contains("shape Circle at 350, 250, radius 50 | image 294 194 112 112"), "\(result.output)")
+    }
+
+    @Test("a point in window coordinates finds the shape there, as one on the screen does; the circle's index is 2")
+    func accessibleAtAWindowPoint() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        // Away from the screen's corner, so the window's and the screen's coordinates differ.
+        let session = try await launch(bus, x: 200, y: 150)
+        defer { session.stop() }
+        let result = try bus.runClient(
+            AccessibilityBus.findDrawing + """
+                c = drawing.queryComponent()
+                at = c.getAccessibleAtPoint(55, 130, pyatspi.WINDOW_COORDS)
+                print("window", at.name if at else None)
+                e = c.getExtents(pyatspi.DESKTOP_COORDS)
+                at = c.getAccessibleAtPoint(e.x + 55, e.y + 130, pyatspi.DESKTOP_COORDS)
+                print("screen", at.name if at else None)
+                print("index", drawing[2].getIndexInParent())
+                """)
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("window Line from 50, 60 to 60, 200, Red"), "\(result.output)")
+        #expect(lines.contains("screen Line from 50, 60 to 60, 200, Red"), "\(result.output)")
+        #expect(lines.contains("index 2"), "\(result.output)")
     }
 
     @Test("the client's select and delete actions select and delete the shape: the tree and the saved document lose it")
