@@ -323,26 +323,25 @@ enum WindowProperty {
 
     /// A format-32 property as numbers (Xlib hands them over as C longs).
     static func cardinals(display: String, window: UInt, name: String) throws -> [UInt] {
-        guard let connection = XOpenDisplay(display) else { throw Failure(description: "cannot open \(display)") }
-        defer { XCloseDisplay(connection) }
-        var type: Atom = 0
-        var format: Int32 = 0
-        var count: UInt = 0
-        var remaining: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        let status = XGetWindowProperty(
-            connection, window, XInternAtom(connection, name, 0), 0, 1 << 20, 0, XA_CARDINAL, &type, &format,
-            &count, &remaining, &data)
-        guard status == Success, let data else { throw Failure(description: "no \(name) on the window") }
-        defer { XFree(data) }
-        guard format == 32 else { throw Failure(description: "\(name) has format \(format)") }
-        return data.withMemoryRebound(to: UInt.self, capacity: Int(count)) {
-            Array(UnsafeBufferPointer(start: $0, count: Int(count)))
+        try read(display: display, window: window, name: name, type: XA_CARDINAL, format: 32) { data, count in
+            data.withMemoryRebound(to: UInt.self, capacity: count) {
+                Array(UnsafeBufferPointer(start: $0, count: count))
+            }
         }
     }
 
     /// A format-8 property as text (any type).
     static func text(display: String, window: UInt, name: String) throws -> String {
+        try read(display: display, window: window, name: name, type: Atom(AnyPropertyType), format: 8) { data, count in
+            String(decoding: UnsafeBufferPointer(start: data, count: count), as: UTF8.self)
+        }
+    }
+
+    /// Reads property `name` of `type` and `format` over a fresh connection, handing `convert` its data and count.
+    private static func read<T>(
+        display: String, window: UInt, name: String, type wanted: Atom, format expected: Int32,
+        _ convert: (UnsafeMutablePointer<UInt8>, Int) -> T
+    ) throws -> T {
         guard let connection = XOpenDisplay(display) else { throw Failure(description: "cannot open \(display)") }
         defer { XCloseDisplay(connection) }
         var type: Atom = 0
@@ -351,12 +350,12 @@ enum WindowProperty {
         var remaining: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         let status = XGetWindowProperty(
-            connection, window, XInternAtom(connection, name, 0), 0, 1 << 20, 0, Atom(AnyPropertyType), &type, &format,
-            &count, &remaining, &data)
+            connection, window, XInternAtom(connection, name, 0), 0, 1 << 20, 0, wanted, &type, &format, &count,
+            &remaining, &data)
         guard status == Success, let data else { throw Failure(description: "no \(name) on the window") }
         defer { XFree(data) }
-        guard format == 8 else { throw Failure(description: "\(name) has format \(format)") }
-        return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
+        guard format == expected else { throw Failure(description: "\(name) has format \(format)") }
+        return convert(data, Int(count))
     }
 
     /// What a window manager sends when the user clicks the close button.
