@@ -169,6 +169,15 @@ enum AccessibleNode: Hashable {
         case .menuItem(let index):
             states.append(.selectable)
             if scene.menu?.highlightedIndex == index { states += [.selected, .focused] }
+            // A switch or a colour says whether it is on, as its tick shows it.
+            if let menu = scene.menu, menu.items.indices.contains(index) {
+                let item = menu.items[index]
+                switch item {
+                case .toggle, .color: states.append(.checkable)
+                case .delete, .colors: break
+                }
+                if menu.checkedItems.contains(item) { states.append(.checked) }
+            }
         }
         return states
     }

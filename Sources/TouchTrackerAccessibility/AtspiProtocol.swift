@@ -29,6 +29,7 @@ enum AtspiProtocol {
 
     enum State: UInt32 {
         case active = 1
+        case checked = 4
         case enabled = 8
         case focusable = 11
         case focused = 12
@@ -37,6 +38,7 @@ enum AtspiProtocol {
         case sensitive = 24
         case showing = 25
         case visible = 30
+        case checkable = 41
     }
 
     /// Coordinates relative to the screen (AT-SPI's `ATSPI_COORD_TYPE_SCREEN`); the others are the window's.

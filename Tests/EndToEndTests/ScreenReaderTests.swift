@@ -128,6 +128,39 @@ struct ScreenReaderTests {
         #expect(result.output.contains("shape Linie von 50, 60 nach 60, 200, Rot"), "\(result.output)")
     }
 
+    @Test("the settings menu's switches are checkable, and the one that is on is checked")
+    func settingsSwitchesSayWhetherTheyAreOn() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        // O turns two-finger circles on; F2 opens the settings menu.
+        guard let connection = XOpenDisplay(session.server.display) else {
+            throw AppProcess.AppError(description: "no display")
+        }
+        func code(_ name: String) -> Int32 { Int32(XKeysymToKeycode(connection, XStringToKeysym(name))) }
+        let keys = [code("o"), code("F2")]
+        XCloseDisplay(connection)
+        let keyboard = try session.server.keyboard
+        for key in keys {
+            try keyboard.keyDown(keycode: key)
+            try keyboard.keyUp(keycode: key)
+        }
+        try keyboard.sync()
+        let result = try bus.runClient(
+            AccessibilityBus.findDrawing + """
+                for attempt in range(100):
+                    if window.childCount == 2: break
+                    time.sleep(0.05)
+                for item in window[1]:
+                    state = item.getState()
+                    print("item", item.name, state.contains(pyatspi.STATE_CHECKABLE), state.contains(pyatspi.STATE_CHECKED))
+                """)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("item Two-Finger Circles True True"), "\(result.output)")
+        #expect(result.output.contains("item Colour by Angle True False"), "\(result.output)")
+    }
+
     @Test("an open menu is a menu of the window with its items, and the client's click on Delete deletes the shape")
     func openMenuIsExposed() async throws {
         let bus = try await AccessibilityBus()
