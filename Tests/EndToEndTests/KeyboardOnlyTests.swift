@@ -26,21 +26,7 @@ struct KeyboardOnlyTests {
 
     /// Presses and releases each key in turn (`times` times), then waits until the server has handled them.
     private func press(_ session: AppSession, _ keys: [Int32], times: Int = 1) throws {
-        let keyboard = try session.server.keyboard
-        for _ in 0..<times {
-            for key in keys {
-                try keyboard.keyDown(keycode: key)
-                try keyboard.keyUp(keycode: key)
-            }
-        }
-        try keyboard.sync()
-    }
-
-    private func chord(_ session: AppSession, _ keys: [Int32]) throws {
-        let keyboard = try session.server.keyboard
-        for key in keys { try keyboard.keyDown(keycode: key) }
-        for key in keys.reversed() { try keyboard.keyUp(keycode: key) }
-        try keyboard.sync()
+        try session.pressEach(Array(repeating: keys, count: times).flatMap { $0 })
     }
 
     @Test(
@@ -83,7 +69,7 @@ struct KeyboardOnlyTests {
         try await waitUntil("the delete saved", timeout: .seconds(10), poll: .milliseconds(50)) {
             SavedDocument.read(session.document)?.lines.count == 1
         }
-        try chord(session, [keys.control, keys.z])
+        try session.pressChord([keys.control, keys.z])
         let saved = try await waitForValue("the undo saved", timeout: .seconds(10), poll: .milliseconds(50)) {
             SavedDocument.read(session.document).flatMap { $0.lines.count == 2 ? $0 : nil }
         }

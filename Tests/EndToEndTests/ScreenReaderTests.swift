@@ -135,18 +135,7 @@ struct ScreenReaderTests {
         let session = try await launch(bus)
         defer { session.stop() }
         // O turns two-finger circles on; F2 opens the settings menu.
-        guard let connection = XOpenDisplay(session.server.display) else {
-            throw AppProcess.AppError(description: "no display")
-        }
-        func code(_ name: String) -> Int32 { Int32(XKeysymToKeycode(connection, XStringToKeysym(name))) }
-        let keys = [code("o"), code("F2")]
-        XCloseDisplay(connection)
-        let keyboard = try session.server.keyboard
-        for key in keys {
-            try keyboard.keyDown(keycode: key)
-            try keyboard.keyUp(keycode: key)
-        }
-        try keyboard.sync()
+        try session.pressEach(try session.keycodes(["o", "F2"]))
         let result = try bus.runClient(
             AccessibilityBus.findDrawing + """
                 for attempt in range(100):
@@ -168,21 +157,11 @@ struct ScreenReaderTests {
         let session = try await launch(bus)
         defer { session.stop() }
         // The keyboard selects the second line and opens its menu (Tab, Tab, Menu).
-        guard let connection = XOpenDisplay(session.server.display) else {
-            throw AppProcess.AppError(description: "no display")
-        }
-        func code(_ name: String) -> Int32 { Int32(XKeysymToKeycode(connection, XStringToKeysym(name))) }
-        let keys = [code("Tab"), code("Tab"), code("Menu")]
-        XCloseDisplay(connection)
+        let keys = try session.keycodes(["Tab", "Tab", "Menu"])
         let pointer = try session.server.pointer
         try pointer.moveTo(x: 600, y: 450)
         try pointer.sync()
-        let keyboard = try session.server.keyboard
-        for key in keys {
-            try keyboard.keyDown(keycode: key)
-            try keyboard.keyUp(keycode: key)
-        }
-        try keyboard.sync()
+        try session.pressEach(keys)
         let result = try bus.runClient(
             AccessibilityBus.findDrawing + """
                 for attempt in range(100):
@@ -246,24 +225,13 @@ struct ScreenReaderTests {
             String(decoding: client.stdout, as: UTF8.self).contains("selected")
         }
         // The keyboard moves the selected line and copies it (a notice: "Copied the selected shape").
-        guard let connection = XOpenDisplay(session.server.display) else {
-            throw AppProcess.AppError(description: "no display")
-        }
-        func code(_ name: String) -> Int32 { Int32(XKeysymToKeycode(connection, XStringToKeysym(name))) }
-        let (right, control, c) = (code("Right"), code("Control_L"), code("c"))
-        XCloseDisplay(connection)
+        let codes = try session.keycodes(["Right", "Control_L", "c"])
         let pointer = try session.server.pointer
         try pointer.moveTo(x: 600, y: 450)
         try pointer.sync()
-        let keyboard = try session.server.keyboard
         try await Task.sleep(for: .milliseconds(300))
-        try keyboard.keyDown(keycode: right)
-        try keyboard.keyUp(keycode: right)
-        try keyboard.keyDown(keycode: control)
-        try keyboard.keyDown(keycode: c)
-        try keyboard.keyUp(keycode: c)
-        try keyboard.keyUp(keycode: control)
-        try keyboard.sync()
+        try session.pressEach([codes[0]])
+        try session.pressChord([codes[1], codes[2]])
         let ended = try await waitForValue("the client to finish", timeout: .seconds(20), poll: .milliseconds(100)) {
             client.exit
         }

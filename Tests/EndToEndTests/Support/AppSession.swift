@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import TouchTracker
 import TouchTrackerStore
@@ -105,6 +106,26 @@ extension AppSession {
         for code in keycodes { try keyboard.keyDown(keycode: code) }
         for code in keycodes.reversed() { try keyboard.keyUp(keycode: code) }
         try keyboard.sync()
+    }
+
+    /// Presses and releases each of X keycodes in turn, then waits until the server has handled them. Keys go to
+    /// the window under the pointer, as for `pressChord`.
+    func pressEach(_ keycodes: [Int32]) throws {
+        let keyboard = try server.keyboard
+        for code in keycodes {
+            try keyboard.keyDown(keycode: code)
+            try keyboard.keyUp(keycode: code)
+        }
+        try keyboard.sync()
+    }
+
+    /// The X keycodes of keysym `names` ("Tab", "Control_L", "o") on this session's server.
+    func keycodes(_ names: [String]) throws -> [Int32] {
+        guard let connection = XOpenDisplay(server.display) else {
+            throw AppProcess.AppError(description: "cannot open \(server.display)")
+        }
+        defer { XCloseDisplay(connection) }
+        return names.map { Int32(XKeysymToKeycode(connection, XStringToKeysym($0))) }
     }
 
     /// One horizontal stroke by touch `id` across window row `y`, from x 100 to 500, and waits until the server has
