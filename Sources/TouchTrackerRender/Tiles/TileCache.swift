@@ -239,9 +239,9 @@ final class TileCache {
 
     /// Copies the tiles under each box of `region` into `canvas` (the window's pixels), plain background where a
     /// tile has no pixels. A straight copy of rows: through Cairo, under a clip of a long line's hundred boxes, it
-    /// cost ten times as much. The region's boxes come top to bottom, so each tile of a row of tiles is looked up
+    /// costs ten times as much. The region's boxes come top to bottom, so each tile of a row of tiles is looked up
     /// once while the boxes are in that row: a diagonal's boxes in one band can lie in two tiles, and looking a
-    /// tile up again at each box (hashing its key, retaining its pixels) cost a long line's frame ~1 µs in-process
+    /// tile up again at each box (hashing its key, retaining its pixels) costs a long line's frame ~1 µs in-process
     /// and more in the running app, where that memory is cold.
     func compose(into canvas: CairoSurface, region: PixelRegion, background: Color) {
         canvas.flush()
