@@ -50,4 +50,30 @@ import TouchTrackerStore
         #expect(try DocumentStore(path: folder + "/drawing.json").load().lines.count == 100)
         writer.stop()
     }
+
+    @Test("stopping the writer returns only once the save in hand has landed")
+    func stopWaitsForTheSaveInHand() throws {
+        let folder = NSTemporaryDirectory() + "touchtracker-stop-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let looking = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let store = DocumentStore(path: folder + "/drawing.json")
+        let writer = DocumentWriter(
+            store: store,
+            identityOf: { path in
+                looking.signal()
+                release.wait()
+                return FileIdentity.of(path: path)
+            })
+        writer.guardOutsideChanges(current: nil)
+        writer.submit(DrawingSnapshot(Drawing(lines: [Line(begin: Point(x: 0, y: 0), end: Point(x: 10, y: 10))])))
+        #expect(looking.wait(timeout: .now() + 10) == .success, "the save never looked at the document")
+        Thread {
+            Thread.sleep(forTimeInterval: 0.2)
+            release.signal()
+        }.start()
+        writer.stop()
+        #expect(FileManager.default.fileExists(atPath: store.path), "stop returned before the save in hand landed")
+    }
 }

@@ -68,6 +68,8 @@ public final class DocumentWriter: Sendable {
     /// The save's encoding helpers, stopped with the writer.
     private let encoding = ParallelEncoding()
     private let onStatusChange: @Sendable (Status) -> Void
+    /// The writer's thread, waited for by `stop`.
+    private let thread = Worker(name: "document writer")
 
     /// Starts the writer thread for `store`. `log` gets one line per new kind of failure and one when saving works
     /// again; `onStatusChange` is called on the writer's thread whenever `status` changes. The thread holds the
@@ -84,7 +86,8 @@ public final class DocumentWriter: Sendable {
         self.log = log
         self.identityOf = identityOf
         self.onStatusChange = onStatusChange
-        Worker.run("document writer") { [self] in writeUntilStopped() }
+        thread.submit { [self] in writeUntilStopped() }
+        thread.finish()
     }
 
     public var status: Status { state.withLock { $0.status } }
@@ -174,10 +177,12 @@ public final class DocumentWriter: Sendable {
         }
     }
 
-    /// Stops the thread once the save in hand is done (call `flush` first to keep what is pending).
+    /// Stops the thread, and returns once the save in hand is done (call `flush` first to keep what is pending): no
+    /// save lands after the writer's owner has moved on (removed the folder, say).
     public func stop() {
         state.withLock { $0.stopping = true }
         work.signal()
+        thread.finishAndWait()
     }
 
     private func writeUntilStopped() {
