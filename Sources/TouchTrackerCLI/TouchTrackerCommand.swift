@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import TouchTrackerStore
 
 /// The `touchtracker` command: opens the window by default; subcommands work without a display.
 @main
@@ -78,6 +79,14 @@ struct TouchTrackerCommand: ParsableCommand {
         // where it is written, never a reason for the whole app to die with the drawing unsaved.
         signal(SIGPIPE, SIG_IGN)
         let arguments = RawArguments.afterProgramName()
+        if let unknown = unknownHelpTopic(in: arguments) {
+            // The parser answers `help nope` with the overview and success, which a script would take for an answer.
+            let names = subcommandNames.joined(separator: ", ")
+            Diagnostics.error(
+                "there is no command \(PathText.shown(unknown)); the commands are \(names) (touchtracker --help lists them)"
+            )
+            Glibc.exit(ExitCode.validationFailure.rawValue)
+        }
         var command: ParsableCommand
         do {
             command = try parseAsRoot(arguments)
@@ -94,10 +103,20 @@ struct TouchTrackerCommand: ParsableCommand {
         }
     }
 
+    /// The subcommands' names, as typed.
+    private static var subcommandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName }
+    }
+
+    /// The topic of `help TOPIC` when it names no subcommand.
+    private static func unknownHelpTopic(in arguments: [String]) -> String? {
+        guard arguments.count >= 2, arguments[0] == "help", !arguments[1].hasPrefix("-") else { return nil }
+        return (subcommandNames + ["help"]).contains(arguments[1]) ? nil : arguments[1]
+    }
+
     /// How to list the options of the command `arguments` name.
     private static func helpCommand(for arguments: [String]) -> String {
-        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
-        guard let first = arguments.first, names.contains(first) else { return "touchtracker --help" }
+        guard let first = arguments.first, subcommandNames.contains(first) else { return "touchtracker --help" }
         return "touchtracker help \(first)"
     }
 

@@ -60,6 +60,7 @@ struct CommandLineTests {
             (["--bogus"], "Unknown option '--bogus' (touchtracker --help lists the options)"),
             (["replay"], "Missing expected argument '<script>' (touchtracker help replay lists the options)"),
             (["--scale", "abc"], "The value 'abc' is invalid for '--scale <factor>'"),
+            (["help", "nope"], "there is no command nope; the commands are open, replay, export, demo"),
         ])
     func badArgumentIsOneLine(arguments: [String], message: String) async throws {
         let result = try await touchtracker(arguments)
