@@ -139,23 +139,37 @@ public final class AccessibilityBridge: Sendable {
                     [box.minX, box.minY, box.width, box.height].map { GVariantValues.int32(Int32($0.rounded())) }))
         }
         if old.selection != newScene.selection {
-            if let previous = old.selection {
-                // Both states it had go: a reader that heard it focused must hear it lose focus too.
-                for state in ["selected", "focused"] {
-                    emit(
-                        connection, node: .shape(previous), member: "StateChanged", kind: state, detail: 0,
-                        data: GVariantValues.int32(0))
-                }
+            if let previous = old.selection { emitState(connection, "selected", false, on: .shape(previous)) }
+            if let current = newScene.selection { emitState(connection, "selected", true, on: .shape(current)) }
+        }
+        let sameMenu = old.menu != nil && old.menu?.items == newScene.menu?.items
+        let highlighted = newScene.menu?.highlightedIndex
+        if !sameMenu || old.menu?.highlightedIndex != highlighted {
+            // The highlight moved (Up, Down, the pointer): the item left, if its menu is still open, and the one
+            // highlighted now, which the menu says is its selection.
+            if sameMenu, let previous = old.menu?.highlightedIndex {
+                emitState(connection, "selected", false, on: .menuItem(previous))
             }
-            if let current = newScene.selection {
+            if let highlighted {
+                emitState(connection, "selected", true, on: .menuItem(highlighted))
                 emit(
-                    connection, node: .shape(current), member: "StateChanged", kind: "selected", detail: 1,
-                    data: GVariantValues.int32(0))
-                emit(
-                    connection, node: .shape(current), member: "StateChanged", kind: "focused", detail: 1,
+                    connection, node: .menu, member: "SelectionChanged", kind: "", detail: 0,
                     data: GVariantValues.int32(0))
             }
         }
+        if old.focusedNode != newScene.focusedNode {
+            // A reader speaks what gains the focus: the highlighted item, the selected shape, or the drawing again
+            // as a menu closes or the selection goes. What had it is told it lost it first.
+            emitState(connection, "focused", false, on: old.focusedNode)
+            emitState(connection, "focused", true, on: newScene.focusedNode)
+        }
+    }
+
+    /// Tells clients `node` gained or lost `state` ("selected", "focused").
+    private func emitState(_ connection: OpaquePointer, _ state: String, _ isOn: Bool, on node: AccessibleNode) {
+        emit(
+            connection, node: node, member: "StateChanged", kind: state, detail: isOn ? 1 : 0,
+            data: GVariantValues.int32(0))
     }
 
     /// Says `text` to a screen reader (a notice the window shows): AT-SPI's announcement, politely.

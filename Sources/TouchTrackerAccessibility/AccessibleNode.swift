@@ -161,14 +161,14 @@ enum AccessibleNode: Hashable {
         switch self {
         case .application: break
         case .window: states.append(.active)
-        case .drawing: states += [.focusable, .focused]
+        case .drawing: states.append(.focusable)
         case .shape(let id):
             states.append(.selectable)
-            if scene.selection == id { states += [.selected, .focused] }
+            if scene.selection == id { states.append(.selected) }
         case .menu: break
         case .menuItem(let index):
             states.append(.selectable)
-            if scene.menu?.highlightedIndex == index { states += [.selected, .focused] }
+            if scene.menu?.highlightedIndex == index { states.append(.selected) }
             // A switch or a colour says whether it is on, as its tick shows it.
             if let menu = scene.menu, menu.items.indices.contains(index) {
                 let item = menu.items[index]
@@ -179,6 +179,8 @@ enum AccessibleNode: Hashable {
                 if menu.checkedItems.contains(item) { states.append(.checked) }
             }
         }
+        // One node has the focus: the highlighted menu item, else the selected shape, else the drawing.
+        if scene.focusedNode == self { states.append(.focused) }
         return states
     }
 

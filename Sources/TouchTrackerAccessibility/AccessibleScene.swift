@@ -55,6 +55,14 @@ public struct AccessibleScene: Sendable {
         return name
     }
 
+    /// Where the keyboard's focus is, as a reader should hear it: the open menu's highlighted item, else the selected
+    /// shape, else the drawing itself.
+    var focusedNode: AccessibleNode {
+        if let index = menu?.highlightedIndex { return .menuItem(index) }
+        if let selection { return .shape(selection) }
+        return .drawing
+    }
+
     /// The shape at `index` in drawing order, with its ID.
     public func shape(at index: Int) -> (id: ShapeID, shape: Shape)? {
         guard shapes.order.indices.contains(index), let shape = shapes[shapes.order[index]] else { return nil }

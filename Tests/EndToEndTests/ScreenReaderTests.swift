@@ -246,4 +246,56 @@ struct ScreenReaderTests {
             #expect(output.contains("'\(kind)'"), "\(kind) not heard: \(output)")
         }
     }
+
+    @Test(
+        """
+        a listening client hears the focus go to the selected shape, to each menu item as the keyboard highlights \
+        it, and back to the shape as the menu closes
+        """)
+    func focusFollowsTheMenuHighlight() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        let client = try bus.startClient(
+            AccessibilityBus.findDrawing + """
+                from gi.repository import GLib
+                def listen(event):
+                    if event.detail1 == 1 or str(event.type).startswith("object:selection-changed"):
+                        print("heard", event.type, event.source.getRoleName(), event.source.name, flush=True)
+                pyatspi.Registry.registerEventListener(
+                    listen, "object:state-changed:focused", "object:selection-changed")
+                def finish():
+                    pyatspi.Registry.stop()
+                    return False
+                print("listening", flush=True)
+                GLib.timeout_add(6000, finish)
+                pyatspi.Registry.start()
+                """)
+        defer { _ = client.stop(timeout: .seconds(2)) }
+        try await waitUntil("the client to listen", timeout: .seconds(60), poll: .milliseconds(50)) {
+            String(decoding: client.stdout, as: UTF8.self).contains("listening")
+        }
+        let pointer = try session.server.pointer
+        try pointer.moveTo(x: 600, y: 450)
+        try pointer.sync()
+        try await Task.sleep(for: .milliseconds(300))
+        // Tab selects the first line, Menu opens its menu, Down highlights Delete, Escape closes the menu.
+        for key in try session.keycodes(["Tab", "Menu", "Down", "Escape"]) {
+            try session.pressEach([key])
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        let ended = try await waitForValue("the client to finish", timeout: .seconds(20), poll: .milliseconds(100)) {
+            client.exit
+        }
+        try await waitUntil("the client's output read to the end", timeout: .seconds(5)) { client.outputClosed }
+        let output = String(decoding: client.stdout, as: UTF8.self) + String(decoding: client.stderr, as: UTF8.self)
+        #expect(ended.status == 0, "\(output)")
+        let focus = output.split(separator: "\n").filter { $0.hasPrefix("heard object:state-changed:focused") }
+        #expect(
+            focus.map { $0.split(separator: " ", maxSplits: 2).last ?? "" } == [
+                "image Line from 10, 20 to 300, 40", "menu item Delete", "image Line from 10, 20 to 300, 40",
+            ], "\(output)")
+        #expect(output.contains("heard object:selection-changed menu"), "\(output)")
+    }
 }
