@@ -223,6 +223,7 @@ let package = Package(
             name: "TouchTrackerSessionTests",
             dependencies: [
                 "TouchTrackerSession", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "TouchKit",
+                "TouchTrackerAccessibility",
             ]
         ),
         // EventTranslator fed XEvents and XInput2 cookies built in memory (no X server).

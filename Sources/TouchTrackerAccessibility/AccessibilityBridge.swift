@@ -10,8 +10,9 @@ public enum AccessibilityRequest: Sendable, Equatable {
     case select(ShapeID)
     case delete(ShapeID)
     case deselect
-    /// The open menu's item at this index, as a click on it.
-    case activateMenuItem(Int)
+    /// A click on this item of this menu (as the client saw it): done only while that menu is still the one open,
+    /// so a menu that closed or changed meanwhile is not acted on in its place.
+    case activateMenuItem(MenuItem, in: PopupMenu)
 }
 
 /// The window as AT-SPI 2 objects on the accessibility bus (DESIGN.md §3e), spoken directly over D-Bus with GDBus,
@@ -416,7 +417,11 @@ public final class AccessibilityBridge: Sendable {
             guard node.actions.indices.contains(argument(0)) else { return tuple(GVariantValues.bool(false)) }
             switch node {
             case .shape(let id): onRequest(argument(0) == 0 ? .select(id) : .delete(id))
-            case .menuItem(let index): onRequest(.activateMenuItem(index))
+            case .menuItem(let index):
+                guard let menu = scene.menu, menu.items.indices.contains(index) else {
+                    return tuple(GVariantValues.bool(false))
+                }
+                onRequest(.activateMenuItem(menu.items[index], in: menu))
             default: return tuple(GVariantValues.bool(false))
             }
             return tuple(GVariantValues.bool(true))

@@ -288,18 +288,24 @@ public final class DrawingSession {
 
     /// Does what assistive clients asked: select, delete, deselect (as a tap and the menu would).
     private func doAccessibilityRequests() {
-        for request in accessibilityRequests.take() {
-            switch request {
-            case .select(let id):
-                controller.select(id)
-            case .delete(let id):
-                controller.delete(id)
-            case .deselect:
-                controller.select(nil)
-            case .activateMenuItem(let index):
-                guard let menu = controller.menu, menu.items.indices.contains(index) else { continue }
-                controller.activate(menu.items[index])
-            }
+        for request in accessibilityRequests.take() { perform(request) }
+    }
+
+    /// Does one thing an assistive client asked.
+    func perform(_ request: AccessibilityRequest) {
+        switch request {
+        case .select(let id):
+            controller.select(id)
+        case .delete(let id):
+            controller.delete(id)
+        case .deselect:
+            controller.select(nil)
+        case .activateMenuItem(let item, let seen):
+            // The highlight may have moved since; the menu's place and items say it is the same menu.
+            guard let menu = controller.menu, menu.anchor == seen.anchor, menu.items == seen.items,
+                menu.items.contains(item)
+            else { return }
+            controller.activate(item)
         }
     }
 

@@ -4,9 +4,11 @@ import Synchronization
 import Testing
 import TouchKit
 import TouchTracker
+import TouchTrackerAccessibility
 import TouchTrackerRender
-import TouchTrackerSession
 import TouchTrackerStore
+
+@testable import TouchTrackerSession
 
 /// The drawing session as a window system drives it, through `InMemoryHost`: events in, frames and saved files
 /// out, no X server.
@@ -116,6 +118,19 @@ import TouchTrackerStore
         #expect(session.finish())
         sync.close()
         #expect(try DocumentStore(path: documentPath).load().lines.count == 2)
+    }
+
+    @Test("a screen reader's click on a menu that has since closed is not done in the menu open now")
+    func menuClickActsOnlyOnTheMenuSeen() throws {
+        let first = Line(begin: Point(x: 10, y: 20), end: Point(x: 300, y: 40))
+        let second = Line(begin: Point(x: 50, y: 200), end: Point(x: 350, y: 200))
+        let (session, _, sync) = try open(drawing: Drawing(lines: [first, second]))
+        defer { sync.close() }
+        session.controller.contextClick(at: Point(x: 155, y: 30))
+        let seen = try #require(session.controller.menu)
+        session.controller.contextClick(at: Point(x: 200, y: 200))
+        session.perform(.activateMenuItem(.delete, in: seen))
+        #expect(session.controller.drawingView.drawing.lines == [first, second])
     }
 
     @Test("Ctrl+C offers the document's type, the PNG and text; Ctrl+V of that copy pastes it at the pointer")
