@@ -72,8 +72,8 @@ public final class DrawingSession {
     private let accessibilityRequests = AccessibilityMailbox()
     /// What the accessible tree was last told: the shapes' revision, the selection and the window's size.
     private var publishedScene: (revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size)?
-    /// The notice last said to a screen reader.
-    private var announcedNotice: Message?
+    /// Which notices a screen reader has been told.
+    private var noticeAnnouncer = NoticeAnnouncer()
     /// The passing notice last written to the log (`--verbose`), so each is logged once, when it is first shown.
     private var loggedNotice: String?
 
@@ -279,10 +279,10 @@ public final class DrawingSession {
             publishedScene = (view.shapes.revision, view.selection, menu, size)
             accessibility.publish(accessibleScene())
         }
-        let notice = controller.overlay.notice
-        if notice != announcedNotice {
-            announcedNotice = notice
-            if let notice { accessibility.announce(notice.localized(Localization.translate)) }
+        if let notice = noticeAnnouncer.toAnnounce(
+            shows: controller.overlay.notice, standing: controller.standingNotice)
+        {
+            accessibility.announce(notice.localized(Localization.translate))
         }
     }
 
