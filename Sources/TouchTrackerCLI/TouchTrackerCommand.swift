@@ -46,6 +46,7 @@ struct TouchTrackerCommand: ParsableCommand {
               Tab, Shift+Tab         select the next or previous shape;
                                      the arrows then move it
               Delete                 delete the selected line
+              Ctrl+Shift+Delete      clear the drawing (Ctrl+Z undoes)
               Up/Down/Return         choose in the menu; Escape closes it,
                                      cancels a keyboard line, deselects
               Menu, Shift+F10        open the selected line's menu

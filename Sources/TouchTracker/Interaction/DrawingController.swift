@@ -259,6 +259,11 @@ public final class DrawingController {
         case .deleteSelection:
             guard drawingView.selectedShape != nil else { return false }
             deleteSelectedShape()
+        case .clearDrawing:
+            guard !drawingView.shapes.isEmpty else { return false }
+            // A line held and dragged is put down first, as a menu's click does, so its move ends undoably.
+            endDrag()
+            clearAll()
         case .escape:
             if menuView != nil {
                 closeMenu()

@@ -4,6 +4,8 @@ public enum KeyAction: Hashable, Sendable {
     case undo
     case redo
     case deleteSelection
+    /// Ctrl+Shift+Delete: clears the drawing, as a double tap does (undoable).
+    case clearDrawing
     /// Escape: closes the open menu; else cancels the keyboard's line in progress; else deselects.
     case escape
     /// An arrow key (`fine`: with Shift): in an open menu Up and Down choose; else it moves the line the keyboard
@@ -36,6 +38,7 @@ public enum KeyMap {
         case ("z", true, false): .undo
         case ("z", true, true), ("y", true, _): .redo
         case ("Delete", false, _), ("KP_Delete", false, _): .deleteSelection
+        case ("Delete", true, true), ("KP_Delete", true, true): .clearDrawing
         case ("Escape", _, _): .escape
         case ("Up", false, let shift), ("KP_Up", false, let shift): .arrow(.up, fine: shift)
         case ("Down", false, let shift), ("KP_Down", false, let shift): .arrow(.down, fine: shift)
