@@ -44,6 +44,28 @@ enum PathOption {
         throw ValidationError("\(option) is empty; give a file's name")
     }
 
+    /// Refuses a document named in a folder that does not exist (a typing slip, most often): the window would
+    /// otherwise make the folders and save there unseen. (A folder moved away while the window is open is made
+    /// again by the save: the drawing came from there.)
+    static func validateFolder(of path: String?, option: String) throws {
+        guard let path else { return }
+        let folder = PathText.folder(of: path)
+        var status = stat()
+        guard PathText.withCString(folder, { stat($0, &status) }) != 0 else {
+            guard status.st_mode & S_IFMT != S_IFDIR else { return }
+            throw ValidationError(
+                "\(option) \(Diagnostics.shown(path)): \(Diagnostics.shown(folder)) is not a folder; give another path")
+        }
+        if errno == ENOTDIR {
+            throw ValidationError(
+                "\(option) \(Diagnostics.shown(path)): a part of the path is a file, not a folder; give another path")
+        }
+        guard errno == ENOENT else { return }
+        throw ValidationError(
+            "\(option) \(Diagnostics.shown(path)): the folder \(Diagnostics.shown(folder)) does not exist; create it "
+                + "first (mkdir -p \(PathText.shellQuoted(folder)))")
+    }
+
     /// Refuses writing a command's output over the document it reads: the same file, by any name or link.
     static func validate(output: String, option: String, isNot document: String) throws {
         guard let written = FileIdentity.of(path: output), let read = FileIdentity.of(path: document),

@@ -223,6 +223,18 @@ struct PathCommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("nowhere").path))
     }
 
+    @Test("a window's document in a folder that does not exist is refused, naming the folder, which is not made")
+    func windowDocumentInMissingFolder() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-open-missing")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await touchtracker(["--document", "nowhere/d.json"], in: folder)
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.contains("--document nowhere/d.json: the folder nowhere does not exist; create it first"),
+            "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("nowhere").path))
+    }
+
     @Test(
         "an empty path is refused before anything is read or written, naming the option",
         arguments: [
@@ -296,15 +308,18 @@ struct PathCommandLineTests {
         #expect(!names.contains(Array("caf".utf8) + [0xEF, 0xBF, 0xBD]), "\(names)")
     }
 
-    @Test("a folder that cannot be created for a window's document is named with the reason, in words")
+    @Test("a folder that cannot be created for the window's default document is named with the reason, in words")
     func documentFolderCannotBeCreated() async throws {
         let folder = try folderWithDocumentAndScript("touchtracker-folder-create")
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await XorgServer.start()
         defer { server.stop() }
         let app = try AppProcess(
-            arguments: ["--document", "doc.json/inside/drawing.json", "--verbose"],
-            environment: ["DISPLAY": server.display], workingDirectory: folder.path)
+            arguments: ["--verbose"],
+            environment: [
+                "DISPLAY": server.display, "XDG_DATA_HOME": folder.path + "/doc.json/inside",
+                "XDG_STATE_HOME": folder.path + "/state",
+            ], workingDirectory: folder.path)
         defer { app.stop() }
         try await app.waitForStderrLine(containing: "touchtracker: ready")
         _ = try await app.terminate()
