@@ -72,6 +72,16 @@ struct Demo: ParsableCommand {
             throw ValidationError("--png needs --replay (a window draws on the screen)")
         }
         if let geometry { try CanvasSize.validateGeometry(geometry, option: "--geometry") }
+        if replay != nil {
+            // A replay opens no window: a window's option would be ignored without a word.
+            let windowOptions = [
+                ("--geometry", geometry != nil), ("--backend", windowSystem.backend != nil),
+                ("--display", windowSystem.display != nil),
+            ]
+            if let (option, _) = windowOptions.first(where: { $0.1 }) {
+                throw ValidationError("\(option) is for the window, and --replay opens none (--size sets its size)")
+            }
+        }
     }
 
     func run() throws {

@@ -61,6 +61,10 @@ struct CommandLineTests {
             (["replay"], "Missing expected argument '<script>' (touchtracker help replay lists the options)"),
             (["--scale", "abc"], "The value 'abc' is invalid for '--scale <factor>'"),
             (["help", "nope"], "there is no command nope; the commands are open, replay, export, demo"),
+            (
+                ["demo", "farm", "--replay", "s.jsonl", "--geometry", "300x300"],
+                "--geometry is for the window, and --replay opens none (--size sets its size)"
+            ),
         ])
     func badArgumentIsOneLine(arguments: [String], message: String) async throws {
         let result = try await touchtracker(arguments)
