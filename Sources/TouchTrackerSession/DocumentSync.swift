@@ -71,18 +71,26 @@ public final class DocumentSync: Sendable {
             let document = requested.openForEditing(stamp: Self.timeStamp())
             if let problem = document.problem { log(problem) }
             opened.set(document)
+            // Looked for here, off the loop: it reads folders, the shared temporary one among them.
+            opened.keptCopy = recovery.newest()
             return document.drawing
         }
     }
 
     /// Hands saving to `session` (from when its document is read), records `window` in the lock for a second
-    /// instance to bring forward, and says when an unsaved copy of
-    /// this document was kept by an earlier exit.
+    /// instance to bring forward, and says (once the document is read) when an unsaved copy of this document was
+    /// kept by an earlier exit.
     public func attach(to session: DrawingSession, window: DocumentLock.Window?) {
         if let window { lock.setWindow(window) }
         session.documentName = PathText.shown(PathText.name(of: requested.path))
         session.onDocumentLoaded = { [unowned session, self] in
             let store = opened.store ?? requested
+            if let kept = opened.keptCopy {
+                log(
+                    "an unsaved copy of this drawing was kept in \(PathText.shown(kept)); open it with: touchtracker "
+                        + "--document \(PathText.shellQuoted(kept))")
+                session.controller.showNotice(.unsavedCopyKept(in: abbreviatingHome(PathText.shown(kept))), for: 10)
+            }
             let writer = DocumentWriter(
                 store: store, log: log, onStatusChange: { [wakeUp = session.wakeUp] _ in wakeUp() },
                 identityOf: identityOf)
@@ -111,12 +119,6 @@ public final class DocumentSync: Sendable {
                 keepInRecoveryFile(session.controller.drawingView.drawing, failure: failure)
                 return false
             }
-        }
-        if let kept = recovery.newest() {
-            log(
-                "an unsaved copy of this drawing was kept in \(PathText.shown(kept)); open it with: touchtracker "
-                    + "--document \(PathText.shellQuoted(kept))")
-            session.controller.showNotice(.unsavedCopyKept(in: abbreviatingHome(PathText.shown(kept))), for: 10)
         }
     }
 
@@ -233,8 +235,15 @@ public final class DocumentSync: Sendable {
 /// event loop.
 final class OpenedDocumentBox: Sendable {
     private let opened = Mutex<(store: DocumentStore, version: FileIdentity?)?>(nil)
+    private let kept = Mutex<String?>(nil)
 
     func set(_ document: OpenedDocument) { opened.withLock { $0 = (document.store, document.version) } }
+
+    /// The newest unsaved copy an earlier exit kept, looked for while the document was read.
+    var keptCopy: String? {
+        get { kept.withLock { $0 } }
+        set { kept.withLock { $0 = newValue } }
+    }
 
     var store: DocumentStore? { opened.withLock { $0?.store } }
     var version: FileIdentity? { opened.withLock { $0?.version } }

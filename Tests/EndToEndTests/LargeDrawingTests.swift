@@ -281,6 +281,9 @@ struct LargeDrawingTests {
         defer { next.stop() }
         try await next.app.waitForStderrLine(
             containing: "an unsaved copy of this drawing was kept in \(path)", timeout: .seconds(5))
-        #expect(isNoticeShown(try next.screenshot()), "the window should say where the copy is")
+        // Said once the document is read (the recovery folders are looked at then, off the loop), at a frame soon after.
+        try await waitUntil("the window to say where the copy is", timeout: .seconds(5), poll: .milliseconds(50)) {
+            try isNoticeShown(next.screenshot())
+        }
     }
 }

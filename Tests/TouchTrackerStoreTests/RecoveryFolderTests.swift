@@ -80,6 +80,25 @@ import TouchTracker
         #expect(recovery.newest() == nil)
     }
 
+    @Test(
+        "a recovery file written in the private folder made instead of an unsafe one is found",
+        arguments: Unsafe.allCases)
+    func recoveryFileInTheFolderMadeInsteadIsFound(unsafe: Unsafe) throws {
+        try plant(unsafe)
+        let path = try recovery.write(drawing, stamp: "20260102-030405")
+        #expect(recovery.newest() == path)
+    }
+
+    @Test("a recovery file in a folder named like one made instead, but open to others, is not found")
+    func recoveryFileInAnOpenLookalikeIsNotFound() throws {
+        let lookalike = recovery.sharedFolder + "-abcdef"
+        try FileManager.default.createDirectory(atPath: lookalike, withIntermediateDirectories: false)
+        try #require(chmod(lookalike, 0o777) == 0)
+        try FileProbe.create(
+            lookalike + "/" + recovery.prefix + "20260102-030405.json", "{\"version\": 1, \"lines\": []}")
+        #expect(recovery.newest() == nil)
+    }
+
     @Test("a recovery file written in a private shared folder is found")
     func writtenRecoveryFileIsFound() throws {
         let path = try recovery.write(drawing, stamp: "20260102-030405")

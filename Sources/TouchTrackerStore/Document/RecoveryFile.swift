@@ -39,9 +39,17 @@ public struct RecoveryFile: Sendable {
     /// The shared temporary folder's place for this user's recovery files.
     public var sharedFolder: String { temporaryFolder + "/touchtracker-\(getuid())" }
 
-    /// The folders searched for recovery files, in order: the state folder, then the shared one while it is safe.
+    /// The folders searched for recovery files, in order: the state folder, then the shared one while it is safe,
+    /// then the private ones `write` made in its place (`touchtracker-UID-XXXXXX`, each a real folder of this
+    /// user's that nobody else may enter).
     public var folders: [String] {
-        [stateFolder, Self.isPrivateFolder(sharedFolder) ? sharedFolder : nil].compactMap { $0 }
+        let madeInstead = Self.names(in: temporaryFolder).filter { name in
+            name.hasPrefix(PathText.name(of: sharedFolder) + "-")
+                && name.utf8.count == PathText.name(of: sharedFolder).utf8.count + 7
+        }.sorted().map { temporaryFolder + "/" + $0 }
+        return ([stateFolder, sharedFolder].compactMap { $0 } + madeInstead).filter { folder in
+            folder == stateFolder || Self.isPrivateFolder(folder)
+        }
     }
 
     /// The start of every recovery file's name for this document.
