@@ -33,15 +33,35 @@ public final class DocumentSync: Sendable {
     private let writer = Mutex<DocumentWriter?>(nil)
     private let recovery: RecoveryFile
     private let identityOf: @Sendable (String) -> FileIdentity?
+    private let startWatch: StartWatch
+    /// How long after a watch could not be set up it is tried again.
+    private let watchRetryInterval: Double
+    /// Signalled by `close`: a watch tried again no more.
+    private let closedSignal = DispatchSemaphore(value: 0)
+
+    /// Makes the document's watcher: `DocumentWatcher.init` (tests make its first tries fail, since inotify's
+    /// limits cannot be reached safely in a test).
+    public typealias StartWatch =
+        @Sendable (
+            _ documentPath: String, _ onRewatch: @escaping @Sendable () -> Void,
+            _ onChange: @escaping @Sendable () -> DocumentWatcher.Look
+        ) throws(DocumentFileError) -> DocumentWatcher
 
     /// `log` gets every line for stderr (errors, and with `verbose` what happens). `identityOf` is how the writer
     /// looks at the document before a save replaces it (tests put a file system that hangs there).
     public init(
         documentPath: String, environment: [String: String], verbose: Bool,
         log: @escaping @Sendable (String) -> Void,
-        identityOf: @escaping @Sendable (String) -> FileIdentity? = FileIdentity.of(path:)
+        identityOf: @escaping @Sendable (String) -> FileIdentity? = FileIdentity.of(path:),
+        startWatch: @escaping StartWatch = { path, onRewatch, onChange throws(DocumentFileError) in
+            // A first look once it watches: a version written before the watch began sends no event.
+            try DocumentWatcher(documentPath: path, reportAtStart: true, onRewatch: onRewatch, onChange: onChange)
+        },
+        watchRetryInterval: Double = 10
     ) {
         self.identityOf = identityOf
+        self.startWatch = startWatch
+        self.watchRetryInterval = watchRetryInterval
         requested = DocumentStore(path: documentPath)
         self.environment = environment
         self.verbose = verbose
@@ -102,7 +122,16 @@ public final class DocumentSync: Sendable {
             writer.guardOutsideChanges(current: opened.version)
             let mailbox = session.diskChanges
             Worker.run("document watch setup") { [self] in
-                let made = watch(store, writer: writer, mailbox: mailbox)
+                var made = watch(store, writer: writer, mailbox: mailbox, firstTry: true)
+                // One that could not be set up (inotify's limit of instances reached by other programs, say) is
+                // tried again now and then until the window closes.
+                while made == nil {
+                    guard closedSignal.wait(timeout: .now() + watchRetryInterval) == .timedOut else {
+                        closedSignal.signal()
+                        return
+                    }
+                    made = watch(store, writer: writer, mailbox: mailbox, firstTry: false)
+                }
                 let kept = watching.withLock { state in
                     guard !state.closed else { return false }
                     state.watcher = made
@@ -129,6 +158,7 @@ public final class DocumentSync: Sendable {
             state.closed = true
             return state.watcher
         }
+        closedSignal.signal()
         watcher?.stop()
         writer.withLock { $0?.stop() }
         lock.release()
@@ -152,26 +182,39 @@ public final class DocumentSync: Sendable {
     /// the watcher's thread and posted to the window; once it is on screen (and submitted) the writer may replace
     /// it. An unreadable one is copied aside first (`NAME.corrupt-…`), so whatever the other program wrote is kept;
     /// until a copy can be made (a full disk, say) it is not replaced, and the copy is tried again every
-    /// `copyRetryInterval` seconds. Nil (the window then does not follow outside changes, and saves as before) when
-    /// inotify cannot be set up; said once on stderr.
+    /// `copyRetryInterval` seconds. Nil when inotify cannot be set up: said on stderr at
+    /// the first try, after which the window saves unguarded until a later try (`firstTry` false) works and guards
+    /// again.
     ///
     /// The guard stays while the document's folder is gone (deleted or renamed): a save then makes the folder
     /// again, the watcher watches it once it is back (the lock is taken again then) and looks, so a version another
     /// program put there meanwhile is still shown before anything replaces it.
-    private func watch(_ store: DocumentStore, writer: DocumentWriter, mailbox: DiskChangeMailbox) -> DocumentWatcher? {
+    private func watch(_ store: DocumentStore, writer: DocumentWriter, mailbox: DiskChangeMailbox, firstTry: Bool)
+        -> DocumentWatcher?
+    {
         let (log, verbose, lock, requested) = (log, verbose, lock, requested)
         do {
-            // A first look once it watches: a version written between the read and the watch sends no event.
-            return try DocumentWatcher(
-                documentPath: store.path, reportAtStart: true,
-                onRewatch: {
+            let watcher = try startWatch(
+                store.path,
+                {
                     if verbose { log("the drawing's folder is back; watching it again") }
                     lock.takeAgain(for: requested.path, log: log)
                 },
-                onChange: { Self.look(at: store, writer: writer, mailbox: mailbox) })
+                { Self.look(at: store, writer: writer, mailbox: mailbox) })
+            if !firstTry {
+                // Guarded again: the watcher's first look shows whatever another program wrote meanwhile before
+                // a save replaces it.
+                writer.guardOutsideChanges(current: nil)
+                log("watching \(PathText.shown(store.path)) for changes by other programs now")
+            }
+            return watcher
         } catch {
-            log("cannot watch \(PathText.shown(store.path)) for changes by other programs: \(error)")
-            writer.stopGuardingOutsideChanges()
+            if firstTry {
+                log(
+                    "cannot watch \(PathText.shown(store.path)) for changes by other programs: \(error); "
+                        + "trying again every \(Int(watchRetryInterval)) s")
+                writer.stopGuardingOutsideChanges()
+            }
             return nil
         }
     }

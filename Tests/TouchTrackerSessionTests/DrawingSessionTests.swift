@@ -29,13 +29,25 @@ import TouchTrackerStore
     /// A session on a 400x300 window with its document synced, once the document has been read.
     private func open(
         drawing: Drawing? = nil, identityOf: @escaping @Sendable (String) -> FileIdentity? = FileIdentity.of(path:),
-        benchmarkFloor: BenchmarkFloor = .off
+        benchmarkFloor: BenchmarkFloor = .off, failedWatches: Int = 0
     ) throws -> (DrawingSession, InMemoryHost, DocumentSync) {
         if let drawing { try DocumentStore(path: documentPath).save(drawing) }
         let host = InMemoryHost()
+        let tries = Mutex(0)
         let sync = DocumentSync(
             documentPath: documentPath, environment: ["XDG_STATE_HOME": folder + "/state"], verbose: false,
-            log: { _ in }, identityOf: identityOf)
+            log: { _ in }, identityOf: identityOf,
+            startWatch: { path, onRewatch, onChange throws(DocumentFileError) in
+                let attempt = tries.withLock { tries in
+                    tries += 1
+                    return tries
+                }
+                if attempt <= failedWatches {
+                    throw DocumentFileError(path: path, problem: "the limit of inotify instances is reached (made up)")
+                }
+                return try DocumentWatcher(
+                    documentPath: path, reportAtStart: true, onRewatch: onRewatch, onChange: onChange)
+            }, watchRetryInterval: 0.1)
         guard case .open = sync.takeLock() else { throw SessionTestError("the document is locked") }
         var options = SessionOptions()
         options.painterThreads = 1
@@ -185,6 +197,25 @@ import TouchTrackerStore
         }
         session.handle(.key(KeyCommand(key: "z", control: true)))
         #expect(session.controller.drawingView.drawing.lines.count == 1)
+    }
+
+    @Test(
+        "a watch that could not be set up at first is tried again, and then another program's version is shown (first tries' failure injected)"
+    )
+    func watchIsTriedAgain() throws {
+        let (session, _, sync) = try open(failedWatches: 2)
+        defer { sync.close() }
+        stroke(session, from: Point(x: 50, y: 100), to: Point(x: 350, y: 100))
+        try waitFor("the line saved") { (try? DocumentStore(path: documentPath).load().lines.count) == 1 }
+        // Time for the third try, which works.
+        Thread.sleep(forTimeInterval: 0.5)
+        let theirs = Drawing(lines: [Line(begin: Point(x: 20, y: 20), end: Point(x: 40, y: 40))])
+        try Data(DocumentCodec.encode(theirs)).write(to: URL(fileURLWithPath: folder + "/theirs.tmp"))
+        #expect(rename(folder + "/theirs.tmp", documentPath) == 0)
+        try waitFor("their drawing on screen") {
+            session.drawFrame()
+            return session.controller.drawingView.drawing.lines.first?.begin == Point(x: 20, y: 20)
+        }
     }
 
     @Test("while a save's look at the document hangs, the session keeps taking input and presenting frames")
