@@ -29,7 +29,8 @@ import TouchTrackerStore
     /// A session on a 400x300 window with its document synced, once the document has been read.
     private func open(
         drawing: Drawing? = nil, identityOf: @escaping @Sendable (String) -> FileIdentity? = FileIdentity.of(path:),
-        benchmarkFloor: BenchmarkFloor = .off, failedWatches: Int = 0
+        benchmarkFloor: BenchmarkFloor = .off, failedWatches: Int = 0,
+        watchGate: DispatchSemaphore? = nil
     ) throws -> (DrawingSession, InMemoryHost, DocumentSync) {
         if let drawing { try DocumentStore(path: documentPath).save(drawing) }
         let host = InMemoryHost()
@@ -38,6 +39,8 @@ import TouchTrackerStore
             documentPath: documentPath, environment: ["XDG_STATE_HOME": folder + "/state"], verbose: false,
             log: { _ in }, identityOf: identityOf,
             startWatch: { path, onRewatch, onChange throws(DocumentFileError) in
+                // Setting the watch up touches the disk, which may hang: a gate stands for that.
+                watchGate?.wait()
                 let attempt = tries.withLock { tries in
                     tries += 1
                     return tries
@@ -216,6 +219,19 @@ import TouchTrackerStore
             session.drawFrame()
             return session.controller.drawingView.drawing.lines.first?.begin == Point(x: 20, y: 20)
         }
+    }
+
+    @Test("while setting up the document's watch hangs, the session keeps taking input and presenting frames")
+    func hungWatchSetupHoldsNothing() throws {
+        let gate = DispatchSemaphore(value: 0)
+        defer { gate.signal() }
+        let (session, host, sync) = try open(watchGate: gate)
+        defer { sync.close() }
+        let framesBefore = host.frames.count
+        stroke(session, from: Point(x: 50, y: 100), to: Point(x: 350, y: 100))
+        #expect(session.controller.drawingView.drawing.lines.count == 1)
+        #expect(host.frames.count > framesBefore)
+        try waitFor("the line saved") { (try? DocumentStore(path: documentPath).load().lines.count) == 1 }
     }
 
     @Test("while a save's look at the document hangs, the session keeps taking input and presenting frames")
