@@ -19,8 +19,9 @@ import TouchKit
                 InspectorSnapshot.TouchMark(
                     id: 12, location: Point(x: 100, y: 250), phase: "cancelled", type: "pointer")
             ], recognizers: [], scale: scale)
-        let bounds = OverlayPainter.bounds(of: overlay, canvas: canvasRect, translate: untranslated, in: context)
-        OverlayPainter.paint(overlay, canvas: canvasRect, translate: untranslated, in: context)
+        let painter = OverlayPainter(overlay, canvas: canvasRect, translate: untranslated, in: context)
+        let bounds = painter.bounds
+        painter.paint(in: context)
         canvas.flush()
         // Below the inspector's panel (top left), every painted pixel is the touch's ring or label.
         var outside: [(Int, Int)] = []

@@ -24,9 +24,9 @@ public final class DrawingRenderer {
     private var carried: WindowChanges?
     /// Shapes that went into the tiles at a version the tiles under them do not show yet, drawn live meanwhile.
     private var pendingShapes: [ShapeID: Int] = [:]
-    /// The overlay last drawn and the pixels it covered, so a change repaints both the old and the new place.
-    private var lastOverlay = Overlay()
-    private var lastOverlayBounds = Rect.null
+    /// The overlay last shown, laid out, with the pixels it covers (nil: none), so a change repaints both the old
+    /// and the new place.
+    private var shownOverlay: OverlayPainter?
 
     public var backgroundColor = Color.white
     public var completeColor = Color.black
@@ -88,8 +88,7 @@ public final class DrawingRenderer {
         canvas = try makeCanvas(width, height)
         canvasContext = try CairoContext(surface: canvas)
         tiles.resize(width: width, height: height)
-        lastOverlay = Overlay()
-        lastOverlayBounds = .null
+        shownOverlay = nil
     }
 
     /// Draws from now on into `canvas`, which holds exactly what the current canvas holds (a platform that rotates
@@ -113,19 +112,17 @@ public final class DrawingRenderer {
         damage.add(tiles.swapInFinished())
         damage.add(prunePendingShapes(of: view))
         if forceFull || (drewNothing && !drawsNothingForBenchmarkFloor) { damage.add(full) }
-        if overlay != lastOverlay {
-            damage.add(lastOverlayBounds)
-            lastOverlay = overlay
-            lastOverlayBounds =
-                overlay.isEmpty
-                ? .null : OverlayPainter.bounds(of: overlay, canvas: full, translate: translate, in: canvasContext)
-            damage.add(lastOverlayBounds)
+        if overlay != (shownOverlay?.overlay ?? Overlay()) {
+            damage.add(shownOverlay?.bounds ?? .null)
+            shownOverlay =
+                overlay.isEmpty ? nil : OverlayPainter(overlay, canvas: full, translate: translate, in: canvasContext)
+            damage.add(shownOverlay?.bounds ?? .null)
         }
         let region = damage.region.intersection(full)
         guard !region.isEmpty else { return nil }
         drewNothing = drawsNothingForBenchmarkFloor
         if !drawsNothingForBenchmarkFloor {
-            compose(view, menu: menu, overlay: overlay, in: region, redrawn: damage.redrawnLinesInProgress)
+            compose(view, menu: menu, in: region, redrawn: damage.redrawnLinesInProgress)
         }
         return region
     }
@@ -209,7 +206,7 @@ public final class DrawingRenderer {
     /// region's boxes; one whose whole stroke lies in the region (`redrawn`: it moved) within the region's bounds
     /// instead, the same pixels without cutting the line at each box.
     private func compose(
-        _ view: DrawingView, menu: PopupMenu?, overlay: Overlay, in region: DamageRegion, redrawn: Set<UInt64>
+        _ view: DrawingView, menu: PopupMenu?, in region: DamageRegion, redrawn: Set<UInt64>
     ) {
         let pixels = PixelRegion(region, within: canvas)
         tiles.compose(into: canvas, region: pixels, background: backgroundColor)
@@ -240,11 +237,9 @@ public final class DrawingRenderer {
             clip()
             MenuPainter.paint(menu, translate: translate, in: canvasContext)
         }
-        if !overlay.isEmpty, region.intersects(lastOverlayBounds) {
+        if let shownOverlay, region.intersects(shownOverlay.bounds) {
             clip()
-            OverlayPainter.paint(
-                overlay, canvas: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), translate: translate,
-                in: canvasContext)
+            shownOverlay.paint(in: canvasContext)
         }
         if clipped { canvasContext.restore() }
         canvas.flush()

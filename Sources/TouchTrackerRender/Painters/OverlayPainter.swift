@@ -5,7 +5,10 @@ import TouchTracker
 /// Draws the overlay above the drawing: the gesture inspector (a ring with its id around every live touch, and a
 /// panel listing each recognizer's state) and a notice at the bottom centre. Text is laid out by Pango
 /// (`TextLayout`); a notice too wide for the window is cut with an ellipsis.
-enum OverlayPainter {
+///
+/// One overlay's texts are laid out once, when it is made: its bounds and every paint of it (each frame that
+/// repaints under it, until the overlay changes) use the same layouts.
+struct OverlayPainter {
     static let touchRadius = 28.0
     static let panelFontSize = 13.0
     static let noticeFontSize = 16.0
@@ -23,33 +26,57 @@ enum OverlayPainter {
         keyboard.isDrawing ? "keyboard, drawing" : "keyboard"
     }
 
-    /// The pixels `overlay` covers in a `canvas`-sized window (what to repaint when it appears or goes).
-    static func bounds(of overlay: Overlay, canvas: Rect, translate: Translate, in context: CairoContext) -> Rect {
+    let overlay: Overlay
+    let canvas: Rect
+    /// The labels beside the inspector's rings, one per touch with a finite location, in order.
+    private let touchLabels: [TextLayout]
+    private let keyboardLabel: TextLayout?
+    private let panelText: [TextLayout]
+    private let noticeText: TextLayout?
+    private let hintLines: [TextLayout]
+    /// The pixels the overlay covers in the window (what to repaint when it appears or goes).
+    let bounds: Rect
+
+    /// Lays out `overlay`'s texts for a `canvas`-sized window, in the user's language (`translate`).
+    init(_ overlay: Overlay, canvas: Rect, translate: Translate, in context: CairoContext) {
+        self.overlay = overlay
+        self.canvas = canvas
+        let inspector = overlay.inspector
+        let s = inspector?.scale ?? 1
+        touchLabels = (inspector?.touches ?? []).filter(\.location.isFinite).map {
+            TextLayout(Self.touchLabel($0), size: 14 * s, for: context)
+        }
+        keyboardLabel = inspector?.keyboard.map {
+            TextLayout(Self.keyboardLabel($0), size: 14 * s, for: context)
+        }
+        panelText = inspector.map { Self.panelText($0, translate: translate, in: context) } ?? []
+        noticeText = overlay.notice.map {
+            Self.noticeText($0.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
+        }
+        hintLines =
+            overlay.hint.map {
+                Self.hintLines($0.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
+            } ?? []
         var bounds = Rect.null
-        if let inspector = overlay.inspector {
-            let s = inspector.scale
-            for touch in inspector.touches where touch.location.isFinite {
-                let reach = (touchRadius + 4) * s
+        if let inspector {
+            let reach = (Self.touchRadius + 4) * s
+            for (touch, label) in zip(inspector.touches.filter(\.location.isFinite), touchLabels) {
                 // The ring, and the id label to its right, as wide as its text is.
-                let label = TextLayout(touchLabel(touch), size: 14 * s, for: context).size.width
                 bounds = bounds.union(
                     Rect(
                         x: touch.location.x - reach, y: touch.location.y - reach - 24 * s,
-                        width: 2 * reach + label + 8 * s, height: 2 * reach + 24 * s))
+                        width: 2 * reach + label.size.width + 8 * s, height: 2 * reach + 24 * s))
             }
-            if let keyboard = inspector.keyboard {
-                let reach = (touchRadius + 4) * s
-                let label = TextLayout(keyboardLabel(keyboard), size: 14 * s, for: context).size.width
+            if let keyboard = inspector.keyboard, let keyboardLabel {
                 bounds = bounds.union(
                     Rect(
                         x: keyboard.location.x - reach, y: keyboard.location.y - reach - 24 * s,
-                        width: 2 * reach + label + 14 * s, height: 2 * reach + 24 * s))
+                        width: 2 * reach + keyboardLabel.size.width + 14 * s, height: 2 * reach + 24 * s))
             }
-            bounds = bounds.union(panelFrame(panelText(inspector, translate: translate, in: context), scale: s))
+            bounds = bounds.union(Self.panelFrame(panelText, scale: s))
         }
-        if let notice = overlay.notice {
-            let text = noticeText(notice.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
-            bounds = bounds.union(noticeFrame(text, scale: overlay.scale, canvas: canvas))
+        if let noticeText {
+            bounds = bounds.union(Self.noticeFrame(noticeText, scale: overlay.scale, canvas: canvas))
         }
         if let cursor = overlay.keyboardCursor {
             bounds = bounds.union(KeyboardCursor.crosshairFrame(at: cursor, scale: overlay.scale))
@@ -57,25 +84,18 @@ enum OverlayPainter {
         for ring in overlay.stylusRings where ring.center.isFinite {
             bounds = bounds.union(ring.frame.insetBy(dx: -2 * overlay.scale, dy: -2 * overlay.scale))
         }
-        if let hint = overlay.hint {
-            let lines = hintLines(hint.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
-            for frame in hintFrames(lines, canvas: canvas, scale: overlay.scale) { bounds = bounds.union(frame) }
-        }
-        return bounds.isNull ? bounds : bounds.insetBy(dx: -2, dy: -2)
+        for frame in Self.hintFrames(hintLines, canvas: canvas, scale: overlay.scale) { bounds = bounds.union(frame) }
+        self.bounds = bounds.isNull ? bounds : bounds.insetBy(dx: -2, dy: -2)
     }
 
-    static func paint(_ overlay: Overlay, canvas: Rect, translate: Translate, in context: CairoContext) {
-        if let hint = overlay.hint {
-            paintHint(hint.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
-        }
-        if let inspector = overlay.inspector { paintInspector(inspector, translate: translate, in: context) }
-        if let cursor = overlay.keyboardCursor { paintCrosshair(at: cursor, scale: overlay.scale, in: context) }
+    func paint(in context: CairoContext) {
+        if !hintLines.isEmpty { paintHint(scale: overlay.scale, in: context) }
+        if let inspector = overlay.inspector { paintInspector(inspector, in: context) }
+        if let cursor = overlay.keyboardCursor { Self.paintCrosshair(at: cursor, scale: overlay.scale, in: context) }
         for ring in overlay.stylusRings where ring.center.isFinite {
-            paintStylusRing(ring, scale: overlay.scale, in: context)
+            Self.paintStylusRing(ring, scale: overlay.scale, in: context)
         }
-        if let notice = overlay.notice {
-            paintNotice(notice.localized(translate), scale: overlay.scale, canvas: canvas, in: context)
-        }
+        if let noticeText { paintNotice(noticeText, scale: overlay.scale, in: context) }
     }
 
     // MARK: Keyboard cursor
@@ -150,49 +170,48 @@ enum OverlayPainter {
             x: 8 * s, y: 8 * s, width: (width + 20 * s).rounded(.up), height: (Double(text.count) * 20 + 12) * s)
     }
 
-    private static func paintInspector(
-        _ inspector: InspectorSnapshot, translate: Translate, in context: CairoContext
-    ) {
+    private func paintInspector(_ inspector: InspectorSnapshot, in context: CairoContext) {
         let s = inspector.scale
         let cr = context.pointer
         context.save()
-        for touch in inspector.touches where touch.location.isFinite {
+        for (touch, label) in zip(inspector.touches.filter(\.location.isFinite), touchLabels) {
             let center = touch.location
-            let color = touch.isRejected ? rejectedColor : inspectorColor
+            let color = touch.isRejected ? Self.rejectedColor : Self.inspectorColor
             cairo_new_path(cr)
-            cairo_arc(cr, center.x, center.y, touchRadius * s, 0, 2 * Double.pi)
+            cairo_arc(cr, center.x, center.y, Self.touchRadius * s, 0, 2 * Double.pi)
             context.setColor(color.withAlpha(0.25))
             cairo_fill_preserve(cr)
             context.setColor(color)
             cairo_set_line_width(cr, 3 * s)
             if touch.isRejected {
                 // A rejected palm is crossed out.
-                let arm = touchRadius * s * 0.7
+                let arm = Self.touchRadius * s * 0.7
                 cairo_move_to(cr, center.x - arm, center.y - arm)
                 cairo_line_to(cr, center.x + arm, center.y + arm)
                 cairo_move_to(cr, center.x + arm, center.y - arm)
                 cairo_line_to(cr, center.x - arm, center.y + arm)
             }
             cairo_stroke(cr)
-            TextLayout(touchLabel(touch), size: 14 * s, for: context).draw(
-                baselineAt: Point(x: center.x + (touchRadius + 4) * s, y: center.y - (touchRadius - 4) * s),
+            label.draw(
+                baselineAt: Point(
+                    x: center.x + (Self.touchRadius + 4) * s, y: center.y - (Self.touchRadius - 4) * s),
                 in: context)
         }
-        if let keyboard = inspector.keyboard, keyboard.location.isFinite {
+        if let keyboard = inspector.keyboard, keyboard.location.isFinite, let keyboardLabel {
             let center = keyboard.location
-            let half = touchRadius * s * 0.8
+            let half = Self.touchRadius * s * 0.8
             cairo_new_path(cr)
             cairo_rectangle(cr, center.x - half, center.y - half, 2 * half, 2 * half)
-            context.setColor(inspectorColor.withAlpha(0.15))
+            context.setColor(Self.inspectorColor.withAlpha(0.15))
             cairo_fill_preserve(cr)
-            context.setColor(inspectorColor)
+            context.setColor(Self.inspectorColor)
             cairo_set_line_width(cr, 3 * s)
             cairo_stroke(cr)
-            TextLayout(keyboardLabel(keyboard), size: 14 * s, for: context).draw(
+            keyboardLabel.draw(
                 baselineAt: Point(x: center.x + half + 6 * s, y: center.y - half + 8 * s), in: context)
         }
-        let text = panelText(inspector, translate: translate, in: context)
-        let panel = panelFrame(text, scale: s)
+        let text = panelText
+        let panel = Self.panelFrame(text, scale: s)
         context.setColor(Color(red: 0.08, green: 0.08, blue: 0.1, alpha: 0.85))
         context.fill(panel)
         for (index, line) in text.enumerated() {
@@ -221,9 +240,8 @@ enum OverlayPainter {
             height: height)
     }
 
-    private static func paintNotice(_ text: String, scale s: Double, canvas: Rect, in context: CairoContext) {
-        let layout = noticeText(text, scale: s, canvas: canvas, in: context)
-        let frame = noticeFrame(layout, scale: s, canvas: canvas)
+    private func paintNotice(_ layout: TextLayout, scale s: Double, in context: CairoContext) {
+        let frame = Self.noticeFrame(layout, scale: s, canvas: canvas)
         context.save()
         context.setColor(Color(red: 0.15, green: 0.15, blue: 0.18, alpha: 0.9))
         context.fill(frame)
@@ -259,11 +277,10 @@ enum OverlayPainter {
         }
     }
 
-    private static func paintHint(_ text: String, scale s: Double, canvas: Rect, in context: CairoContext) {
-        let lines = hintLines(text, scale: s, canvas: canvas, in: context)
+    private func paintHint(scale s: Double, in context: CairoContext) {
         context.save()
-        context.setColor(hintColor)
-        for (line, frame) in zip(lines, hintFrames(lines, canvas: canvas, scale: s)) {
+        context.setColor(Self.hintColor)
+        for (line, frame) in zip(hintLines, Self.hintFrames(hintLines, canvas: canvas, scale: s)) {
             line.draw(at: frame.origin, in: context)
         }
         context.restore()
