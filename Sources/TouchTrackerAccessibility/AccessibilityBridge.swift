@@ -121,7 +121,9 @@ public final class AccessibilityBridge: Sendable {
                 connection, node: .drawing, member: "PropertyChange", kind: "accessible-name", detail: 0,
                 data: GVariantValues.string(newScene.drawingName))
         }
-        if (old.menu == nil) != (newScene.menu == nil) || old.menu?.items != newScene.menu?.items {
+        if (old.menu == nil) != (newScene.menu == nil) || old.menu?.opening != newScene.menu?.opening
+            || old.menu?.items != newScene.menu?.items
+        {
             // The menu opened, closed or changed: the window's children changed.
             emit(
                 connection, node: .window, member: "ChildrenChanged", kind: newScene.menu == nil ? "remove" : "add",
@@ -132,30 +134,48 @@ public final class AccessibilityBridge: Sendable {
         if let moved = newScene.selection, old.selection == moved, let before = old.shapes[moved],
             let after = newScene.shapes[moved], before != after
         {
-            // The selected shape moved (a drag, an arrow key): its new extents on the screen.
+            // The selected shape moved (a drag, an arrow key): its new extents on the screen, and its name, which
+            // says where it is (a client keeps names until told).
             let box = newScene.screenExtents(of: after, lineWidth: lineWidth)
             emit(
                 connection, node: .shape(moved), member: "BoundsChanged", kind: "", detail: 0,
                 data: GVariantValues.tuple(
                     [box.minX, box.minY, box.width, box.height].map { GVariantValues.int32(Int32($0.rounded())) }))
+            emit(
+                connection, node: .shape(moved), member: "PropertyChange", kind: "accessible-name", detail: 0,
+                data: GVariantValues.string(newScene.name(of: after)))
         }
         if old.selection != newScene.selection {
             if let previous = old.selection { emitState(connection, "selected", false, on: .shape(previous)) }
             if let current = newScene.selection { emitState(connection, "selected", true, on: .shape(current)) }
+            emit(
+                connection, node: .drawing, member: "SelectionChanged", kind: "", detail: 0,
+                data: GVariantValues.int32(0))
         }
-        let sameMenu = old.menu != nil && old.menu?.items == newScene.menu?.items
+        let sameMenu =
+            old.menu != nil && old.menu?.opening == newScene.menu?.opening && old.menu?.items == newScene.menu?.items
         let highlighted = newScene.menu?.highlightedIndex
         if !sameMenu || old.menu?.highlightedIndex != highlighted {
             // The highlight moved (Up, Down, the pointer): the item left, if its menu is still open, and the one
             // highlighted now, which the menu says is its selection.
             if sameMenu, let previous = old.menu?.highlightedIndex {
-                emitState(connection, "selected", false, on: .menuItem(previous))
+                emitState(connection, "selected", false, on: .menuItem(previous, opening: newScene.menu?.opening ?? 0))
             }
             if let highlighted {
-                emitState(connection, "selected", true, on: .menuItem(highlighted))
+                emitState(
+                    connection, "selected", true, on: .menuItem(highlighted, opening: newScene.menu?.opening ?? 0))
                 emit(
                     connection, node: .menu, member: "SelectionChanged", kind: "", detail: 0,
                     data: GVariantValues.int32(0))
+            }
+        }
+        if sameMenu, let before = old.menu?.checkedItems, let menu = newScene.menu, before != menu.checkedItems {
+            // A switch or a colour changed while its menu is open (a key pressed): its tick, for a reader.
+            for (index, item) in menu.items.enumerated() where before.contains(item) != menu.checkedItems.contains(item)
+            {
+                emitState(
+                    connection, "checked", menu.checkedItems.contains(item), on: .menuItem(index, opening: menu.opening)
+                )
             }
         }
         if old.focusedNode != newScene.focusedNode {
@@ -417,7 +437,7 @@ public final class AccessibilityBridge: Sendable {
             guard node.actions.indices.contains(argument(0)) else { return tuple(GVariantValues.bool(false)) }
             switch node {
             case .shape(let id): onRequest(argument(0) == 0 ? .select(id) : .delete(id))
-            case .menuItem(let index):
+            case .menuItem(let index, _):
                 guard let menu = scene.menu, menu.items.indices.contains(index) else {
                     return tuple(GVariantValues.bool(false))
                 }
@@ -426,7 +446,7 @@ public final class AccessibilityBridge: Sendable {
             }
             return tuple(GVariantValues.bool(true))
         case (AtspiProtocol.selection, "GetSelectedChild"):
-            let selected = argument(0) == 0 ? scene.selection.map(AccessibleNode.shape) : nil
+            let selected = argument(0) == 0 ? node.selectedChild(in: scene) : nil
             return tuple(reference(selected, busName: busName))
         case (AtspiProtocol.selection, "SelectChild"):
             guard case .shape(let id)? = node.child(at: argument(0), in: scene) else {
@@ -436,9 +456,11 @@ public final class AccessibilityBridge: Sendable {
             return tuple(GVariantValues.bool(true))
         case (AtspiProtocol.selection, "IsChildSelected"):
             let child = node.child(at: argument(0), in: scene)
-            return tuple(GVariantValues.bool(child != nil && child == scene.selection.map(AccessibleNode.shape)))
+            return tuple(GVariantValues.bool(child != nil && child == node.selectedChild(in: scene)))
         case (AtspiProtocol.selection, "DeselectSelectedChild"), (AtspiProtocol.selection, "ClearSelection"),
             (AtspiProtocol.selection, "DeselectChild"):
+            // A menu's highlight follows the keys and the pointer; only the drawing's selection can be cleared.
+            guard node == .drawing else { return tuple(GVariantValues.bool(false)) }
             onRequest(.deselect)
             return tuple(GVariantValues.bool(scene.selection != nil))
         case (AtspiProtocol.selection, "SelectAll"):
@@ -470,7 +492,7 @@ public final class AccessibilityBridge: Sendable {
         case (AtspiProtocol.action, "NActions"):
             return GVariantValues.int32(Int32(node.actions.count))
         case (AtspiProtocol.selection, "NSelectedChildren"):
-            return GVariantValues.int32(scene.selection == nil ? 0 : 1)
+            return GVariantValues.int32(node.selectedChild(in: scene) == nil ? 0 : 1)
         default: return nil
         }
     }
@@ -523,7 +545,7 @@ public final class AccessibilityBridge: Sendable {
             return scene.shapes.topmostShape(near: point, radius: lineWidth / 2).map(AccessibleNode.shape)
         case .menu:
             return scene.menu.flatMap { menu in
-                menu.items.indices.first { menu.itemFrame($0).contains(point) }.map(AccessibleNode.menuItem)
+                menu.items.indices.first { menu.itemFrame($0).contains(point) }.flatMap(scene.menuItemNode)
             }
         case .shape, .menuItem: return nil
         }

@@ -11,7 +11,8 @@ enum AccessibleNode: Hashable {
     case shape(ShapeID)
     /// The open popup or settings menu, a child of the window after the drawing.
     case menu
-    case menuItem(Int)
+    /// The open menu's item at this index, in the menu's `opening`.
+    case menuItem(Int, opening: Int)
 
     /// The node's name under `AtspiProtocol.basePath`.
     var pathName: String {
@@ -21,7 +22,7 @@ enum AccessibleNode: Hashable {
         case .drawing: "drawing"
         case .shape(let id): "s\(id.rawValue)"
         case .menu: "menu"
-        case .menuItem(let index): "m\(index)"
+        case .menuItem(let index, let opening): "m\(opening)_\(index)"
         }
     }
 
@@ -32,8 +33,12 @@ enum AccessibleNode: Hashable {
         case "drawing": self = .drawing
         case "menu": self = .menu
         default:
-            if pathName.hasPrefix("m"), let index = Int(pathName.dropFirst()) {
-                self = .menuItem(index)
+            if pathName.hasPrefix("m") {
+                let numbers = pathName.dropFirst().split(separator: "_", omittingEmptySubsequences: false)
+                guard numbers.count == 2, let opening = Int(numbers[0]), let index = Int(numbers[1]) else {
+                    return nil
+                }
+                self = .menuItem(index, opening: opening)
                 return
             }
             guard pathName.hasPrefix("s"), let raw = UInt64(pathName.dropFirst()) else { return nil }
@@ -82,7 +87,16 @@ enum AccessibleNode: Hashable {
         case .window: [AtspiProtocol.accessible, AtspiProtocol.component]
         case .drawing: [AtspiProtocol.accessible, AtspiProtocol.component, AtspiProtocol.selection]
         case .shape, .menuItem: [AtspiProtocol.accessible, AtspiProtocol.component, AtspiProtocol.action]
-        case .menu: [AtspiProtocol.accessible, AtspiProtocol.component]
+        case .menu: [AtspiProtocol.accessible, AtspiProtocol.component, AtspiProtocol.selection]
+        }
+    }
+
+    /// The child a Selection node has selected: the drawing's selected shape, the menu's highlighted item.
+    func selectedChild(in scene: AccessibleScene) -> AccessibleNode? {
+        switch self {
+        case .drawing: scene.selection.map(AccessibleNode.shape)
+        case .menu: scene.menu?.highlightedIndex.flatMap(scene.menuItemNode)
+        case .application, .window, .shape, .menuItem: nil
         }
     }
 
@@ -107,7 +121,8 @@ enum AccessibleNode: Hashable {
         switch self {
         case .shape(let id): scene.shapes[id] != nil
         case .menu: scene.menu != nil
-        case .menuItem(let index): scene.menu.map { $0.items.indices.contains(index) } ?? false
+        case .menuItem(let index, let opening):
+            scene.menu.map { $0.opening == opening && $0.items.indices.contains(index) } ?? false
         default: true
         }
     }
@@ -119,7 +134,7 @@ enum AccessibleNode: Hashable {
         case .drawing: scene.drawingName
         case .shape(let id): scene.shapes[id].map(scene.name(of:)) ?? ""
         case .menu: ""
-        case .menuItem(let index):
+        case .menuItem(let index, _):
             scene.menu.flatMap { $0.items.indices.contains(index) ? scene.translate($0.items[index].title) : nil }
                 ?? ""
         }
@@ -140,7 +155,7 @@ enum AccessibleNode: Hashable {
         case .application: index == 0 ? .window : nil
         case .window: index == 0 ? .drawing : (index == 1 && scene.menu != nil ? .menu : nil)
         case .drawing: scene.shape(at: index).map { .shape($0.id) }
-        case .menu: (scene.menu?.items.indices.contains(index) ?? false) ? .menuItem(index) : nil
+        case .menu: scene.menuItemNode(index)
         case .shape, .menuItem: nil
         }
     }
@@ -150,7 +165,7 @@ enum AccessibleNode: Hashable {
         case .application: -1
         case .window, .drawing: 0
         case .menu: 1
-        case .menuItem(let index): index
+        case .menuItem(let index, _): index
         case .shape(let id): scene.shapes.orderPosition(of: id) ?? -1
         }
     }
@@ -166,7 +181,7 @@ enum AccessibleNode: Hashable {
             states.append(.selectable)
             if scene.selection == id { states.append(.selected) }
         case .menu: break
-        case .menuItem(let index):
+        case .menuItem(let index, _):
             states.append(.selectable)
             if scene.menu?.highlightedIndex == index { states.append(.selected) }
             // A switch or a colour says whether it is on, as its tick shows it.
@@ -193,7 +208,7 @@ enum AccessibleNode: Hashable {
             scene.shapes[id].map { scene.screenExtents(of: $0, lineWidth: lineWidth) } ?? .null
         case .menu:
             scene.menu.map { onScreen($0.frame, in: scene) } ?? .null
-        case .menuItem(let index):
+        case .menuItem(let index, _):
             scene.menu.map { onScreen($0.itemFrame(index), in: scene) } ?? .null
         }
     }

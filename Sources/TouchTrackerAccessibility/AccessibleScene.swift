@@ -58,9 +58,15 @@ public struct AccessibleScene: Sendable {
     /// Where the keyboard's focus is, as a reader should hear it: the open menu's highlighted item, else the selected
     /// shape, else the drawing itself.
     var focusedNode: AccessibleNode {
-        if let index = menu?.highlightedIndex { return .menuItem(index) }
+        if let index = menu?.highlightedIndex, let item = menuItemNode(index) { return item }
         if let selection { return .shape(selection) }
         return .drawing
+    }
+
+    /// The open menu's item at `index`, nil when there is none.
+    func menuItemNode(_ index: Int) -> AccessibleNode? {
+        guard let menu, menu.items.indices.contains(index) else { return nil }
+        return .menuItem(index, opening: menu.opening)
     }
 
     /// The shape at `index` in drawing order, with its ID.

@@ -76,7 +76,7 @@ struct Demo: ParsableCommand {
             // A replay opens no window: a window's option would be ignored without a word.
             let windowOptions = [
                 ("--geometry", geometry != nil), ("--backend", windowSystem.backend != nil),
-                ("--display", windowSystem.display != nil),
+                ("--display", windowSystem.display != nil), ("--verbose", windowSystem.verbose),
             ]
             if let (option, _) = windowOptions.first(where: { $0.1 }) {
                 throw ValidationError("\(option) is for the window, and --replay opens none (--size sets its size)")

@@ -49,7 +49,9 @@ enum PathOption {
     /// again by the save: the drawing came from there.)
     static func validateFolder(of path: String?, option: String) throws {
         guard let path else { return }
-        let folder = PathText.folder(of: path)
+        // The folder as the window's lock and saves name it: links followed, "." and ".." taken as written (so
+        // `link/../link` is `link`'s folder).
+        let folder = PathText.folder(of: DocumentLock.canonicalPath(of: path))
         var status = stat()
         guard PathText.withCString(folder, { stat($0, &status) }) != 0 else {
             guard status.st_mode & S_IFMT != S_IFDIR else { return }

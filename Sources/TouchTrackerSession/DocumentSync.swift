@@ -160,7 +160,8 @@ public final class DocumentSync: Sendable {
         }
         closedSignal.signal()
         watcher?.stop()
-        writer.withLock { $0?.stop() }
+        // Stopped outside the lock: the stop waits for the save in hand.
+        writer.withLock { $0 }?.stop()
         lock.release()
     }
 

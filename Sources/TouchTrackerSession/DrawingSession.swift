@@ -305,7 +305,8 @@ public final class DrawingSession {
             guard let menu = controller.menu, menu.anchor == seen.anchor, menu.items == seen.items,
                 menu.items.contains(item)
             else { return }
-            controller.activate(item)
+            // Chosen by a screen reader: a menu it opens (the colours) gets the focus, as from the keyboard.
+            controller.activate(item, highlightingNext: true)
         }
     }
 

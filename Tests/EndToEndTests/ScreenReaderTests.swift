@@ -201,9 +201,11 @@ struct ScreenReaderTests {
                 heard = []
                 def listen(event):
                     heard.append(event.type)
+                    if str(event.type).startswith("object:property-change:accessible-name"):
+                        heard.append("renamed " + event.source.getRoleName())
                 pyatspi.Registry.registerEventListener(
                     listen, "object:children-changed", "object:state-changed:selected", "object:bounds-changed",
-                    "object:announcement")
+                    "object:announcement", "object:selection-changed", "object:property-change:accessible-name")
                 def select():
                     drawing[0].queryAction().doAction(0)
                     print("selected", flush=True)
@@ -241,7 +243,7 @@ struct ScreenReaderTests {
         #expect(ended.status == 0, "\(output)")
         for kind in [
             "object:state-changed:selected", "object:bounds-changed", "object:announcement",
-            "object:children-changed:remove",
+            "object:children-changed:remove", "object:selection-changed", "renamed image",
         ] {
             #expect(output.contains("'\(kind)'"), "\(kind) not heard: \(output)")
         }
@@ -264,12 +266,12 @@ struct ScreenReaderTests {
                     if event.detail1 == 1 or str(event.type).startswith("object:selection-changed"):
                         print("heard", event.type, event.source.getRoleName(), event.source.name, flush=True)
                 pyatspi.Registry.registerEventListener(
-                    listen, "object:state-changed:focused", "object:selection-changed")
+                    listen, "object:state-changed:focused", "object:state-changed:checked", "object:selection-changed")
                 def finish():
                     pyatspi.Registry.stop()
                     return False
                 print("listening", flush=True)
-                GLib.timeout_add(6000, finish)
+                GLib.timeout_add(8000, finish)
                 pyatspi.Registry.start()
                 """)
         defer { _ = client.stop(timeout: .seconds(2)) }
@@ -280,8 +282,9 @@ struct ScreenReaderTests {
         try pointer.moveTo(x: 600, y: 450)
         try pointer.sync()
         try await Task.sleep(for: .milliseconds(300))
-        // Tab selects the first line, Menu opens its menu, Down highlights Delete, Escape closes the menu.
-        for key in try session.keycodes(["Tab", "Menu", "Down", "Escape"]) {
+        // Tab selects the first line, Menu opens its menu on Delete, Down stays there, Escape closes the menu; F2
+        // opens the settings on their first item, A turns Colour by Angle on (its tick), Escape closes them.
+        for key in try session.keycodes(["Tab", "Menu", "Down", "Escape", "F2", "a", "Escape"]) {
             try session.pressEach([key])
             try await Task.sleep(for: .milliseconds(300))
         }
@@ -295,7 +298,9 @@ struct ScreenReaderTests {
         #expect(
             focus.map { $0.split(separator: " ", maxSplits: 2).last ?? "" } == [
                 "image Line from 10, 20 to 300, 40", "menu item Delete", "image Line from 10, 20 to 300, 40",
+                "menu item Two-Finger Circles", "image Line from 10, 20 to 300, 40",
             ], "\(output)")
+        #expect(output.contains("heard object:state-changed:checked menu item Colour by Angle"), "\(output)")
         #expect(output.contains("heard object:selection-changed menu"), "\(output)")
     }
 }

@@ -76,6 +76,28 @@ import TouchKit
         #expect(keyboard.controller.keyboard.isDrawing)
     }
 
+    @Test("a screen reader's select while the keyboard draws a line finishes the line, then selects")
+    func selectFinishesTheKeyboardLine() {
+        let keyboard = Keyboard(drawing: Self.twoLines)
+        let first = keyboard.controller.drawingView.shapes.order[0]
+        keyboard.press("space")
+        keyboard.press("Right", times: 10)
+        keyboard.controller.select(first)
+        #expect(keyboard.lines.count == 3)
+        #expect(!keyboard.controller.keyboard.isDrawing)
+        #expect(keyboard.controller.drawingView.selection == first)
+    }
+
+    @Test("the menu a key opens has its first item highlighted; one a tap opens has none")
+    func keyOpenedMenuIsHighlighted() {
+        let keyboard = Keyboard(drawing: Self.twoLines)
+        keyboard.press("F2")
+        #expect(keyboard.controller.menu?.highlightedIndex == 0)
+        keyboard.press("Escape")
+        keyboard.controller.contextClick(at: Point(x: 300, y: 100))
+        #expect(keyboard.controller.menu != nil && keyboard.controller.menu?.highlightedIndex == nil)
+    }
+
     @Test("Tab selects the shapes oldest first and wraps; Shift+Tab goes back; the cursor goes to each one's middle")
     func tabWalksTheShapes() {
         let keyboard = Keyboard(drawing: Self.twoLines)

@@ -260,7 +260,9 @@ public final class DrawingController {
             guard drawingView.selectedShape != nil else { return false }
             deleteSelectedShape()
         case .clearDrawing:
-            guard !drawingView.shapes.isEmpty else { return false }
+            // As a double tap: the complete shapes and the lines in progress.
+            guard !drawingView.shapes.isEmpty || !drawingView.visibleLinesInProgress.isEmpty || keyboard.isDrawing
+            else { return false }
             // A line held and dragged is put down first, as a menu's click does, so its move ends undoably.
             endDrag()
             clearAll()
@@ -279,7 +281,13 @@ public final class DrawingController {
         case .arrow(let direction, let fine):
             return arrow(direction, fine: fine)
         case .keyboardLine:
-            keyboardLine()
+            // In an open menu Space chooses the highlighted item, as Return does (and as GTK's menus do).
+            if let menu {
+                guard let index = menu.highlightedIndex else { return false }
+                activate(menu.items[index])
+            } else {
+                keyboardLine()
+            }
         case .selectNext:
             return selectAlong(by: 1)
         case .selectPrevious:
@@ -290,13 +298,13 @@ public final class DrawingController {
         case .openSelectionMenu:
             // The Delete menu is for a shape at rest: not while a finger drags it.
             guard dragAnchor == nil, let shape = drawingView.selectedShape else { return false }
-            openSelectionMenu(at: shape.menuAnchor)
+            openSelectionMenu(at: shape.menuAnchor, highlightingFirst: true)
         case .toggle(let option):
             toggle(option)
         case .openColorMenu:
-            openColorMenu(at: keyboardMenuAnchor)
+            openColorMenu(at: keyboardMenuAnchor, highlightingFirst: true)
         case .openSettingsMenu:
-            openSettingsMenu(at: keyboardMenuAnchor)
+            openSettingsMenu(at: keyboardMenuAnchor, highlightingFirst: true)
         case .export:
             guard let onExport else { return false }
             onExport()
@@ -456,9 +464,11 @@ public final class DrawingController {
         return true
     }
 
-    /// Activates `item` of the open menu, as a click on it would. Returns whether the open menu has it.
+    /// Activates `item` of the open menu, as a click on it would. Returns whether the open menu has it. A menu it
+    /// opens (the colours) has its first item highlighted when `highlightingNext` (the keyboard or a screen reader
+    /// chose; by default, when the open menu has a highlighted item), so the focus goes on into it.
     @discardableResult
-    public func activate(_ item: MenuItem) -> Bool {
+    public func activate(_ item: MenuItem, highlightingNext: Bool? = nil) -> Bool {
         guard let menu, menu.items.contains(item) else { return false }
         switch item {
         case .delete:
@@ -467,7 +477,7 @@ public final class DrawingController {
             closeMenu()
             toggle(option)
         case .colors:
-            openColorMenu(at: menu.anchor)
+            openColorMenu(at: menu.anchor, highlightingFirst: highlightingNext ?? (menu.highlightedIndex != nil))
         case .color(let color):
             closeMenu()
             chooseColor(color)
@@ -485,6 +495,7 @@ public final class DrawingController {
         var options = drawingView.options
         options[keyPath: option.keyPath].toggle()
         drawingView.setOptions(options)
+        refreshMenuChecks()
         showNotice(.optionSwitched(option, on: options[keyPath: option.keyPath]))
     }
 
@@ -494,6 +505,7 @@ public final class DrawingController {
         options.color = color
         options.colorByAngle = false
         drawingView.setOptions(options)
+        refreshMenuChecks()
         showNotice(.colourChosen(.color(color)))
     }
 
@@ -521,6 +533,11 @@ public final class DrawingController {
     /// Selects `id` (nil: deselects) as a tap would: a drag under way ends and an open menu closes first.
     public func select(_ id: ShapeID?) {
         guard id.map({ drawingView.shapes[$0] != nil }) ?? true else { return }
+        // A line the keyboard is drawing is finished, as Space would, so the arrows then move the selection.
+        if keyboard.isDrawing {
+            keyboard.isDrawing = false
+            drawingView.finishKeyboardLine()
+        }
         endDrag()
         closeMenu()
         keyboard.movingShape = nil
@@ -584,39 +601,66 @@ public final class DrawingController {
     // MARK: Menu
 
     /// Opens the Delete menu for the selection.
-    private func openSelectionMenu(at point: Point) {
-        openMenu(at: point, items: MenuItem.selectionMenu)
+    private func openSelectionMenu(at point: Point, highlightingFirst: Bool = false) {
+        openMenu(at: point, items: MenuItem.selectionMenu, highlighted: highlightingFirst ? 0 : nil)
     }
 
     /// Opens the settings menu: the challenges' switches (checked when on), palm rejection once a stylus has been
     /// seen, and the way to the colours.
-    public func openSettingsMenu(at point: Point) {
-        let options = drawingView.options
-        let checked = DrawingOption.allCases.filter { options[keyPath: $0.keyPath] }.map(MenuItem.toggle)
+    /// (`highlightingFirst`: opened from the keyboard, its first item highlighted, as GTK's menus open.)
+    public func openSettingsMenu(at point: Point, highlightingFirst: Bool = false) {
         let items = MenuItem.settingsMenu(
-            offeringPalmRejection: palmRejection.hasSeenStylus || !options.palmRejection)
-        let shownChecks = checked.filter { items.contains($0) }
-        openMenu(at: point, items: items, checked: shownChecks)
+            offeringPalmRejection: palmRejection.hasSeenStylus || !drawingView.options.palmRejection)
+        openMenu(at: point, items: items, checked: checks(of: items), highlighted: highlightingFirst ? 0 : nil)
     }
 
     /// Opens the colour menu, the colour in use checked.
-    public func openColorMenu(at point: Point) {
-        let current = MenuItem.color(drawingView.options.color)
-        let checked = MenuItem.colorMenu.contains(current) ? [current] : []
-        openMenu(at: point, items: MenuItem.colorMenu, checked: checked)
+    public func openColorMenu(at point: Point, highlightingFirst: Bool = false) {
+        let items = MenuItem.colorMenu
+        openMenu(at: point, items: items, checked: checks(of: items), highlighted: highlightingFirst ? 0 : nil)
     }
 
-    /// Opens the same menu again (after a resize or a change of scale), its items and checks kept.
+    /// Which of `items` are on now: the switches that are on, the colour in use.
+    private func checks(of items: [MenuItem]) -> [MenuItem] {
+        let options = drawingView.options
+        return items.filter { item in
+            switch item {
+            case .toggle(let option): options[keyPath: option.keyPath]
+            case .color(let color): color == options.color
+            case .delete, .colors: false
+            }
+        }
+    }
+
+    /// Shows the open menu's ticks as the options are now (a key switched one while it is open).
+    private func refreshMenuChecks() {
+        guard let view = menuView else { return }
+        view.setChecked(checks(of: view.menu.items))
+    }
+
+    /// Opens the same menu again (after a resize or a change of scale), its items, checks and highlight kept: the
+    /// same opening.
     private func reopenMenu(_ menu: PopupMenu) {
-        openMenu(at: menu.anchor, items: menu.items, checked: menu.checkedItems)
+        openMenu(
+            at: menu.anchor, items: menu.items, checked: menu.checkedItems, highlighted: menu.highlightedIndex,
+            opening: menu.opening)
     }
 
-    private func openMenu(at point: Point, items: [MenuItem], checked: [MenuItem] = []) {
+    private func openMenu(
+        at point: Point, items: [MenuItem], checked: [MenuItem] = [], highlighted: Int? = nil, opening: Int? = nil
+    ) {
         closeMenu()
-        let view = MenuView(
-            menu: PopupMenu(
-                anchor: point, items: items, checkedItems: checked, within: window.bounds, scale: scale,
-                translate: translate))
+        var menu = PopupMenu(
+            anchor: point, items: items, checkedItems: checked, within: window.bounds, scale: scale,
+            translate: translate)
+        if let highlighted, items.indices.contains(highlighted) { menu.highlightedIndex = highlighted }
+        if let opening {
+            menu.opening = opening
+        } else {
+            menuOpenings += 1
+            menu.opening = menuOpenings
+        }
+        let view = MenuView(menu: menu)
         view.onActivate = { [weak self] item in self?.activate(item) }
         view.onChange = { [weak self, weak view] in
             if let self, let view { self.drawingView.noteChanged(view.menu.damageFrame) }
@@ -632,6 +676,9 @@ public final class DrawingController {
         drawingView.noteChanged(view.menu.damageFrame)
         view.removeFromSuperview()
     }
+
+    /// How many menus have opened (each opening's number is its menu's `opening`).
+    private var menuOpenings = 0
 
     // MARK: Overlays
 

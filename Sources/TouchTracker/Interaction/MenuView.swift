@@ -27,6 +27,13 @@ public final class MenuView: View {
         onChange?()
     }
 
+    /// Ticks `items` (the options changed while the menu is open).
+    func setChecked(_ items: [MenuItem]) {
+        guard items != menu.checkedItems else { return }
+        menu.checkedItems = items
+        onChange?()
+    }
+
     func moveHighlight(by step: Int) {
         menu.moveHighlight(by: step)
         onChange?()

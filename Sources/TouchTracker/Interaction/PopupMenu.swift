@@ -9,6 +9,10 @@ public struct PopupMenu: Hashable, Sendable {
     public var highlightedIndex: Int?
     /// Items shown with a check mark (options that are on, the colour in use).
     public var checkedItems: [MenuItem] = []
+    /// Which opening of a menu this is (the controller counts them; kept when the same menu is laid out again): a
+    /// screen reader's objects for its items are new at each opening, so nothing it cached of another menu's items
+    /// (a name, a tick) is taken for these.
+    public var opening = 0
     /// The menu's rectangle, kept inside the window.
     public private(set) var frame: Rect
     /// Device pixels per 96-dpi pixel: every metric (and the painter's text) is multiplied by it.

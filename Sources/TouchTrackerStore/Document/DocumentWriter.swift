@@ -68,8 +68,8 @@ public final class DocumentWriter: Sendable {
     /// The save's encoding helpers, stopped with the writer.
     private let encoding = ParallelEncoding()
     private let onStatusChange: @Sendable (Status) -> Void
-    /// The writer's thread, waited for by `stop`.
-    private let thread = Worker(name: "document writer")
+    /// Signalled once the writer's loop has ended (the save in hand done), for `stop`.
+    private let loopEnded = DispatchSemaphore(value: 0)
 
     /// Starts the writer thread for `store`. `log` gets one line per new kind of failure and one when saving works
     /// again; `onStatusChange` is called on the writer's thread whenever `status` changes. The thread holds the
@@ -86,8 +86,7 @@ public final class DocumentWriter: Sendable {
         self.log = log
         self.identityOf = identityOf
         self.onStatusChange = onStatusChange
-        thread.submit { [self] in writeUntilStopped() }
-        thread.finish()
+        Worker.run("document writer") { [self] in writeUntilStopped() }
     }
 
     public var status: Status { state.withLock { $0.status } }
@@ -179,10 +178,14 @@ public final class DocumentWriter: Sendable {
 
     /// Stops the thread, and returns once the save in hand is done (call `flush` first to keep what is pending): no
     /// save lands after the writer's owner has moved on (removed the folder, say).
+    ///
+    /// It does not wait for the save's encoding helpers, which run at idle priority and may be starved by a busy
+    /// machine: they are told to stop and end on their own, writing nothing.
     public func stop() {
         state.withLock { $0.stopping = true }
         work.signal()
-        thread.finishAndWait()
+        loopEnded.wait()
+        loopEnded.signal()
     }
 
     private func writeUntilStopped() {
@@ -199,6 +202,7 @@ public final class DocumentWriter: Sendable {
                 return .some((pending, state.submitted))
             }
             guard let next else {
+                loopEnded.signal()
                 // Stopped: the save's helpers go with the writer.
                 encoding.stop()
                 return
