@@ -280,7 +280,8 @@ public final class DrawingSession {
             accessibility.publish(accessibleScene())
         }
         if let notice = noticeAnnouncer.toAnnounce(
-            shows: controller.overlay.notice, standing: controller.standingNotice)
+            shows: controller.overlay.notice, standing: controller.standingNotice,
+            passingShown: controller.passingNoticesShown)
         {
             accessibility.announce(notice.localized(Localization.translate))
         }

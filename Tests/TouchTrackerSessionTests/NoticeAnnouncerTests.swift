@@ -37,4 +37,15 @@ import TouchTracker
         ]
         #expect(said == [.copiedSelection, nil, .copiedDrawing, .copiedSelection])
     }
+
+    @Test("the same passing notice shown again (Ctrl+C twice) is said again")
+    func sameNoticeShownAgainIsSaidAgain() {
+        var announcer = NoticeAnnouncer()
+        let said = [
+            announcer.toAnnounce(shows: .copiedSelection, standing: nil, passingShown: 1),
+            announcer.toAnnounce(shows: .copiedSelection, standing: nil, passingShown: 1),
+            announcer.toAnnounce(shows: .copiedSelection, standing: nil, passingShown: 2),
+        ]
+        #expect(said == [.copiedSelection, nil, .copiedSelection])
+    }
 }

@@ -703,6 +703,9 @@ public final class DrawingController {
     /// A short confirmation shown on screen (for example after exporting), while it lasts, in English.
     public var notice: String? { notices.passing?.description }
 
+    /// How many passing notices have been shown so far (one shown again counts again), for a screen reader.
+    public var passingNoticesShown: Int { notices.passingShown }
+
     /// Shows `message` on screen for `duration` seconds of the window clock.
     public func showNotice(_ message: Message, for duration: TimeInterval = 2) {
         notices.show(message, for: duration)

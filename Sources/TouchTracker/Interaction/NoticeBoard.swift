@@ -8,6 +8,8 @@ final class NoticeBoard {
     private(set) var passing: Message?
     private var timer: TimerToken?
     var standing: Message?
+    /// How many passing notices have been shown: the same notice shown again (Ctrl+C twice) counts again.
+    private(set) var passingShown = 0
 
     init(clock: Clock) {
         self.clock = clock
@@ -20,6 +22,7 @@ final class NoticeBoard {
     func show(_ text: Message, for duration: TimeInterval) {
         if let timer { clock.cancel(timer) }
         passing = text
+        passingShown += 1
         timer = clock.schedule(after: duration) { [weak self] in
             self?.passing = nil
             self?.timer = nil
