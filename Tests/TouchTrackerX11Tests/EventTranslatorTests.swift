@@ -282,6 +282,21 @@ import TouchKit
         #expect(stroke == KeyStroke(name: "z", control: true, shift: true))
     }
 
+    @Test("a key press with Alt or Super held says so", arguments: [Mod1Mask, Mod4Mask])
+    func keyPressWithAltOrSuper(mask: Int32) {
+        var translator = Self.translator(keysym: 0x63)  // XK_c
+        var key = XEvent()
+        key.xkey.type = KeyPress
+        key.xkey.window = Self.windowID
+        key.xkey.state = UInt32(mask)
+        let events = translator.translate(&key, now: 1)
+        guard events.count == 1, case .key(let stroke) = events[0] else {
+            Issue.record("expected a key, got \(events)")
+            return
+        }
+        #expect(stroke == KeyStroke(name: "c", control: false, shift: false, alt: true))
+    }
+
     @Test("a key press without modifiers has neither")
     func keyPressWithoutModifiers() {
         var translator = Self.translator(keysym: 0xFF1B)  // XK_Escape

@@ -34,7 +34,8 @@ public enum KeyAction: Hashable, Sendable {
 /// The keyboard map: which `KeyCommand` means which `KeyAction`.
 public enum KeyMap {
     public static func action(for command: KeyCommand) -> KeyAction? {
-        switch (command.normalizedKey, command.control, command.shift) {
+        guard !command.alt else { return nil }
+        return switch (command.normalizedKey, command.control, command.shift) {
         case ("z", true, false): .undo
         case ("z", true, true), ("y", true, _): .redo
         case ("Delete", false, _), ("KP_Delete", false, _): .deleteSelection

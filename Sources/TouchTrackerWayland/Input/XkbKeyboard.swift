@@ -65,9 +65,13 @@ final class XkbKeyboard {
         guard length > 0, length < name.count else { return nil }
         let control = xkb_state_mod_name_is_active(state, "Control", XKB_STATE_MODS_EFFECTIVE) > 0
         let shift = xkb_state_mod_name_is_active(state, "Shift", XKB_STATE_MODS_EFFECTIVE) > 0
+        // Alt is XKB's Mod1, the logo (Super) key Mod4.
+        let alt =
+            xkb_state_mod_name_is_active(state, "Mod1", XKB_STATE_MODS_EFFECTIVE) > 0
+            || xkb_state_mod_name_is_active(state, "Mod4", XKB_STATE_MODS_EFFECTIVE) > 0
         let command = KeyCommand(
             key: String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self), control: control,
-            shift: shift)
+            shift: shift, alt: alt)
         return (command, xkb_keymap_key_repeats(keymap, keycode) != 0)
     }
 }

@@ -171,7 +171,7 @@ public final class X11App {
             running = false
         case .key(let key):
             surface.lastKeyTime = key.serverTime
-            session.handle(.key(KeyCommand(key: key.name, control: key.control, shift: key.shift)))
+            session.handle(.key(KeyCommand(key: key.name, control: key.control, shift: key.shift, alt: key.alt)))
         case .clipboard(let event):
             if let outcome = surface.clipboard.handle(event, now: MonotonicClock.now()) {
                 session.pasteArrived(outcome)

@@ -386,8 +386,9 @@ struct EventTranslator {
     private func keyStroke(_ key: inout XKeyEvent) -> KeyStroke {
         let shift = key.state & UInt32(ShiftMask) != 0
         let control = key.state & UInt32(ControlMask) != 0
+        let alt = key.state & UInt32(Mod1Mask | Mod4Mask) != 0
         let keysym = connection.keysym(&key)
         let name = XKeysymToString(keysym).map { String(cString: $0) } ?? ""
-        return KeyStroke(name: name, control: control, shift: shift, serverTime: key.time)
+        return KeyStroke(name: name, control: control, shift: shift, alt: alt, serverTime: key.time)
     }
 }
