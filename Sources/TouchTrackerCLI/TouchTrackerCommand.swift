@@ -52,6 +52,7 @@ struct TouchTrackerCommand: ParsableCommand {
               Menu, Shift+F10        open the selected line's menu
               Ctrl+Z                 undo; Ctrl+Shift+Z or Ctrl+Y redo
               Ctrl+C, Ctrl+V         copy (PNG and shapes), paste at the pointer
+                                     (or the keyboard cursor)
               Ctrl+S                 export drawing.png beside the document
               F1                     gesture inspector; F2 settings; C colours
               O, A, W, P             circles, colour by angle, width by speed,

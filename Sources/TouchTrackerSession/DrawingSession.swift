@@ -400,14 +400,17 @@ public final class DrawingSession {
         }
     }
 
-    /// Ctrl+V: the clipboard's shapes go where the pointer is (the window's middle when it is elsewhere).
+    /// Ctrl+V: the clipboard's shapes go where the keyboard cursor is when the keyboard moved it last, else where
+    /// the pointer is (the window's middle when it is elsewhere).
     private func paste() {
         // One paste at a time: while one is read or prepared a second press is ignored whole. (A read that never
         // answers is given up after 10 s, longer than the hosts' own time-outs.)
         if let started = clipboardReadStarted, MonotonicClock.now() - started < 10 { return }
         guard !pasteInPreparation else { return }
         let middle = Point(x: Double(renderer.width) / 2, y: Double(renderer.height) / 2)
-        if let pointer = host.pointerLocation(), (0..<Double(renderer.width)).contains(pointer.x),
+        if let cursor = controller.keyboardPastePoint {
+            pastePoint = cursor
+        } else if let pointer = host.pointerLocation(), (0..<Double(renderer.width)).contains(pointer.x),
             (0..<Double(renderer.height)).contains(pointer.y)
         {
             pastePoint = pointer

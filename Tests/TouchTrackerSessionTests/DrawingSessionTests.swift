@@ -166,6 +166,21 @@ import TouchTrackerStore
         #expect(abs((pasted.begin.x + pasted.end.x) / 2 - 300) < 1 && abs(pasted.begin.y - 250) < 1)
     }
 
+    @Test("Ctrl+V after the arrows moved the keyboard cursor pastes at the cursor, not at the pointer")
+    func pasteLandsAtTheKeyboardCursor() throws {
+        let (session, host, sync) = try open()
+        defer { sync.close() }
+        stroke(session, from: Point(x: 50, y: 100), to: Point(x: 150, y: 100))
+        session.handle(.key(KeyCommand(key: "c", control: true)))
+        host.pointer = Point(x: 300, y: 250)
+        for _ in 0..<5 { session.handle(.key(KeyCommand(key: "Left"))) }
+        session.handle(.key(KeyCommand(key: "v", control: true)))
+        session.drawFrame()
+        let pasted = try #require(session.controller.drawingView.drawing.lines.last)
+        // The cursor starts at the window's middle (200, 150) and went 50 px left.
+        #expect(abs((pasted.begin.x + pasted.end.x) / 2 - 150) < 1 && abs(pasted.begin.y - 150) < 1)
+    }
+
     @Test("a second Ctrl+V while a paste is being read is ignored: the paste lands where it was asked for")
     func secondPasteWhileReadingIsIgnored() throws {
         let (session, host, sync) = try open()

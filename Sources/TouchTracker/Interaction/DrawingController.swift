@@ -166,6 +166,7 @@ public final class DrawingController {
     // MARK: Input
 
     public func send(_ input: TouchInput) {
+        pointedLast = true
         // Only a touch that begins can be taken for a palm, and only a palm's later events are dropped: the moves of
         // every other touch (nearly every event) skip palm rejection altogether.
         if input.phase == .began || palmsDown, rejectsAsPalm(input) {
@@ -205,6 +206,7 @@ public final class DrawingController {
 
     /// The pointer moved with no button down: highlight the menu item under it.
     public func hover(at point: Point) {
+        pointedLast = true
         menuView?.highlight(at: point)
     }
 
@@ -399,9 +401,17 @@ public final class DrawingController {
 
     /// The crosshair's old and new place must be shown again.
     private func noteKeyboardCursorMoved(from before: Point) {
+        pointedLast = false
         drawingView.noteChanged(KeyboardCursor.crosshairFrame(at: before, scale: scale))
         drawingView.noteChanged(KeyboardCursor.crosshairFrame(at: keyboard.location, scale: scale))
     }
+
+    /// Whether a touch or the pointer was used since the keyboard cursor last moved.
+    private var pointedLast = true
+
+    /// Where a paste lands for someone using the keyboard: the keyboard cursor, when it moved (arrows, Space, Tab)
+    /// since the pointer or a finger was last used; nil otherwise (the pointer decides).
+    public var keyboardPastePoint: Point? { pointedLast || !keyboard.isShown ? nil : keyboard.location }
 
     // MARK: Clipboard
 
