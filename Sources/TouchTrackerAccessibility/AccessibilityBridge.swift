@@ -497,10 +497,11 @@ public final class AccessibilityBridge: Sendable {
         }
     }
 
-    /// The key that does an action from the keyboard: Tab selects, Delete deletes, Return activates a menu item.
+    /// The key that does an action from the keyboard: Delete deletes the selected shape, Return activates a menu
+    /// item. (No one key selects this shape: Tab walks to the next one.)
     private func keyBinding(of node: AccessibleNode, action: Int) -> String {
         switch node {
-        case .shape: action == 1 ? "Delete" : "Tab"
+        case .shape: action == 1 ? "Delete" : ""
         case .menuItem: "Return"
         default: ""
         }

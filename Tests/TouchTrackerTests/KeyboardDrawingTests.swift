@@ -3,7 +3,7 @@ import TouchKit
 
 @testable import TouchTracker
 
-/// Drawing and selecting without a pointer (DESIGN.md §2.18), through the same controller and edits as touch.
+/// Drawing and selecting without a pointer (DESIGN.md §2.17), through the same controller and edits as touch.
 @Suite struct KeyboardDrawingTests {
     /// A 400x300 window's controller, with every edit it reports counted.
     final class Keyboard {

@@ -1,4 +1,4 @@
-/// What a key does in TouchTracker (DESIGN.md §2.10–11, §2.16), whatever state the app is in; the controller
+/// What a key does in TouchTracker (DESIGN.md §2.10–11, §2.17), whatever state the app is in; the controller
 /// decides whether the action applies now.
 public enum KeyAction: Hashable, Sendable {
     case undo

@@ -1,6 +1,6 @@
 import TouchKit
 
-/// Drawing and selecting without a pointer (DESIGN.md §2.18): the keyboard's own place in the window. The arrows
+/// Drawing and selecting without a pointer (DESIGN.md §2.17): the keyboard's own place in the window. The arrows
 /// move it 10 px (1 px with Shift), inside the window; Space starts a line there and the arrows then move its end
 /// (drawn live, as a finger's line is) until Space finishes it; Tab and Shift+Tab select shape after shape and put
 /// the cursor on each one's middle, and the arrows then move the selected shape.
