@@ -74,6 +74,9 @@ public final class DrawingSession {
     private var publishedScene: (revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size)?
     /// Which notices a screen reader has been told.
     private var noticeAnnouncer = NoticeAnnouncer()
+    /// What a screen reader is told as the keyboard draws, and the timer that says where the cursor rests.
+    private var cursorAnnouncer = KeyboardCursorAnnouncer()
+    private var cursorRestTimer: TimerToken?
     /// The passing notice last written to the log (`--verbose`), so each is logged once, when it is first shown.
     private var loggedNotice: String?
 
@@ -285,7 +288,48 @@ public final class DrawingSession {
         {
             accessibility.announce(notice.localized(Localization.translate))
         }
+        announceKeyboardCursor(to: accessibility)
     }
+
+    /// How the keyboard looks to a screen reader now.
+    private var keyboardLook: KeyboardCursorAnnouncer.Look {
+        let keyboard = controller.keyboard
+        return KeyboardCursorAnnouncer.Look(
+            location: keyboard.location, isDrawing: keyboard.isDrawing, isShown: keyboard.isShown,
+            focusElsewhere: controller.drawingView.selection != nil || controller.menu != nil,
+            lineCount: controller.drawingView.shapes.lineCount)
+    }
+
+    /// Says the line a Space finished at once, and where the cursor rests a moment after the arrows stop (each
+    /// press would be too many words).
+    private func announceKeyboardCursor(to accessibility: AccessibilityBridge) {
+        let shapes = controller.drawingView.shapes
+        let newestLine = {
+            // Lines lie below the circles in the order, so the newest is found from the top down.
+            shapes.order.last { $0.kind == .line }.flatMap { id -> Line? in
+                if case .line(let line)? = shapes[id] { return line }
+                return nil
+            }
+        }
+        switch cursorAnnouncer.saying(for: keyboardLook, newestLine: newestLine) {
+        case .nothing:
+            break
+        case .now(let message):
+            accessibility.announce(message.localized(Localization.translate))
+        case .whenStill:
+            if let cursorRestTimer { clock.cancel(cursorRestTimer) }
+            cursorRestTimer = clock.schedule(after: Self.cursorRestDelay) { [weak self] in
+                guard let self else { return }
+                cursorRestTimer = nil
+                if let message = KeyboardCursorAnnouncer.message(for: keyboardLook) {
+                    accessibility.announce(message.localized(Localization.translate))
+                }
+            }
+        }
+    }
+
+    /// How long the arrows rest before the cursor's place is said.
+    static let cursorRestDelay = 0.3
 
     /// Does what assistive clients asked: select, delete, deselect (as a tap and the menu would).
     private func doAccessibilityRequests() {

@@ -303,4 +303,46 @@ struct ScreenReaderTests {
         #expect(output.contains("heard object:state-changed:checked menu item Colour by Angle"), "\(output)")
         #expect(output.contains("heard object:selection-changed menu"), "\(output)")
     }
+
+    @Test("a listening client hears where the keyboard cursor rests, and the line Space draws from there")
+    func keyboardDrawingIsSpoken() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        let client = try bus.startClient(
+            AccessibilityBus.findDrawing + """
+                from gi.repository import GLib
+                def listen(event):
+                    print("said", event.any_data, flush=True)
+                pyatspi.Registry.registerEventListener(listen, "object:announcement")
+                def finish():
+                    pyatspi.Registry.stop()
+                    return False
+                print("listening", flush=True)
+                GLib.timeout_add(6000, finish)
+                pyatspi.Registry.start()
+                """)
+        defer { _ = client.stop(timeout: .seconds(2)) }
+        try await waitUntil("the client to listen", timeout: .seconds(60), poll: .milliseconds(50)) {
+            String(decoding: client.stdout, as: UTF8.self).contains("listening")
+        }
+        let pointer = try session.server.pointer
+        try pointer.moveTo(x: 600, y: 450)
+        try pointer.sync()
+        try await Task.sleep(for: .milliseconds(300))
+        // The cursor starts at the window's middle (320, 240): Right, a rest, then a line 20 px to the right.
+        for (key, rest) in [("Right", 800), ("space", 100), ("Right", 100), ("Right", 100), ("space", 300)] {
+            try session.pressEach(try session.keycodes([key]))
+            try await Task.sleep(for: .milliseconds(rest))
+        }
+        let ended = try await waitForValue("the client to finish", timeout: .seconds(20), poll: .milliseconds(100)) {
+            client.exit
+        }
+        try await waitUntil("the client's output read to the end", timeout: .seconds(5)) { client.outputClosed }
+        let output = String(decoding: client.stdout, as: UTF8.self) + String(decoding: client.stderr, as: UTF8.self)
+        #expect(ended.status == 0, "\(output)")
+        #expect(output.contains("said Cursor at 330, 240"), "\(output)")
+        #expect(output.contains("said Line from 330, 240 to 350, 240"), "\(output)")
+    }
 }

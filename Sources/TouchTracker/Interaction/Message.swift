@@ -75,6 +75,8 @@ extension Message {
         case manyCircles = "{1} circles"
         case lineName = "Line from {1}, {2} to {3}, {4}"
         case circleName = "Circle at {1}, {2}, radius {3}"
+        case keyboardCursorAt = "Cursor at {1}, {2}"
+        case keyboardLineTo = "Drawing a line to {1}, {2}"
         case gestureHint =
             "Drag with a finger or the mouse to draw\nTap a line to select it · Double-tap to clear\nHold a line and drag to move it · F1: gesture inspector"
         case inspectorTouches = "touches: {1}"
@@ -138,6 +140,16 @@ extension Message {
     }
 
     /// A circle as assistive technology names it.
+    /// Where the keyboard cursor is, for a screen reader: "Cursor at 200, 150".
+    public static func keyboardCursor(at point: Point) -> Message {
+        Message(.keyboardCursorAt, .literal(rounded(point.x)), .literal(rounded(point.y)))
+    }
+
+    /// Where the line the keyboard draws ends now, for a screen reader.
+    public static func keyboardLine(to point: Point) -> Message {
+        Message(.keyboardLineTo, .literal(rounded(point.x)), .literal(rounded(point.y)))
+    }
+
     public static func circleName(at center: Point, radius: Double) -> Message {
         Message(.circleName, .literal(rounded(center.x)), .literal(rounded(center.y)), .literal(rounded(radius)))
     }
