@@ -178,7 +178,16 @@ public final class AccessibilityBridge: Sendable {
                 )
             }
         }
-        if old.focusedNode != newScene.focusedNode {
+        if old.isActive != newScene.isActive {
+            // Alt+Tab to the window or away: a reader announces the window, then where the focus is in it.
+            emit(
+                connection, node: .window, member: newScene.isActive ? "Activate" : "Deactivate", kind: "", detail: 0,
+                data: GVariantValues.int32(0), interface: AtspiProtocol.eventWindow)
+            emitState(connection, "active", newScene.isActive, on: .window)
+            emitState(
+                connection, "focused", newScene.isActive, on: newScene.isActive ? newScene.focusedNode : old.focusedNode
+            )
+        } else if newScene.isActive, old.focusedNode != newScene.focusedNode {
             // A reader speaks what gains the focus: the highlighted item, the selected shape, or the drawing again
             // as a menu closes or the selection goes. What had it is told it lost it first.
             emitState(connection, "focused", false, on: old.focusedNode)
@@ -329,13 +338,13 @@ public final class AccessibilityBridge: Sendable {
 
     private func emit(
         _ connection: OpaquePointer, node: AccessibleNode, member: String, kind: String, detail: Int32,
-        data: OpaquePointer
+        data: OpaquePointer, interface: String = AtspiProtocol.eventObject
     ) {
         let body = GVariantValues.tuple([
             GVariantValues.string(kind), GVariantValues.int32(detail), GVariantValues.int32(0),
             GVariantValues.variant(data), GVariantValues.array(of: "{sv}", []),
         ])
-        _ = g_dbus_connection_emit_signal(connection, nil, node.path, AtspiProtocol.eventObject, member, body, nil)
+        _ = g_dbus_connection_emit_signal(connection, nil, node.path, interface, member, body, nil)
     }
 
     static func message(of error: UnsafeMutablePointer<GError>?) -> String {

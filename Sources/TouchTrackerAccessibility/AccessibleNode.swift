@@ -175,7 +175,7 @@ enum AccessibleNode: Hashable {
         var states: [AtspiProtocol.State] = [.enabled, .sensitive, .showing, .visible]
         switch self {
         case .application: break
-        case .window: states.append(.active)
+        case .window: if scene.isActive { states.append(.active) }
         case .drawing: states.append(.focusable)
         case .shape(let id):
             states.append(.selectable)
@@ -195,7 +195,7 @@ enum AccessibleNode: Hashable {
             }
         }
         // One node has the focus: the highlighted menu item, else the selected shape, else the drawing.
-        if scene.focusedNode == self { states.append(.focused) }
+        if scene.isActive, scene.focusedNode == self { states.append(.focused) }
         return states
     }
 

@@ -16,14 +16,17 @@ public struct AccessibleScene: Sendable {
     public var selection: ShapeID?
     /// The popup or settings menu while one is open.
     public var menu: PopupMenu?
+    /// Whether the window has the keyboard focus: only then is it active, and a node in it focused.
+    public var isActive: Bool
     /// How an English text is shown in the user's language.
     public var translate: Translate
 
     public init(
         windowTitle: String, windowOrigin: Point, windowSize: Size, shapes: ShapeCollection, selection: ShapeID?,
-        menu: PopupMenu? = nil, translate: @escaping Translate
+        menu: PopupMenu? = nil, isActive: Bool = true, translate: @escaping Translate
     ) {
         self.menu = menu
+        self.isActive = isActive
         self.windowTitle = windowTitle
         self.windowOrigin = windowOrigin
         self.windowSize = windowSize

@@ -7,6 +7,8 @@ enum AtspiProtocol {
     static let selection = "org.a11y.atspi.Selection"
     static let application = "org.a11y.atspi.Application"
     static let eventObject = "org.a11y.atspi.Event.Object"
+    /// A window's activation (`window:activate`, `window:deactivate`).
+    static let eventWindow = "org.a11y.atspi.Event.Window"
     static let cache = "org.a11y.atspi.Cache"
     /// Where clients ask for the whole tree at once (`GetItems`): the bridge sends none (children are made on
     /// request), and says so with an empty list.

@@ -71,9 +71,11 @@ public final class DrawingSession {
     /// What assistive clients asked for, done at the next frame.
     private let accessibilityRequests = AccessibilityMailbox()
     /// What the accessible tree was last told: the shapes' revision, the selection and the window's size.
-    private var publishedScene: (revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size)?
+    private var publishedScene: (revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size, active: Bool)?
     /// Which notices a screen reader has been told.
     private var noticeAnnouncer = NoticeAnnouncer()
+    /// Whether the window has the keyboard focus (as the host last said; active until it says otherwise).
+    private var windowIsActive = true
     /// What a screen reader is told as the keyboard draws, and the timer that says where the cursor rests.
     private var cursorAnnouncer = KeyboardCursorAnnouncer()
     private var cursorRestTimer: TimerToken?
@@ -174,6 +176,8 @@ public final class DrawingSession {
             if options.verbose { log("device \(source) removed; its touches are cancelled") }
         case .key(let command):
             controller.handleKey(command)
+        case .focusChanged(let active):
+            windowIsActive = active
         }
     }
 
@@ -265,7 +269,7 @@ public final class DrawingSession {
             windowTitle: "TouchTracker", windowOrigin: host.screenOrigin(),
             windowSize: Size(width: Double(renderer.width), height: Double(renderer.height)),
             shapes: controller.drawingView.shapes, selection: controller.drawingView.selection,
-            menu: controller.menu, translate: Localization.translate)
+            menu: controller.menu, isActive: windowIsActive, translate: Localization.translate)
     }
 
     /// Hands the accessible tree a new scene when the shapes, the selection or the window's size changed, and says
@@ -277,9 +281,10 @@ public final class DrawingSession {
         let menu = controller.menu
         let changed = publishedScene.map {
             $0.revision != view.shapes.revision || $0.selection != view.selection || $0.menu != menu || $0.size != size
+                || $0.active != windowIsActive
         }
         if changed ?? true {
-            publishedScene = (view.shapes.revision, view.selection, menu, size)
+            publishedScene = (view.shapes.revision, view.selection, menu, size, windowIsActive)
             accessibility.publish(accessibleScene())
         }
         if let notice = noticeAnnouncer.toAnnounce(

@@ -18,4 +18,7 @@ public enum SessionEvent {
     case deviceRemoved(sourceID: Int32)
     /// A key, with its modifiers.
     case key(KeyCommand)
+    /// The window gained (true) or lost (false) the keyboard focus: a screen reader is told the window is active,
+    /// and where the focus is in it.
+    case focusChanged(Bool)
 }

@@ -12,6 +12,27 @@ extension XorgServer {
         XResizeWindow(connection, Window(id), UInt32(width), UInt32(height))
         XSync(connection, 0)
     }
+
+    /// The keycodes of the keys with keysyms `names` ("Down", "Tab") in the server's keymap.
+    public func keycodes(_ names: [String]) throws -> [Int32] {
+        guard let connection = XOpenDisplay(display) else {
+            throw StartError(description: "cannot connect to \(display) to read its keymap")
+        }
+        defer { XCloseDisplay(connection) }
+        return names.map { Int32(XKeysymToKeycode(connection, XStringToKeysym($0))) }
+    }
+
+    /// Gives the keyboard focus to window `id`, or to the root window (nil: as when another window takes it), as a
+    /// window manager does on Alt+Tab, and waits until the request has reached the server.
+    public func focusWindow(_ id: UInt?) throws {
+        guard let connection = XOpenDisplay(display) else {
+            throw StartError(description: "cannot connect to \(display) to move the keyboard focus")
+        }
+        defer { XCloseDisplay(connection) }
+        let window = id.map { Window($0) } ?? XDefaultRootWindow(connection)
+        XSetInputFocus(connection, window, Int32(RevertToPointerRoot), UInt(CurrentTime))
+        XSync(connection, 0)
+    }
 }
 
 extension AppProcess {

@@ -345,4 +345,52 @@ struct ScreenReaderTests {
         #expect(output.contains("said Cursor at 330, 240"), "\(output)")
         #expect(output.contains("said Line from 330, 240 to 350, 240"), "\(output)")
     }
+
+    @Test(
+        """
+        a listening client hears the window deactivate when the focus goes elsewhere, and activate with the focus on \
+        the drawing when it comes back
+        """)
+    func windowActivationIsSpoken() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        let window = try #require(session.app.windowID, "\(session.app.transcript)")
+        try session.server.focusWindow(window)
+        let client = try bus.startClient(
+            AccessibilityBus.findDrawing + """
+                from gi.repository import GLib
+                def listen(event):
+                    print("heard", event.type, event.detail1, event.source.getRoleName(), flush=True)
+                pyatspi.Registry.registerEventListener(
+                    listen, "window:activate", "window:deactivate", "object:state-changed:focused")
+                def finish():
+                    pyatspi.Registry.stop()
+                    return False
+                print("listening", flush=True)
+                GLib.timeout_add(4000, finish)
+                pyatspi.Registry.start()
+                """)
+        defer { _ = client.stop(timeout: .seconds(2)) }
+        try await waitUntil("the client to listen", timeout: .seconds(60), poll: .milliseconds(50)) {
+            String(decoding: client.stdout, as: UTF8.self).contains("listening")
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        try session.server.focusWindow(nil)
+        try await Task.sleep(for: .milliseconds(500))
+        try session.server.focusWindow(window)
+        let ended = try await waitForValue("the client to finish", timeout: .seconds(20), poll: .milliseconds(100)) {
+            client.exit
+        }
+        try await waitUntil("the client's output read to the end", timeout: .seconds(5)) { client.outputClosed }
+        let output = String(decoding: client.stdout, as: UTF8.self) + String(decoding: client.stderr, as: UTF8.self)
+        #expect(ended.status == 0, "\(output)")
+        let heard = output.split(separator: "\n").filter { $0.hasPrefix("heard ") }.map(String.init)
+        #expect(
+            heard == [
+                "heard window:deactivate 0 frame", "heard object:state-changed:focused 0 canvas",
+                "heard window:activate 0 frame", "heard object:state-changed:focused 1 canvas",
+            ], "\(output)")
+    }
 }

@@ -52,8 +52,10 @@ struct TranslationTests {
             arguments: ["--document", folder.appendingPathComponent("d.json").path, "--geometry", "640x480+100+80"],
             environment: ["LANGUAGE": language, "LC_ALL": nil, "LC_MESSAGES": nil, "LANG": "C.UTF-8"])
         defer { run.stop() }
-        // F2 opens the settings menu at the window's centre: its first row spans y 244..<280 from x 320.
+        // F2 opens the settings menu at the window's centre: its first row spans y 244..<280 from x 320. It opens
+        // with that row highlighted; Down moves the highlight on, so the row is text on the menu's own background.
         try run.pressKeys([KeyCode.f2])
+        try run.pressKeys(run.server.keycodes(["Down"]))
         // The same width twice in a row: the menu is drawn and stays.
         var measured: Int?
         try await waitUntil("the settings menu", timeout: .seconds(10), poll: .milliseconds(50)) {

@@ -93,6 +93,8 @@ import TouchKit
         let keyboard = Keyboard(drawing: Self.twoLines)
         keyboard.press("F2")
         #expect(keyboard.controller.menu?.highlightedIndex == 0)
+        keyboard.press("Down")
+        #expect(keyboard.controller.menu?.highlightedIndex == 1)
         keyboard.press("Escape")
         keyboard.controller.contextClick(at: Point(x: 300, y: 100))
         #expect(keyboard.controller.menu != nil && keyboard.controller.menu?.highlightedIndex == nil)

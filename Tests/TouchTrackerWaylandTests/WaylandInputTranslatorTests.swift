@@ -15,6 +15,17 @@ struct WaylandInputTranslatorTests {
         }
     }
 
+    @Test("the keyboard's enter and leave are the window gaining and losing the focus")
+    func keyboardEnterAndLeaveAreFocus() {
+        var translator = WaylandInputTranslator()
+        let events = [SeatEvent.keyboardEntered, .keyboardLeft].flatMap { translator.translate($0, now: 1) }
+        let focus = events.compactMap { event -> Bool? in
+            if case .focusChanged(let active) = event { return active }
+            return nil
+        }
+        #expect(focus == [true, false])
+    }
+
     @Test("touch events wait for their frame and then arrive together, in order")
     func touchEventsAreGroupedByFrame() {
         var translator = WaylandInputTranslator()

@@ -297,6 +297,26 @@ import TouchKit
         #expect(stroke == KeyStroke(name: "c", control: false, shift: false, alt: true))
     }
 
+    @Test("the window's focus in and out are the window gaining and losing the focus; a grab's are not")
+    func focusInAndOut() {
+        var translator = Self.translator(keysym: 0)
+        func focus(_ type: Int32, mode: Int32, detail: Int32) -> [Bool] {
+            var event = XEvent()
+            event.xfocus.type = type
+            event.xfocus.window = Self.windowID
+            event.xfocus.mode = mode
+            event.xfocus.detail = detail
+            return translator.translate(&event, now: 1).compactMap { event in
+                if case .focusChanged(let active) = event { return active }
+                return nil
+            }
+        }
+        #expect(focus(FocusIn, mode: NotifyNormal, detail: NotifyNonlinear) == [true])
+        #expect(focus(FocusOut, mode: NotifyNormal, detail: NotifyNonlinear) == [false])
+        #expect(focus(FocusOut, mode: NotifyGrab, detail: NotifyNonlinear).isEmpty)
+        #expect(focus(FocusIn, mode: NotifyNormal, detail: NotifyPointer).isEmpty)
+    }
+
     @Test("a key press without modifiers has neither")
     func keyPressWithoutModifiers() {
         var translator = Self.translator(keysym: 0xFF1B)  // XK_Escape
@@ -330,8 +350,8 @@ import TouchKit
     func unknownEventIsIgnored() {
         var translator = Self.translator()
         var event = XEvent()
-        event.xfocus.type = FocusIn
-        event.xfocus.window = Self.windowID
+        event.xcirculate.type = CirculateNotify
+        event.xcirculate.window = Self.windowID
         #expect(translator.translate(&event, now: 1).isEmpty)
     }
 

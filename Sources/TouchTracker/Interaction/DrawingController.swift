@@ -207,7 +207,7 @@ public final class DrawingController {
     /// The pointer moved with no button down: highlight the menu item under it.
     public func hover(at point: Point) {
         pointedLast = true
-        menuView?.highlight(at: point)
+        menuView?.hover(at: point)
     }
 
     /// A stylus hovers within the tablet's reach at `point` without touching (`tool`: its tip or its eraser): its

@@ -21,6 +21,13 @@ public final class MenuView: View {
         setHighlight(menu.item(at: point))
     }
 
+    /// The pointer hovers at `point`: the item under it is highlighted. Off the menu the highlight stays where it
+    /// is, so a pointer resting elsewhere (or a motion the window system reports as the menu appears) does not
+    /// take away the item the keyboard highlighted.
+    func hover(at point: Point) {
+        if let index = menu.item(at: point) { setHighlight(index) }
+    }
+
     func setHighlight(_ index: Int?) {
         guard index != menu.highlightedIndex else { return }
         menu.highlightedIndex = index

@@ -26,6 +26,8 @@ enum SeatEvent: Equatable {
     case keyReleased(code: UInt32)
     /// The window lost the keyboard focus: a held key stops repeating.
     case keyboardLeft
+    /// The window got the keyboard focus.
+    case keyboardEntered
     /// An event of a tablet's tool (tablet-unstable-v2), the tool numbered by the seat.
     case tablet(tool: UInt32, TabletToolEvent)
 }

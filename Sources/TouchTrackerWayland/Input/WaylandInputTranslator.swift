@@ -97,8 +97,12 @@ struct WaylandInputTranslator {
             ).map { .touch($0) }
         case .keyPressed(_, let command, _):
             return [.key(command)]
-        case .keyReleased, .keyboardLeft:
+        case .keyReleased:
             return []
+        case .keyboardEntered:
+            return [.focusChanged(true)]
+        case .keyboardLeft:
+            return [.focusChanged(false)]
         case .tablet(let tool, let toolEvent):
             // Only a frame carries the compositor's time; anything else is handled now.
             let time: Double

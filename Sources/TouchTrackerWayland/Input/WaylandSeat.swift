@@ -177,7 +177,9 @@ final class WaylandSeat {
                     }
                     state.useKeymap(fd: fd, size: Int(size))
                 },
-                enter: { _, _, _, _, _ in },
+                enter: { data, _, _, _, _ in
+                    listenerOwner(data, as: WaylandSeat.self).events.append(.keyboardEntered)
+                },
                 leave: { data, _, _, _ in listenerOwner(data, as: WaylandSeat.self).events.append(.keyboardLeft) },
                 key: { data, _, serial, _, key, state in
                     listenerOwner(data, as: WaylandSeat.self).key(

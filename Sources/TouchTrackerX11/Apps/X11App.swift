@@ -169,6 +169,8 @@ public final class X11App {
             session.windowMayHaveMoved()
         case .closeRequested:
             running = false
+        case .focusChanged(let active):
+            session.handle(.focusChanged(active))
         case .key(let key):
             surface.lastKeyTime = key.serverTime
             session.handle(.key(KeyCommand(key: key.name, control: key.control, shift: key.shift, alt: key.alt)))

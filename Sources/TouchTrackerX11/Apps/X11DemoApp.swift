@@ -67,7 +67,7 @@ public final class X11DemoApp {
         switch event {
         case .touch(let input):
             host.send(input)
-        case .key(let key):
+        case .key(let key) where !key.alt:
             if host.handleKey(name: key.name, control: key.control, shift: key.shift), options.verbose {
                 log("scene \(host.kind.rawValue)")
             }
@@ -82,7 +82,7 @@ public final class X11DemoApp {
                 })
         case .closeRequested:
             running = false
-        case .hover, .stylusHover, .stylusLeft, .contextClick, .deviceRemoved, .mapped, .clipboard:
+        case .key, .hover, .stylusHover, .stylusLeft, .contextClick, .deviceRemoved, .mapped, .clipboard, .focusChanged:
             break
         }
     }

@@ -108,6 +108,14 @@ struct EventTranslator {
             return [.closeRequested]
         case KeyPress:
             return [.key(keyStroke(&event.xkey))]
+        case FocusIn, FocusOut:
+            let e = event.xfocus
+            // A grab's focus changes (a window manager's Alt+Tab holds the keyboard for a moment) and the focus
+            // moving inside the window or with the pointer are not the window's own gaining or losing it.
+            guard e.window == windowID, e.mode == NotifyNormal || e.mode == NotifyWhileGrabbed,
+                e.detail != NotifyInferior, e.detail != NotifyPointer
+            else { return [] }
+            return [.focusChanged(event.type == FocusIn)]
         case SelectionRequest:
             let e = event.xselectionrequest
             guard e.owner == windowID else { return [] }

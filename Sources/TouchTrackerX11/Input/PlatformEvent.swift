@@ -18,6 +18,8 @@ enum PlatformEvent {
     case resized(width: Int, height: Int)
     case mapped
     case closeRequested
+    /// The window gained (true) or lost (false) the keyboard focus.
+    case focusChanged(Bool)
     case key(KeyStroke)
     /// Selection traffic for the clipboard (`X11Clipboard`).
     case clipboard(ClipboardEvent)

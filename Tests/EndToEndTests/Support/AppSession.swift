@@ -121,11 +121,7 @@ extension AppSession {
 
     /// The X keycodes of keysym `names` ("Tab", "Control_L", "o") on this session's server.
     func keycodes(_ names: [String]) throws -> [Int32] {
-        guard let connection = XOpenDisplay(server.display) else {
-            throw AppProcess.AppError(description: "cannot open \(server.display)")
-        }
-        defer { XCloseDisplay(connection) }
-        return names.map { Int32(XKeysymToKeycode(connection, XStringToKeysym($0))) }
+        try server.keycodes(names)
     }
 
     /// One horizontal stroke by touch `id` across window row `y`, from x 100 to 500, and waits until the server has
