@@ -159,6 +159,11 @@ public final class DrawingSession {
     public func handle(_ event: SessionEvent) {
         // Only touches carry their own time; anything else happens now. The loop advances the clock after a batch
         // of events, so after a quiet spell a key's notice would otherwise start (and expire) in the past.
+        if case .focusChanged(let active) = event {
+            // The focus carries no time and starts nothing on the clock, which it leaves alone.
+            windowIsActive = active
+            return
+        }
         if case .touch = event {} else { clock.advance(to: MonotonicClock.now()) }
         switch event {
         case .touch(let input):
@@ -176,8 +181,8 @@ public final class DrawingSession {
             if options.verbose { log("device \(source) removed; its touches are cancelled") }
         case .key(let command):
             controller.handleKey(command)
-        case .focusChanged(let active):
-            windowIsActive = active
+        case .focusChanged:
+            break
         }
     }
 

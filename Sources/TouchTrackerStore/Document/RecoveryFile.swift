@@ -43,9 +43,9 @@ public struct RecoveryFile: Sendable {
     /// then the private ones `write` made in its place (`touchtracker-UID-XXXXXX`, each a real folder of this
     /// user's that nobody else may enter).
     public var folders: [String] {
-        let madeInstead = Self.names(in: temporaryFolder).filter { name in
-            name.hasPrefix(PathText.name(of: sharedFolder) + "-")
-                && name.utf8.count == PathText.name(of: sharedFolder).utf8.count + 7
+        let stem = PathText.name(of: sharedFolder) + "-"
+        let madeInstead = Self.names(in: temporaryFolder, startingWith: stem).filter { name in
+            name.utf8.count == stem.utf8.count + 6
         }.sorted().map { temporaryFolder + "/" + $0 }
         return ([stateFolder, sharedFolder].compactMap { $0 } + madeInstead).filter { folder in
             folder == stateFolder || Self.isPrivateFolder(folder)
@@ -109,7 +109,7 @@ public struct RecoveryFile: Sendable {
     public func newest() -> String? {
         var found: [(path: String, modified: Int64)] = []
         for folder in folders {
-            for name in Self.names(in: folder) where isRecoveryName(name) {
+            for name in Self.names(in: folder, startingWith: prefix) where isRecoveryName(name) {
                 let path = folder + "/" + name
                 guard let info = try? FileSystemCalls.status(path, followingLinks: false),
                     info.st_mode & S_IFMT == S_IFREG
@@ -147,15 +147,20 @@ public struct RecoveryFile: Sendable {
     }
 
     /// The names in `folder` (none when it cannot be read).
-    static func names(in folder: String) -> [String] {
+    /// Only names that start with `start` are decoded: the temporary folder may hold thousands of others, and the
+    /// search runs while the window waits for its document.
+    static func names(in folder: String, startingWith start: String = "") -> [String] {
         guard let directory = PathText.withCString(folder, { opendir($0) }) else { return [] }
         defer { closedir(directory) }
+        let startBytes = PathText.bytes(start)
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                PathText.decode(raw.prefix { $0 != 0 })
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String? in
+                let bytes = raw.prefix { $0 != 0 }
+                guard bytes.starts(with: startBytes) else { return nil }
+                return PathText.decode(bytes)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if let name, name != "." && name != ".." { names.append(name) }
         }
         return names
     }
