@@ -373,7 +373,7 @@ enum FolderNames {
         defer { closedir(directory) }
         var names: [[UInt8]] = []
         while let entry = readdir(directory) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) })
+            names.append(DirectoryEntry.withName(of: entry) { Array($0) })
         }
         return names
     }

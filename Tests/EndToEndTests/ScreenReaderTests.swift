@@ -259,25 +259,14 @@ struct ScreenReaderTests {
         defer { bus.stop() }
         let session = try await launch(bus)
         defer { session.stop() }
-        let client = try bus.startClient(
-            AccessibilityBus.findDrawing + """
-                from gi.repository import GLib
-                def listen(event):
-                    if event.detail1 == 1 or str(event.type).startswith("object:selection-changed"):
-                        print("heard", event.type, event.source.getRoleName(), event.source.name, flush=True)
-                pyatspi.Registry.registerEventListener(
-                    listen, "object:state-changed:focused", "object:state-changed:checked", "object:selection-changed")
-                def finish():
-                    pyatspi.Registry.stop()
-                    return False
-                print("listening", flush=True)
-                GLib.timeout_add(8000, finish)
-                pyatspi.Registry.start()
-                """)
-        defer { _ = client.stop(timeout: .seconds(2)) }
-        try await waitUntil("the client to listen", timeout: .seconds(60), poll: .milliseconds(50)) {
-            String(decoding: client.stdout, as: UTF8.self).contains("listening")
-        }
+        let client = try await ListeningClient.start(
+            on: bus,
+            events: ["object:state-changed:focused", "object:state-changed:checked", "object:selection-changed"],
+            listen: """
+                if event.detail1 == 1 or str(event.type).startswith("object:selection-changed"):
+                    print("heard", event.type, event.source.getRoleName(), event.source.name, flush=True)
+                """, seconds: 8)
+        defer { client.stop() }
         let pointer = try session.server.pointer
         try pointer.moveTo(x: 600, y: 450)
         try pointer.sync()
@@ -288,12 +277,8 @@ struct ScreenReaderTests {
             try session.pressEach([key])
             try await Task.sleep(for: .milliseconds(300))
         }
-        let ended = try await waitForValue("the client to finish", timeout: .seconds(20), poll: .milliseconds(100)) {
-            client.exit
-        }
-        try await waitUntil("the client's output read to the end", timeout: .seconds(5)) { client.outputClosed }
-        let output = String(decoding: client.stdout, as: UTF8.self) + String(decoding: client.stderr, as: UTF8.self)
-        #expect(ended.status == 0, "\(output)")
+        let (status, output) = try await client.finish()
+        #expect(status == 0, "\(output)")
         let focus = output.split(separator: "\n").filter { $0.hasPrefix("heard object:state-changed:focused") }
         #expect(
             focus.map { $0.split(separator: " ", maxSplits: 2).last ?? "" } == [
@@ -310,23 +295,9 @@ struct ScreenReaderTests {
         defer { bus.stop() }
         let session = try await launch(bus)
         defer { session.stop() }
-        let client = try bus.startClient(
-            AccessibilityBus.findDrawing + """
-                from gi.repository import GLib
-                def listen(event):
-                    print("said", event.any_data, flush=True)
-                pyatspi.Registry.registerEventListener(listen, "object:announcement")
-                def finish():
-                    pyatspi.Registry.stop()
-                    return False
-                print("listening", flush=True)
-                GLib.timeout_add(6000, finish)
-                pyatspi.Registry.start()
-                """)
-        defer { _ = client.stop(timeout: .seconds(2)) }
-        try await waitUntil("the client to listen", timeout: .seconds(60), poll: .milliseconds(50)) {
-            String(decoding: client.stdout, as: UTF8.self).contains("listening")
-        }
+        let client = try await ListeningClient.start(
+            on: bus, events: ["object:announcement"], listen: #"print("said", event.any_data, flush=True)"#, seconds: 6)
+        defer { client.stop() }
         let pointer = try session.server.pointer
         try pointer.moveTo(x: 600, y: 450)
         try pointer.sync()
@@ -336,12 +307,8 @@ struct ScreenReaderTests {
             try session.pressEach(try session.keycodes([key]))
             try await Task.sleep(for: .milliseconds(rest))
         }
-        let ended = try await waitForValue("the client to finish", timeout: .seconds(20), poll: .milliseconds(100)) {
-            client.exit
-        }
-        try await waitUntil("the client's output read to the end", timeout: .seconds(5)) { client.outputClosed }
-        let output = String(decoding: client.stdout, as: UTF8.self) + String(decoding: client.stderr, as: UTF8.self)
-        #expect(ended.status == 0, "\(output)")
+        let (status, output) = try await client.finish()
+        #expect(status == 0, "\(output)")
         #expect(output.contains("said Cursor at 330, 240"), "\(output)")
         #expect(output.contains("said Line from 330, 240 to 350, 240"), "\(output)")
     }
@@ -358,34 +325,16 @@ struct ScreenReaderTests {
         defer { session.stop() }
         let window = try #require(session.app.windowID, "\(session.app.transcript)")
         try session.server.focusWindow(window)
-        let client = try bus.startClient(
-            AccessibilityBus.findDrawing + """
-                from gi.repository import GLib
-                def listen(event):
-                    print("heard", event.type, event.detail1, event.source.getRoleName(), flush=True)
-                pyatspi.Registry.registerEventListener(
-                    listen, "window:activate", "window:deactivate", "object:state-changed:focused")
-                def finish():
-                    pyatspi.Registry.stop()
-                    return False
-                print("listening", flush=True)
-                GLib.timeout_add(4000, finish)
-                pyatspi.Registry.start()
-                """)
-        defer { _ = client.stop(timeout: .seconds(2)) }
-        try await waitUntil("the client to listen", timeout: .seconds(60), poll: .milliseconds(50)) {
-            String(decoding: client.stdout, as: UTF8.self).contains("listening")
-        }
+        let client = try await ListeningClient.start(
+            on: bus, events: ["window:activate", "window:deactivate", "object:state-changed:focused"],
+            listen: #"print("heard", event.type, event.detail1, event.source.getRoleName(), flush=True)"#, seconds: 4)
+        defer { client.stop() }
         try await Task.sleep(for: .milliseconds(300))
         try session.server.focusWindow(nil)
         try await Task.sleep(for: .milliseconds(500))
         try session.server.focusWindow(window)
-        let ended = try await waitForValue("the client to finish", timeout: .seconds(20), poll: .milliseconds(100)) {
-            client.exit
-        }
-        try await waitUntil("the client's output read to the end", timeout: .seconds(5)) { client.outputClosed }
-        let output = String(decoding: client.stdout, as: UTF8.self) + String(decoding: client.stderr, as: UTF8.self)
-        #expect(ended.status == 0, "\(output)")
+        let (status, output) = try await client.finish()
+        #expect(status == 0, "\(output)")
         let heard = output.split(separator: "\n").filter { $0.hasPrefix("heard ") }.map(String.init)
         #expect(
             heard == [

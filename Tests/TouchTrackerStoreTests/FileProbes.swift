@@ -56,7 +56,7 @@ enum FileProbe {
         defer { closedir(directory) }
         var names: [[UInt8]] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            let name = DirectoryEntry.withName(of: entry) { Array($0) }
             if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
         }
         return names.sorted { $0.lexicographicallyPrecedes($1) }

@@ -99,6 +99,17 @@ import TouchTracker
         #expect(recovery.newest() == nil)
     }
 
+    @Test("in a temporary folder of thousands of names, only the ones with the start asked for are listed")
+    func namesStartingWithAreListed() throws {
+        for index in 0..<3000 {
+            let name = String(repeating: "n", count: 1 + index % 200) + "-\(index)"
+            try #require(FileManager.default.createFile(atPath: temporary + "/" + name, contents: nil))
+        }
+        for index in 0..<3 { try FileProbe.create(temporary + "/touchtracker-kept-\(index)", "") }
+        let names = RecoveryFile.names(in: temporary, startingWith: "touchtracker-kept-").sorted()
+        #expect(names == ["touchtracker-kept-0", "touchtracker-kept-1", "touchtracker-kept-2"])
+    }
+
     @Test("a recovery file written in a private shared folder is found")
     func writtenRecoveryFileIsFound() throws {
         let path = try recovery.write(drawing, stamp: "20260102-030405")

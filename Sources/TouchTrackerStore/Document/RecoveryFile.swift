@@ -155,8 +155,7 @@ public struct RecoveryFile: Sendable {
         let startBytes = PathText.bytes(start)
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String? in
-                let bytes = raw.prefix { $0 != 0 }
+            let name = DirectoryEntry.withName(of: entry) { bytes -> String? in
                 guard bytes.starts(with: startBytes) else { return nil }
                 return PathText.decode(bytes)
             }
