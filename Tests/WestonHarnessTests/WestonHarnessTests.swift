@@ -47,8 +47,9 @@ struct WestonHarnessTests {
         let input = server.input
         func output() -> String { String(decoding: demo.stdout, as: UTF8.self) }
         // The first motion that arrives proves the window is mapped (and so has keyboard focus too). Each try moves:
-        // weston sends no wl_pointer.motion for a move to where the pointer already is.
-        try await waitUntil("eventdemo to see the pointer", timeout: .seconds(10), poll: .milliseconds(50)) {
+        // weston sends no wl_pointer.motion for a move to where the pointer already is. Generous: eventdemo's first
+        // frame can take tens of seconds on a machine busy with every other suite.
+        try await waitUntil("eventdemo to see the pointer", timeout: .seconds(45), poll: .milliseconds(50)) {
             try input.pointerMotion(x: 199, y: 299)
             try input.pointerMotion(x: 200, y: 300)
             try input.pointerFrame()
