@@ -178,11 +178,12 @@ enum AccessibleNode: Hashable {
         case .window: if scene.isActive { states.append(.active) }
         case .drawing: states.append(.focusable)
         case .shape(let id):
-            states.append(.selectable)
+            // It takes the focus when selected (Tab, a tap), so it says it can.
+            states += [.selectable, .focusable]
             if scene.selection == id { states.append(.selected) }
         case .menu: break
         case .menuItem(let index, _):
-            states.append(.selectable)
+            states += [.selectable, .focusable]
             if scene.menu?.highlightedIndex == index { states.append(.selected) }
             // A switch or a colour says whether it is on, as its tick shows it.
             if let menu = scene.menu, menu.items.indices.contains(index) {
