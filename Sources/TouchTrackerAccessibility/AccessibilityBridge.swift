@@ -486,6 +486,8 @@ public final class AccessibilityBridge: Sendable {
         let (busName, desktop, applicationID) = state.withLock { ($0.busName, $0.desktop, $0.applicationID) }
         switch (interface, name) {
         case (AtspiProtocol.accessible, "Name"): return GVariantValues.string(node.name(in: scene))
+        case (AtspiProtocol.accessible, "Description") where node == .drawing:
+            return GVariantValues.string(scene.drawingDescription)
         case (AtspiProtocol.accessible, "Description"), (AtspiProtocol.accessible, "HelpText"):
             return GVariantValues.string("")
         case (AtspiProtocol.accessible, "Parent"):

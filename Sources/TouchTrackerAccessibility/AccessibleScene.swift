@@ -35,6 +35,12 @@ public struct AccessibleScene: Sendable {
         self.translate = translate
     }
 
+    /// The drawing's accessible description: what the gestures and the keys do, in the user's language.
+    public var drawingDescription: String {
+        (Message.gestureHint.localized(translate) + "\n" + Message.keyboardHint.localized(translate))
+            .split(separator: "\n").joined(separator: ". ")
+    }
+
     /// The drawing's accessible name: "Drawing, 12 lines, 1 circle".
     public var drawingName: String {
         Message.drawing(lines: shapes.lineCount, circles: shapes.circleCount).map { $0.localized(translate) }

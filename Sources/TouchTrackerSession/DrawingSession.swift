@@ -162,6 +162,7 @@ public final class DrawingSession {
         if case .focusChanged(let active) = event {
             // The focus carries no time and starts nothing on the clock, which it leaves alone.
             windowIsActive = active
+            if options.verbose { log(active ? "keyboard focus in" : "keyboard focus out") }
             return
         }
         if case .touch = event {} else { clock.advance(to: MonotonicClock.now()) }

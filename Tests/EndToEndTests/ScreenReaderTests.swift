@@ -41,6 +41,7 @@ struct ScreenReaderTests {
                 print("app", app.getRoleName(), app.childCount)
                 print("window", window.name, window.getRoleName())
                 print("drawing", drawing.name, drawing.getRoleName(), drawing.childCount)
+                print("described", drawing.description)
                 for shape in drawing:
                     e = shape.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
                     print("shape", shape.name, "|", shape.getRoleName(), e.x, e.y, e.width, e.height)
@@ -50,6 +51,11 @@ struct ScreenReaderTests {
         #expect(lines.contains("app application 1"), "\(result.output)")
         #expect(lines.contains("window TouchTracker frame"), "\(result.output)")
         #expect(lines.contains("drawing Drawing, 2 lines, 1 circle canvas 3"), "\(result.output)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("described Drag with a finger or the mouse to draw. ")
+                    && $0.contains("Keys: the arrows move the cursor · Space starts and ends a line")
+            }, "\(result.output)")
         #expect(lines.contains("shape Line from 10, 20 to 300, 40 | image 4 14 302 32"), "\(result.output)")
         #expect(lines.contains("shape Line from 50, 60 to 60, 200, Red | image 44 54 22 152"), "\(result.output)")
         #expect(lines.contains("shape Circle at 350, 250, radius 50 | image 294 194 112 112"), "\(result.output)")

@@ -40,7 +40,13 @@ struct WaylandDocumentTests {
             Line(begin: Point(x: 100, y: 300), end: Point(x: 300, y: 300)),
         ])
         let text = String(decoding: DocumentCodec.encode(drawing), as: UTF8.self)
+        let focusesBefore = session.app.stderrLines.filter { $0.contains("keyboard focus in") }.count
         try await session.runClient("/usr/bin/wl-copy", ["--type", Self.documentType, text], readsOutput: false)
+        // wl-copy's own surface takes the keyboard to set the selection: Ctrl+V waits until the window has it back
+        // (on a busy machine the keys would otherwise go to wl-copy's surface).
+        try? await waitUntil("the window to have the keyboard again", timeout: .seconds(5), poll: .milliseconds(20)) {
+            session.app.stderrLines.filter { $0.contains("keyboard focus in") }.count > focusesBefore
+        }
         // wl-copy's own surface took the keyboard for a moment; the pointer over the window gives the paste a place.
         try session.input.pointerMotion(x: 499, y: 399)
         try session.input.pointerMotion(x: 500, y: 400)
