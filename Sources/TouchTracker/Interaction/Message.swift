@@ -76,7 +76,8 @@ extension Message {
         case lineName = "Line from {1}, {2} to {3}, {4}"
         case circleName = "Circle at {1}, {2}, radius {3}"
         case keyboardCursorAt = "Cursor at {1}, {2}"
-        case keyboardHint = "Keys: the arrows move the cursor · Space starts and ends a line · Tab selects a shape · F2: settings"
+        case keyboardHint =
+            "Keys: the arrows move the cursor · Space starts and ends a line · Tab selects a shape · F2: settings"
         case keyboardLineTo = "Drawing a line to {1}, {2}"
         case gestureHint =
             "Drag with a finger or the mouse to draw\nTap a line to select it · Double-tap to clear\nHold a line and drag to move it · F1: gesture inspector"
