@@ -178,7 +178,8 @@ public final class AccessibilityBridge: Sendable {
                 )
             }
         }
-        if old.isActive != newScene.isActive {
+        let activated = newScene.isActive && (!old.isActive || old.activation != newScene.activation)
+        if activated || (old.isActive && !newScene.isActive) {
             // Alt+Tab to the window or away: a reader announces the window, then where the focus is in it.
             emit(
                 connection, node: .window, member: newScene.isActive ? "Activate" : "Deactivate", kind: "", detail: 0,

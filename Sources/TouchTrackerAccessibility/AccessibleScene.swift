@@ -18,15 +18,18 @@ public struct AccessibleScene: Sendable {
     public var menu: PopupMenu?
     /// Whether the window has the keyboard focus: only then is it active, and a node in it focused.
     public var isActive: Bool
+    /// How many times the window became active (a new number: it was activated, and a reader is told).
+    public var activation: Int
     /// How an English text is shown in the user's language.
     public var translate: Translate
 
     public init(
         windowTitle: String, windowOrigin: Point, windowSize: Size, shapes: ShapeCollection, selection: ShapeID?,
-        menu: PopupMenu? = nil, isActive: Bool = true, translate: @escaping Translate
+        menu: PopupMenu? = nil, isActive: Bool = true, activation: Int = 0, translate: @escaping Translate
     ) {
         self.menu = menu
         self.isActive = isActive
+        self.activation = activation
         self.windowTitle = windowTitle
         self.windowOrigin = windowOrigin
         self.windowSize = windowSize

@@ -47,8 +47,9 @@ struct TouchTrackerCommand: ParsableCommand {
                                      the arrows then move it
               Delete                 delete the selected line
               Ctrl+Shift+Delete      clear the drawing (Ctrl+Z undoes)
-              Up/Down/Return         choose in the menu; Escape closes it,
-                                     cancels a keyboard line, deselects
+              Up/Down/Return         choose in the menu (Space too); Escape
+                                     closes it, cancels a keyboard line,
+                                     deselects
               Menu, Shift+F10        open the selected line's menu
               Ctrl+Z                 undo; Ctrl+Shift+Z or Ctrl+Y redo
               Ctrl+C, Ctrl+V         copy (PNG and shapes), paste at the pointer

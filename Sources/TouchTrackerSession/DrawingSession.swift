@@ -71,11 +71,14 @@ public final class DrawingSession {
     /// What assistive clients asked for, done at the next frame.
     private let accessibilityRequests = AccessibilityMailbox()
     /// What the accessible tree was last told: the shapes' revision, the selection and the window's size.
-    private var publishedScene: (revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size, active: Bool)?
+    private var publishedScene:
+        (revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size, active: Bool, activation: Int)?
     /// Which notices a screen reader has been told.
     private var noticeAnnouncer = NoticeAnnouncer()
-    /// Whether the window has the keyboard focus (as the host last said; active until it says otherwise).
+    /// Whether the window has the keyboard focus (as the host last said; active until it says otherwise), and how
+    /// many times it became active: the host's first report counts, so a reader hears the window open.
     private var windowIsActive = true
+    private var activations = 0
     /// What a screen reader is told as the keyboard draws, and the timer that says where the cursor rests.
     private var cursorAnnouncer = KeyboardCursorAnnouncer()
     private var cursorRestTimer: TimerToken?
@@ -161,7 +164,11 @@ public final class DrawingSession {
         // of events, so after a quiet spell a key's notice would otherwise start (and expire) in the past.
         if case .focusChanged(let active) = event {
             // The focus carries no time and starts nothing on the clock, which it leaves alone.
+            if active, !windowIsActive || activations == 0 { activations += 1 }
             windowIsActive = active
+            // Where the keyboard cursor rests is not said in another window.
+            if let cursorRestTimer { clock.cancel(cursorRestTimer) }
+            cursorRestTimer = nil
             if options.verbose { log(active ? "keyboard focus in" : "keyboard focus out") }
             return
         }
@@ -275,7 +282,8 @@ public final class DrawingSession {
             windowTitle: "TouchTracker", windowOrigin: host.screenOrigin(),
             windowSize: Size(width: Double(renderer.width), height: Double(renderer.height)),
             shapes: controller.drawingView.shapes, selection: controller.drawingView.selection,
-            menu: controller.menu, isActive: windowIsActive, translate: Localization.translate)
+            menu: controller.menu, isActive: windowIsActive, activation: activations,
+            translate: Localization.translate)
     }
 
     /// Hands the accessible tree a new scene when the shapes, the selection or the window's size changed, and says
@@ -287,10 +295,10 @@ public final class DrawingSession {
         let menu = controller.menu
         let changed = publishedScene.map {
             $0.revision != view.shapes.revision || $0.selection != view.selection || $0.menu != menu || $0.size != size
-                || $0.active != windowIsActive
+                || $0.active != windowIsActive || $0.activation != activations
         }
         if changed ?? true {
-            publishedScene = (view.shapes.revision, view.selection, menu, size, windowIsActive)
+            publishedScene = (view.shapes.revision, view.selection, menu, size, windowIsActive, activations)
             accessibility.publish(accessibleScene())
         }
         if let notice = noticeAnnouncer.toAnnounce(
@@ -326,6 +334,9 @@ public final class DrawingSession {
         case .nothing:
             break
         case .now(let message):
+            // Said instead of where the cursor rested, which would cut it short.
+            if let cursorRestTimer { clock.cancel(cursorRestTimer) }
+            cursorRestTimer = nil
             accessibility.announce(message.localized(Localization.translate))
         case .whenStill:
             if let cursorRestTimer { clock.cancel(cursorRestTimer) }
@@ -357,8 +368,8 @@ public final class DrawingSession {
         case .deselect:
             controller.select(nil)
         case .activateMenuItem(let item, let seen):
-            // The highlight may have moved since; the menu's place and items say it is the same menu.
-            guard let menu = controller.menu, menu.anchor == seen.anchor, menu.items == seen.items,
+            // The highlight may have moved since; the opening and the items say it is the same menu.
+            guard let menu = controller.menu, menu.opening == seen.opening, menu.items == seen.items,
                 menu.items.contains(item)
             else { return }
             // Chosen by a screen reader: a menu it opens (the colours) gets the focus, as from the keyboard.

@@ -181,6 +181,22 @@ import TouchTrackerStore
         #expect(abs((pasted.begin.x + pasted.end.x) / 2 - 150) < 1 && abs(pasted.begin.y - 150) < 1)
     }
 
+    @Test("the pointer reported again where it rests (the window got it back) does not take the paste from the cursor")
+    func pointerAtRestKeepsThePasteAtTheCursor() throws {
+        let (session, host, sync) = try open()
+        defer { sync.close() }
+        stroke(session, from: Point(x: 50, y: 100), to: Point(x: 150, y: 100))
+        session.handle(.key(KeyCommand(key: "c", control: true)))
+        host.pointer = Point(x: 300, y: 250)
+        session.handle(.hover(Point(x: 300, y: 250)))
+        for _ in 0..<5 { session.handle(.key(KeyCommand(key: "Left"))) }
+        session.handle(.hover(Point(x: 300, y: 250)))
+        session.handle(.key(KeyCommand(key: "v", control: true)))
+        session.drawFrame()
+        let pasted = try #require(session.controller.drawingView.drawing.lines.last)
+        #expect(abs((pasted.begin.x + pasted.end.x) / 2 - 150) < 1 && abs(pasted.begin.y - 150) < 1)
+    }
+
     @Test("a second Ctrl+V while a paste is being read is ignored: the paste lands where it was asked for")
     func secondPasteWhileReadingIsIgnored() throws {
         let (session, host, sync) = try open()

@@ -32,6 +32,24 @@ import TouchTracker
 
     let horizontal = Drawing(lines: [Line(begin: Point(x: 100, y: 200), end: Point(x: 600, y: 200))])
 
+    @Test("a tap on Colours opens the colour menu with nothing highlighted; Return on it opens it on its first")
+    func coloursByTapHasNoHighlight() throws {
+        let harness = Harness()
+        harness.controller.contextClick(at: Point(x: 300, y: 300))
+        let settings = try #require(harness.controller.menu)
+        let colours = try #require(settings.items.firstIndex(of: .colors))
+        let place = settings.itemFrame(colours)
+        harness.tap(1, place.midX, place.midY)
+        #expect(harness.controller.menu?.items == MenuItem.colorMenu)
+        #expect(harness.controller.menu?.highlightedIndex == nil)
+        harness.controller.handleKey(KeyCommand(key: "Escape"))
+        harness.controller.handleKey(KeyCommand(key: "F2"))
+        for _ in 0..<colours { harness.controller.handleKey(KeyCommand(key: "Down")) }
+        harness.controller.handleKey(KeyCommand(key: "Return"))
+        #expect(harness.controller.menu?.items == MenuItem.colorMenu)
+        #expect(harness.controller.menu?.highlightedIndex == 0)
+    }
+
     @Test("scale 2 doubles line width, tap slop, hit radius and every gesture distance")
     func scaleDoublesDistances() {
         let controller = Harness(scale: 2).controller

@@ -297,7 +297,9 @@ import TouchKit
         #expect(stroke == KeyStroke(name: "c", control: false, shift: false, alt: true))
     }
 
-    @Test("the window's focus in and out are the window gaining and losing the focus; a grab's are not")
+    @Test(
+        "the window's focus in and out are the window gaining and losing the focus; a grab's and an inner one's are not"
+    )
     func focusInAndOut() {
         var translator = Self.translator(keysym: 0)
         func focus(_ type: Int32, mode: Int32, detail: Int32) -> [Bool] {
@@ -314,7 +316,8 @@ import TouchKit
         #expect(focus(FocusIn, mode: NotifyNormal, detail: NotifyNonlinear) == [true])
         #expect(focus(FocusOut, mode: NotifyNormal, detail: NotifyNonlinear) == [false])
         #expect(focus(FocusOut, mode: NotifyGrab, detail: NotifyNonlinear).isEmpty)
-        #expect(focus(FocusIn, mode: NotifyNormal, detail: NotifyPointer).isEmpty)
+        #expect(focus(FocusIn, mode: NotifyNormal, detail: NotifyInferior).isEmpty)
+        #expect(focus(FocusIn, mode: NotifyNormal, detail: NotifyPointer) == [true], "focus follows the pointer")
     }
 
     @Test("a key press without modifiers has neither")

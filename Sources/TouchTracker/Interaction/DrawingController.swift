@@ -206,7 +206,10 @@ public final class DrawingController {
 
     /// The pointer moved with no button down: highlight the menu item under it.
     public func hover(at point: Point) {
-        pointedLast = true
+        // Only a move counts as using the pointer: a compositor reports the pointer again where it rests when the
+        // window gets it back (after Alt+Tab), which is no reason to paste there rather than at the keyboard cursor.
+        if point != lastHover { pointedLast = true }
+        lastHover = point
         menuView?.hover(at: point)
     }
 
@@ -215,6 +218,7 @@ public final class DrawingController {
     public func stylusHovered(at point: Point, tool: TouchType) {
         guard point.isFinite else { return }
         palmRejection.stylusCameNear()
+        pointedLast = true
         stylusHover = (point, tool)
         menuView?.highlight(at: point)
     }
@@ -229,6 +233,7 @@ public final class DrawingController {
     /// A right click: select the shape under the pointer and open its menu at once (no double-tap wait); on the
     /// empty canvas, deselect and open the settings menu there.
     public func contextClick(at point: Point) {
+        pointedLast = true
         gestureHintDismissed = true
         // A menu is for a shape at rest: a line held and dragged is put down where it is first (one undoable
         // move), or its drag would go on moving whichever shape the click selects.
@@ -406,8 +411,10 @@ public final class DrawingController {
         drawingView.noteChanged(KeyboardCursor.crosshairFrame(at: keyboard.location, scale: scale))
     }
 
-    /// Whether a touch or the pointer was used since the keyboard cursor last moved.
+    /// Whether a touch, a pen or the pointer was used since the keyboard cursor last moved.
     private var pointedLast = true
+    /// Where the pointer last hovered.
+    private var lastHover: Point?
 
     /// Where a paste lands for someone using the keyboard: the keyboard cursor, when it moved (arrows, Space, Tab)
     /// since the pointer or a finger was last used; nil otherwise (the pointer decides).
@@ -671,7 +678,8 @@ public final class DrawingController {
             menu.opening = menuOpenings
         }
         let view = MenuView(menu: menu)
-        view.onActivate = { [weak self] item in self?.activate(item) }
+        // A touch or click on an item: a menu it opens (the colours) opens with nothing highlighted, as a pointer's.
+        view.onActivate = { [weak self] item in self?.activate(item, highlightingNext: false) }
         view.onChange = { [weak self, weak view] in
             if let self, let view { self.drawingView.noteChanged(view.menu.damageFrame) }
         }

@@ -111,9 +111,10 @@ struct EventTranslator {
         case FocusIn, FocusOut:
             let e = event.xfocus
             // A grab's focus changes (a window manager's Alt+Tab holds the keyboard for a moment) and the focus
-            // moving inside the window or with the pointer are not the window's own gaining or losing it.
+            // moving inside the window are not the window's own gaining or losing it. With the focus following the
+            // pointer (PointerRoot, no window manager), the pointer coming in or going out is (NotifyPointer).
             guard e.window == windowID, e.mode == NotifyNormal || e.mode == NotifyWhileGrabbed,
-                e.detail != NotifyInferior, e.detail != NotifyPointer
+                e.detail != NotifyInferior
             else { return [] }
             return [.focusChanged(event.type == FocusIn)]
         case SelectionRequest:
