@@ -148,6 +148,21 @@ import TouchTrackerStore
         #expect(session.controller.drawingView.drawing.lines == [first, second])
     }
 
+    /// A 100 px line drawn and copied (Ctrl+C), the pointer then resting at (300, 250).
+    private func copyALine(_ session: DrawingSession, _ host: InMemoryHost) {
+        stroke(session, from: Point(x: 50, y: 100), to: Point(x: 150, y: 100))
+        session.handle(.key(KeyCommand(key: "c", control: true)))
+        host.pointer = Point(x: 300, y: 250)
+    }
+
+    /// Ctrl+V and a frame; the middle of the line pasted.
+    private func pasteMiddle(_ session: DrawingSession) throws -> Point {
+        session.handle(.key(KeyCommand(key: "v", control: true)))
+        session.drawFrame()
+        let pasted = try #require(session.controller.drawingView.drawing.lines.last)
+        return Point(x: (pasted.begin.x + pasted.end.x) / 2, y: (pasted.begin.y + pasted.end.y) / 2)
+    }
+
     @Test("Ctrl+C offers the document's type, the PNG and text; Ctrl+V of that copy pastes it at the pointer")
     func copyAndPasteThroughTheHost() throws {
         let (session, host, sync) = try open()
@@ -170,31 +185,21 @@ import TouchTrackerStore
     func pasteLandsAtTheKeyboardCursor() throws {
         let (session, host, sync) = try open()
         defer { sync.close() }
-        stroke(session, from: Point(x: 50, y: 100), to: Point(x: 150, y: 100))
-        session.handle(.key(KeyCommand(key: "c", control: true)))
-        host.pointer = Point(x: 300, y: 250)
+        copyALine(session, host)
         for _ in 0..<5 { session.handle(.key(KeyCommand(key: "Left"))) }
-        session.handle(.key(KeyCommand(key: "v", control: true)))
-        session.drawFrame()
-        let pasted = try #require(session.controller.drawingView.drawing.lines.last)
         // The cursor starts at the window's middle (200, 150) and went 50 px left.
-        #expect(abs((pasted.begin.x + pasted.end.x) / 2 - 150) < 1 && abs(pasted.begin.y - 150) < 1)
+        #expect(try pasteMiddle(session).distance(to: Point(x: 150, y: 150)) < 1)
     }
 
     @Test("the pointer reported again where it rests (the window got it back) does not take the paste from the cursor")
     func pointerAtRestKeepsThePasteAtTheCursor() throws {
         let (session, host, sync) = try open()
         defer { sync.close() }
-        stroke(session, from: Point(x: 50, y: 100), to: Point(x: 150, y: 100))
-        session.handle(.key(KeyCommand(key: "c", control: true)))
-        host.pointer = Point(x: 300, y: 250)
+        copyALine(session, host)
         session.handle(.hover(Point(x: 300, y: 250)))
         for _ in 0..<5 { session.handle(.key(KeyCommand(key: "Left"))) }
         session.handle(.hover(Point(x: 300, y: 250)))
-        session.handle(.key(KeyCommand(key: "v", control: true)))
-        session.drawFrame()
-        let pasted = try #require(session.controller.drawingView.drawing.lines.last)
-        #expect(abs((pasted.begin.x + pasted.end.x) / 2 - 150) < 1 && abs(pasted.begin.y - 150) < 1)
+        #expect(try pasteMiddle(session).distance(to: Point(x: 150, y: 150)) < 1)
     }
 
     @Test("a second Ctrl+V while a paste is being read is ignored: the paste lands where it was asked for")
