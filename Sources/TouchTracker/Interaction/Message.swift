@@ -80,7 +80,7 @@ extension Message {
             "Keys: the arrows move the cursor · Space starts and ends a line · Tab selects a shape · F2: settings"
         case keyboardLineTo = "Drawing a line to {1}, {2}"
         case gestureHint =
-            "Drag with a finger or the mouse to draw\nTap a line to select it · Double-tap to clear\nHold a line and drag to move it · F1: gesture inspector"
+            "Drag with a finger or the mouse to draw\nTap a line to select it · Double-tap to clear\nHold a line and drag to move it · F1: gesture inspector\nArrows and Space draw from the keyboard · F2: settings"
         case inspectorTouches = "touches: {1}"
         case copiedSelection = "Copied the selected shape"
         case copiedDrawing = "Copied the drawing"
