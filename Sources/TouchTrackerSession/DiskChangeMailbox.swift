@@ -14,6 +14,22 @@ public final class DiskChangeMailbox: Sendable {
 
     private let changes = Mutex<[Change]>([])
     private let wakeUp: @Sendable () -> Void
+    /// The number every shape on screen is below, as the loop last said.
+    private let shapesBelow = Atomic<UInt64>(1)
+
+    /// Room above the shapes on screen for those drawn while a version is read, before it replaces them.
+    static let numbersWhileReading: UInt64 = 1 << 24
+
+    /// Called by the loop at each frame: every shape on screen has a number below `number`.
+    func noteShapes(below number: UInt64) {
+        shapesBelow.store(number, ordering: .relaxed)
+    }
+
+    /// Where a version read now numbers its shapes from: above every shape on screen and any drawn while it is
+    /// read (shape IDs are never reused, so one kept from before — a screen reader's — names no new shape).
+    public var firstNumberForReading: UInt64 {
+        shapesBelow.load(ordering: .relaxed) + Self.numbersWhileReading
+    }
 
     init(wakeUp: @escaping @Sendable () -> Void) {
         self.wakeUp = wakeUp

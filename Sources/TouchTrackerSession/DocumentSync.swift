@@ -232,7 +232,10 @@ public final class DocumentSync: Sendable {
             // since: nothing to adopt, as above).
             let (drawing, read) = try store.loadVersion()
             guard let read else { return .done }
-            mailbox.post(.readable(LoadedDocument(drawing), adopted: { writer.acknowledge(read) }))
+            mailbox.post(
+                .readable(
+                    LoadedDocument(drawing, firstNumber: mailbox.firstNumberForReading),
+                    adopted: { writer.acknowledge(read) }))
             return .done
         } catch {
             problem = "\(error)"

@@ -414,6 +414,7 @@ public final class DrawingSession {
     /// keeps the drawing on screen. Only once the document first read has arrived: before, it is still coming.
     private func adoptDiskChanges() {
         guard loader == nil else { return }
+        diskChanges.noteShapes(below: controller.drawingView.shapes.nextNumber)
         for change in diskChanges.take() {
             switch change {
             case .readable(let document, let adopted):

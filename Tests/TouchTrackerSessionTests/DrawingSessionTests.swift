@@ -270,6 +270,23 @@ import TouchTrackerStore
         try waitFor("the line saved") { (try? DocumentStore(path: documentPath).load().lines.count) == 1 }
     }
 
+    @Test("the shapes of a version another program wrote get new IDs, so an ID kept from before names none of them")
+    func reloadedShapesGetNewIDs() throws {
+        let (session, _, sync) = try open()
+        defer { sync.close() }
+        stroke(session, from: Point(x: 50, y: 100), to: Point(x: 350, y: 100))
+        try waitFor("the line saved") { (try? DocumentStore(path: documentPath).load().lines.count) == 1 }
+        let before = try #require(session.controller.drawingView.shapes.order.max())
+        let theirs = Drawing(lines: (0..<3).map { Line(begin: Point(x: 20, y: Double($0) * 50 + 20), end: .zero) })
+        try Data(DocumentCodec.encode(theirs)).write(to: URL(fileURLWithPath: folder + "/theirs.tmp"))
+        #expect(rename(folder + "/theirs.tmp", documentPath) == 0)
+        try waitFor("their drawing on screen") {
+            session.drawFrame()
+            return session.controller.drawingView.drawing.lines.count == 3
+        }
+        #expect(session.controller.drawingView.shapes.order.allSatisfy { $0 > before })
+    }
+
     @Test("while a save's look at the document hangs, the session keeps taking input and presenting frames")
     func framesGoOnWhileTheDiskHangs() throws {
         let hung = Hang()

@@ -37,6 +37,13 @@ public struct LoadedDocument: Sendable {
         widestWidth = DrawingDocument.widest(drawing)
     }
 
+    /// The same, its shapes numbered from `firstNumber` on (a version read again, to replace the one on screen).
+    public init(_ drawing: Drawing, firstNumber: UInt64) {
+        shapes = ShapeCollection(drawing, firstNumber: firstNumber)
+        options = drawing.options
+        widestWidth = DrawingDocument.widest(drawing)
+    }
+
     /// Takes the shapes out, leaving an empty collection: the taker holds the only reference to their storage, so
     /// changing them copies nothing.
     mutating func takeShapes() -> ShapeCollection {

@@ -44,6 +44,18 @@ public struct ShapeCollection: Sendable {
         self.init(lines: drawing.lines, circles: drawing.circles)
     }
 
+    /// The document's shapes, numbered from `firstNumber` on (above every shape of a collection they replace, so an
+    /// ID kept from before, a screen reader's object, never names one of these).
+    public init(_ drawing: Drawing, firstNumber: UInt64) {
+        self.init(firstNumber: firstNumber)
+        order.reserveCapacity(drawing.lines.count + drawing.circles.count)
+        for line in drawing.lines { appendFresh(.line(line)) }
+        for circle in drawing.circles { appendFresh(.circle(circle)) }
+    }
+
+    /// The number the next shape of either kind gets at least: every shape here has a lower one.
+    public var nextNumber: UInt64 { Swift.max(nextLine, nextCircle) }
+
     /// An empty collection whose shapes get numbers from `firstNumber` on (above every shape of a document still
     /// being read, which then goes beneath them: `merging`).
     public init(firstNumber: UInt64) {
