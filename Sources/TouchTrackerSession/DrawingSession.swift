@@ -160,18 +160,17 @@ public final class DrawingSession {
 
     /// One input event from the host.
     public func handle(_ event: SessionEvent) {
-        // Only touches carry their own time; anything else happens now. The loop advances the clock after a batch
-        // of events, so after a quiet spell a key's notice would otherwise start (and expire) in the past.
         if case .focusChanged(let active) = event {
             // The focus carries no time and starts nothing on the clock, which it leaves alone.
             if active, !windowIsActive || activations == 0 { activations += 1 }
             windowIsActive = active
             // Where the keyboard cursor rests is not said in another window.
-            if let cursorRestTimer { clock.cancel(cursorRestTimer) }
-            cursorRestTimer = nil
+            dropCursorRest()
             if options.verbose { log(active ? "keyboard focus in" : "keyboard focus out") }
             return
         }
+        // Only touches carry their own time; anything else happens now. The loop advances the clock after a batch
+        // of events, so after a quiet spell a key's notice would otherwise start (and expire) in the past.
         if case .touch = event {} else { clock.advance(to: MonotonicClock.now()) }
         switch event {
         case .touch(let input):
@@ -335,11 +334,10 @@ public final class DrawingSession {
             break
         case .now(let message):
             // Said instead of where the cursor rested, which would cut it short.
-            if let cursorRestTimer { clock.cancel(cursorRestTimer) }
-            cursorRestTimer = nil
+            dropCursorRest()
             accessibility.announce(message.localized(Localization.translate))
         case .whenStill:
-            if let cursorRestTimer { clock.cancel(cursorRestTimer) }
+            dropCursorRest()
             cursorRestTimer = clock.schedule(after: Self.cursorRestDelay) { [weak self] in
                 guard let self else { return }
                 cursorRestTimer = nil
@@ -348,6 +346,12 @@ public final class DrawingSession {
                 }
             }
         }
+    }
+
+    /// Forgets where the cursor was to be said to rest (a later look says it, or something else is said).
+    private func dropCursorRest() {
+        if let cursorRestTimer { clock.cancel(cursorRestTimer) }
+        cursorRestTimer = nil
     }
 
     /// How long the arrows rest before the cursor's place is said.

@@ -69,10 +69,7 @@ import TouchTrackerStore
         writer.guardOutsideChanges(current: nil)
         writer.submit(DrawingSnapshot(Drawing(lines: [Line(begin: Point(x: 0, y: 0), end: Point(x: 10, y: 10))])))
         #expect(looking.wait(timeout: .now() + 10) == .success, "the save never looked at the document")
-        Thread {
-            Thread.sleep(forTimeInterval: 0.2)
-            release.signal()
-        }.start()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { release.signal() }
         writer.stop()
         #expect(FileManager.default.fileExists(atPath: store.path), "stop returned before the save in hand landed")
     }
