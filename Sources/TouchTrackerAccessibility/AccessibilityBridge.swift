@@ -121,9 +121,10 @@ public final class AccessibilityBridge: Sendable {
                 connection, node: .drawing, member: "PropertyChange", kind: "accessible-name", detail: 0,
                 data: GVariantValues.string(newScene.drawingName))
         }
-        if (old.menu == nil) != (newScene.menu == nil) || old.menu?.opening != newScene.menu?.opening
-            || old.menu?.items != newScene.menu?.items
-        {
+        // The same menu open before and after: the same opening, the same items (only its highlight or ticks moved).
+        let sameMenu =
+            old.menu != nil && old.menu?.opening == newScene.menu?.opening && old.menu?.items == newScene.menu?.items
+        if !sameMenu, old.menu != nil || newScene.menu != nil {
             // The menu opened, closed or changed: the window's children changed.
             emit(
                 connection, node: .window, member: "ChildrenChanged", kind: newScene.menu == nil ? "remove" : "add",
@@ -148,34 +149,26 @@ public final class AccessibilityBridge: Sendable {
         if old.selection != newScene.selection {
             if let previous = old.selection { emitState(connection, "selected", false, on: .shape(previous)) }
             if let current = newScene.selection { emitState(connection, "selected", true, on: .shape(current)) }
-            emit(
-                connection, node: .drawing, member: "SelectionChanged", kind: "", detail: 0,
-                data: GVariantValues.int32(0))
+            emitSelectionChanged(connection, on: .drawing)
         }
-        let sameMenu =
-            old.menu != nil && old.menu?.opening == newScene.menu?.opening && old.menu?.items == newScene.menu?.items
         let highlighted = newScene.menu?.highlightedIndex
         if !sameMenu || old.menu?.highlightedIndex != highlighted {
             // The highlight moved (Up, Down, the pointer): the item left, if its menu is still open, and the one
             // highlighted now, which the menu says is its selection.
-            if sameMenu, let previous = old.menu?.highlightedIndex {
-                emitState(connection, "selected", false, on: .menuItem(previous, opening: newScene.menu?.opening ?? 0))
+            if sameMenu, let previous = old.menu?.highlightedIndex.flatMap(newScene.menuItemNode) {
+                emitState(connection, "selected", false, on: previous)
             }
-            if let highlighted {
-                emitState(
-                    connection, "selected", true, on: .menuItem(highlighted, opening: newScene.menu?.opening ?? 0))
-                emit(
-                    connection, node: .menu, member: "SelectionChanged", kind: "", detail: 0,
-                    data: GVariantValues.int32(0))
+            if let item = highlighted.flatMap(newScene.menuItemNode) {
+                emitState(connection, "selected", true, on: item)
+                emitSelectionChanged(connection, on: .menu)
             }
         }
         if sameMenu, let before = old.menu?.checkedItems, let menu = newScene.menu, before != menu.checkedItems {
             // A switch or a colour changed while its menu is open (a key pressed): its tick, for a reader.
             for (index, item) in menu.items.enumerated() where before.contains(item) != menu.checkedItems.contains(item)
             {
-                emitState(
-                    connection, "checked", menu.checkedItems.contains(item), on: .menuItem(index, opening: menu.opening)
-                )
+                guard let node = newScene.menuItemNode(index) else { continue }
+                emitState(connection, "checked", menu.checkedItems.contains(item), on: node)
             }
         }
         let activated = newScene.isActive && (!old.isActive || old.activation != newScene.activation)
@@ -194,6 +187,11 @@ public final class AccessibilityBridge: Sendable {
             emitState(connection, "focused", false, on: old.focusedNode)
             emitState(connection, "focused", true, on: newScene.focusedNode)
         }
+    }
+
+    /// Tells clients the child `node` has selected (the drawing's shape, the menu's highlighted item) changed.
+    private func emitSelectionChanged(_ connection: OpaquePointer, on node: AccessibleNode) {
+        emit(connection, node: node, member: "SelectionChanged", kind: "", detail: 0, data: GVariantValues.int32(0))
     }
 
     /// Tells clients `node` gained or lost `state` ("selected", "focused").
