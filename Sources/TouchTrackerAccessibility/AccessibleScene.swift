@@ -58,8 +58,7 @@ public struct AccessibleScene: Sendable {
         case .line(let line):
             name = Message.lineName(from: line.begin, to: line.end).localized(translate)
         case .circle(let circle):
-            name = Message.circleName(at: circle.center, radius: (circle.frame.width + circle.frame.height) / 4)
-                .localized(translate)
+            name = Message.circleName(circle).localized(translate)
         }
         if let color = shape.color, color != .black {
             name += ", " + (LineColor.palette.first { $0.color == color }.map { translate($0.name) } ?? color.hex)

@@ -43,12 +43,14 @@ struct TouchTrackerCommand: ParsableCommand {
             Keys:
               arrows                 move the keyboard cursor 10 px (Shift: 1)
               Space                  start a line there; Space again ends it
+              Shift+Space            start a circle there (one corner); the
+                                     arrows move the other, Space ends it
               Tab, Shift+Tab         select the next or previous shape;
                                      the arrows then move it
               Delete                 delete the selected line
               Ctrl+Shift+Delete      clear the drawing (Ctrl+Z undoes)
               Up/Down/Return         choose in the menu (Space too); Escape
-                                     closes it, cancels a keyboard line,
+                                     closes it, cancels a keyboard stroke,
                                      deselects
               Menu, Shift+F10        open the selected line's menu
               Ctrl+Z                 undo; Ctrl+Shift+Z or Ctrl+Y redo

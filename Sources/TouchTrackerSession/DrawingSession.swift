@@ -313,23 +313,27 @@ public final class DrawingSession {
     private var keyboardLook: KeyboardCursorAnnouncer.Look {
         let keyboard = controller.keyboard
         return KeyboardCursorAnnouncer.Look(
-            location: keyboard.location, isDrawing: keyboard.isDrawing, isShown: keyboard.isShown,
+            location: keyboard.location, stroke: keyboard.stroke,
+            circle: keyboard.stroke == .circle ? controller.drawingView.keyboardCircleInProgress : nil,
+            isShown: keyboard.isShown,
             focusElsewhere: controller.drawingView.selection != nil || controller.menu != nil,
-            lineCount: controller.drawingView.shapes.lineCount)
+            lineCount: controller.drawingView.shapes.lineCount, circleCount: controller.drawingView.shapes.circleCount)
     }
 
-    /// Says the line a Space finished at once, and where the cursor rests a moment after the arrows stop (each
+    /// Says the shape a Space finished at once, and where the cursor rests a moment after the arrows stop (each
     /// press would be too many words).
     private func announceKeyboardCursor(to accessibility: AccessibilityBridge) {
         let shapes = controller.drawingView.shapes
-        let newestLine = {
-            // Lines lie below the circles in the order, so the newest is found from the top down.
-            shapes.order.last { $0.kind == .line }.flatMap { id -> Line? in
-                if case .line(let line)? = shapes[id] { return line }
-                return nil
+        let newestShape = { (stroke: KeyboardCursor.Stroke) -> Message? in
+            // Lines lie below the circles in the order, so the newest of a kind is found from the top down.
+            switch shapes.order.last(where: { $0.kind == (stroke == .line ? .line : .circle) }).flatMap({ shapes[$0] })
+            {
+            case .line(let line)?: .lineName(from: line.begin, to: line.end)
+            case .circle(let circle)?: .circleName(circle)
+            case nil: nil
             }
         }
-        switch cursorAnnouncer.saying(for: keyboardLook, newestLine: newestLine) {
+        switch cursorAnnouncer.saying(for: keyboardLook, newestShape: newestShape) {
         case .nothing:
             break
         case .now(let message):
@@ -392,7 +396,7 @@ public final class DrawingSession {
     @discardableResult
     public func finish() -> Bool {
         if let loader { adoptDocument(loader.waitAndTake()) }
-        controller.finishKeyboardLine()
+        controller.finishKeyboardStroke()
         controller.window.cancelAllTouches()
         let saved = finishSaving?() ?? true
         export.waitUntilIdle()

@@ -1,42 +1,52 @@
 import TouchKit
 import TouchTracker
 
-/// What a screen reader is told as the keyboard draws: where the cursor (or the end of the line it draws) rests
-/// once the arrows stop, and the line a Space finished. Without it a person who cannot see the window could not
-/// draw on purpose. Where a shape is selected or a menu is open the focus events speak instead.
+/// What a screen reader is told as the keyboard draws: where the cursor (or the stroke it draws) rests once the
+/// arrows stop, and the shape a Space finished. Without it a person who cannot see the window could not draw on
+/// purpose. Where a shape is selected or a menu is open the focus events speak instead.
 struct KeyboardCursorAnnouncer {
     /// What the window shows of the keyboard now.
     struct Look: Equatable {
         var location: Point
-        var isDrawing: Bool
+        /// The stroke the arrows draw, if any.
+        var stroke: KeyboardCursor.Stroke?
+        /// The circle the keyboard draws, as it is now (nil unless `stroke` is a circle).
+        var circle: Circle?
         var isShown: Bool
         /// A shape selected or a menu open: the focus says where the keyboard is.
         var focusElsewhere: Bool
         var lineCount: Int
+        var circleCount: Int
+
+        /// How many shapes of the kind `stroke` draws the drawing holds.
+        func count(of stroke: KeyboardCursor.Stroke) -> Int { stroke == .line ? lineCount : circleCount }
     }
 
     enum Saying: Equatable {
         case nothing
-        /// Said at once (a line finished).
+        /// Said at once (a shape finished).
         case now(Message)
         /// Said once the keyboard has rested (the cursor moved): the look of then.
         case whenStill
     }
 
     private var last: Look?
-    /// The number of lines when the keyboard's line began.
-    private var linesWhenLineBegan = 0
+    /// The number of shapes of its kind when the keyboard's stroke began.
+    private var countWhenStrokeBegan = 0
 
-    /// What to say for `look`; `newestLine` gives the newest line, asked for only when a Space finished one.
-    mutating func saying(for look: Look, newestLine: () -> Line?) -> Saying {
+    /// What to say for `look`; `newestShape` names the newest line or circle, asked for only when a Space finished
+    /// one.
+    mutating func saying(for look: Look, newestShape: (KeyboardCursor.Stroke) -> Message?) -> Saying {
         guard look.isShown, look != last else { return .nothing }
         defer { last = look }
-        let wasDrawing = last?.isDrawing ?? false
-        if look.isDrawing && !wasDrawing { linesWhenLineBegan = look.lineCount }
-        if wasDrawing && !look.isDrawing, look.lineCount > linesWhenLineBegan, let newestLine = newestLine() {
-            return .now(.lineName(from: newestLine.begin, to: newestLine.end))
+        let wasDrawing = last?.stroke
+        if let stroke = look.stroke, wasDrawing == nil { countWhenStrokeBegan = look.count(of: stroke) }
+        if let finished = wasDrawing, look.stroke == nil, look.count(of: finished) > countWhenStrokeBegan,
+            let name = newestShape(finished)
+        {
+            return .now(name)
         }
-        guard !look.focusElsewhere, look.location != last?.location || look.isDrawing != wasDrawing else {
+        guard !look.focusElsewhere, look.location != last?.location || look.stroke != wasDrawing else {
             return .nothing
         }
         return .whenStill
@@ -45,6 +55,10 @@ struct KeyboardCursorAnnouncer {
     /// What to say once the keys rest, for `look`.
     static func message(for look: Look) -> Message? {
         guard look.isShown, !look.focusElsewhere else { return nil }
-        return look.isDrawing ? .keyboardLine(to: look.location) : .keyboardCursor(at: look.location)
+        switch look.stroke {
+        case nil: return .keyboardCursor(at: look.location)
+        case .line: return .keyboardLine(to: look.location)
+        case .circle: return look.circle.map { .keyboardCircle($0) } ?? .keyboardCursor(at: look.location)
+        }
     }
 }

@@ -78,4 +78,26 @@ struct KeyboardOnlyTests {
         let shot = try session.screenshot()
         #expect(!shot.at(320, 290).isWhitish, "the cursor's crosshair should be drawn at (320, 290)")
     }
+
+    @Test("with the keyboard alone Shift+Space, the arrows and Space draw a circle, saved with the corners it had")
+    func keyboardOnlyCircle() async throws {
+        let session = try await AppSession.launch(frame: AppSession.Frame(x: 0, y: 0, width: 640, height: 480))
+        defer { session.stop() }
+        try await session.app.waitForStderrLine(containing: "document read: 0 lines")
+        let keys = try Keys(display: session.server.display)
+        let pointer = try session.server.pointer
+        try pointer.moveTo(x: 5, y: 5)
+        try pointer.sync()
+        // One corner at the centre (320, 240), the other 100 px right and 60 px down.
+        try session.pressChord(try session.keycodes(["Shift_L", "space"]))
+        try press(session, [keys.right], times: 10)
+        try press(session, [keys.down], times: 6)
+        try press(session, [keys.space])
+        let saved = try await waitForValue("the circle saved", timeout: .seconds(10), poll: .milliseconds(50)) {
+            ChallengesEndToEndTests.CircleDocument.read(session.document).flatMap { $0.circles?.count == 1 ? $0 : nil }
+        }
+        let circle = try #require(saved.circles?.first)
+        #expect(saved.lines.isEmpty)
+        #expect([circle.origin.x, circle.origin.y, circle.size.width, circle.size.height] == [320, 240, 100, 60])
+    }
 }

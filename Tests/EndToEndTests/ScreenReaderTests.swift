@@ -295,7 +295,11 @@ struct ScreenReaderTests {
         #expect(output.contains("heard object:selection-changed menu"), "\(output)")
     }
 
-    @Test("a listening client hears where the keyboard cursor rests, and the line Space draws from there")
+    @Test(
+        """
+        a listening client hears where the keyboard cursor rests, the line Space draws from there, and the circle \
+        Shift+Space draws as it grows and once finished
+        """)
     func keyboardDrawingIsSpoken() async throws {
         let bus = try await AccessibilityBus()
         defer { bus.stop() }
@@ -313,10 +317,18 @@ struct ScreenReaderTests {
             try session.pressEach(try session.keycodes([key]))
             try await Task.sleep(for: .milliseconds(rest))
         }
+        // From the line's end (350, 240), a circle whose opposite corner goes 20 px right and 20 px down.
+        try session.pressChord(try session.keycodes(["Shift_L", "space"]))
+        for (key, rest) in [("Right", 100), ("Right", 100), ("Down", 100), ("Down", 800), ("space", 300)] {
+            try session.pressEach(try session.keycodes([key]))
+            try await Task.sleep(for: .milliseconds(rest))
+        }
         let (status, output) = try await client.finish()
         #expect(status == 0, "\(output)")
         #expect(output.contains("said Cursor at 330, 240"), "\(output)")
         #expect(output.contains("said Line from 330, 240 to 350, 240"), "\(output)")
+        #expect(output.contains("said Drawing a circle at 360, 250, radius 10"), "\(output)")
+        #expect(output.contains("said Circle at 360, 250, radius 10"), "\(output)")
     }
 
     @Test(

@@ -4,21 +4,21 @@ import TouchTracker
 
 @testable import TouchTrackerSession
 
-/// What a screen reader hears as the keyboard draws: where the cursor rests, and the line a Space finished.
+/// What a screen reader hears as the keyboard draws: where the cursor rests, and the shape a Space finished.
 @Suite struct KeyboardCursorAnnouncerTests {
     func look(
-        x: Double, y: Double = 150, drawing: Bool = false, shown: Bool = true, focusElsewhere: Bool = false,
-        lines: Int = 0
+        x: Double, y: Double = 150, drawing: KeyboardCursor.Stroke? = nil, circle: Circle? = nil, shown: Bool = true,
+        focusElsewhere: Bool = false, lines: Int = 0, circles: Int = 0
     ) -> KeyboardCursorAnnouncer.Look {
         KeyboardCursorAnnouncer.Look(
-            location: Point(x: x, y: y), isDrawing: drawing, isShown: shown, focusElsewhere: focusElsewhere,
-            lineCount: lines)
+            location: Point(x: x, y: y), stroke: drawing, circle: circle, isShown: shown,
+            focusElsewhere: focusElsewhere, lineCount: lines, circleCount: circles)
     }
 
     @Test("an arrow's move is said once the keys rest, as the cursor's place")
     func cursorMoveIsSaidWhenStill() {
         var announcer = KeyboardCursorAnnouncer()
-        #expect(announcer.saying(for: look(x: 210), newestLine: { nil }) == .whenStill)
+        #expect(announcer.saying(for: look(x: 210), newestShape: { _ in nil }) == .whenStill)
         #expect(KeyboardCursorAnnouncer.message(for: look(x: 210)) == .keyboardCursor(at: Point(x: 210, y: 150)))
     }
 
@@ -26,30 +26,50 @@ import TouchTracker
     func finishedLineIsSaidAtOnce() {
         var announcer = KeyboardCursorAnnouncer()
         let line = Line(begin: Point(x: 200, y: 150), end: Point(x: 300, y: 150))
-        _ = announcer.saying(for: look(x: 200, drawing: true), newestLine: { nil })
-        _ = announcer.saying(for: look(x: 300, drawing: true), newestLine: { nil })
-        let said = announcer.saying(for: look(x: 300, lines: 1), newestLine: { line })
+        _ = announcer.saying(for: look(x: 200, drawing: .line), newestShape: { _ in nil })
+        _ = announcer.saying(for: look(x: 300, drawing: .line), newestShape: { _ in nil })
+        let said = announcer.saying(
+            for: look(x: 300, lines: 1), newestShape: { _ in .lineName(from: line.begin, to: line.end) })
         #expect(said == .now(.lineName(from: line.begin, to: line.end)))
     }
 
     @Test("a line Escape cancelled is not said as drawn")
     func cancelledLineIsNotSaidAsDrawn() {
         var announcer = KeyboardCursorAnnouncer()
-        _ = announcer.saying(for: look(x: 200, drawing: true), newestLine: { nil })
-        let said = announcer.saying(for: look(x: 200), newestLine: { Line(begin: .zero, end: .zero) })
+        _ = announcer.saying(for: look(x: 200, drawing: .line), newestShape: { _ in nil })
+        let said = announcer.saying(for: look(x: 200), newestShape: { _ in .lineName(from: .zero, to: .zero) })
         #expect(said == .whenStill)
     }
 
     @Test("with a shape selected the cursor's moves are not said: the shape's focus and name speak")
     func selectionSpeaksInstead() {
         var announcer = KeyboardCursorAnnouncer()
-        #expect(announcer.saying(for: look(x: 70, focusElsewhere: true), newestLine: { nil }) == .nothing)
+        #expect(announcer.saying(for: look(x: 70, focusElsewhere: true), newestShape: { _ in nil }) == .nothing)
         #expect(KeyboardCursorAnnouncer.message(for: look(x: 70, focusElsewhere: true)) == nil)
     }
 
     @Test("a cursor never shown (no key moved it) is not said")
     func hiddenCursorIsNotSaid() {
         var announcer = KeyboardCursorAnnouncer()
-        #expect(announcer.saying(for: look(x: 200, shown: false), newestLine: { nil }) == .nothing)
+        #expect(announcer.saying(for: look(x: 200, shown: false), newestShape: { _ in nil }) == .nothing)
+    }
+
+    @Test("a circle Shift+Space draws is said by its centre and radius once the keys rest")
+    func circleInProgressIsSaidBySize() {
+        let circle = Circle(corner: Point(x: 200, y: 150), opposite: Point(x: 260, y: 210))
+        #expect(
+            KeyboardCursorAnnouncer.message(for: look(x: 260, y: 210, drawing: .circle, circle: circle))
+                == .keyboardCircle(circle))
+    }
+
+    @Test("a circle Space finished is said at once, by its name")
+    func finishedCircleIsSaidAtOnce() {
+        var announcer = KeyboardCursorAnnouncer()
+        let circle = Circle(corner: Point(x: 200, y: 150), opposite: Point(x: 260, y: 210))
+        _ = announcer.saying(for: look(x: 200, drawing: .circle, lines: 3), newestShape: { _ in nil })
+        _ = announcer.saying(for: look(x: 260, drawing: .circle, lines: 3), newestShape: { _ in nil })
+        let said = announcer.saying(
+            for: look(x: 260, lines: 3, circles: 1), newestShape: { $0 == .circle ? .circleName(circle) : nil })
+        #expect(said == .now(.circleName(circle)))
     }
 }

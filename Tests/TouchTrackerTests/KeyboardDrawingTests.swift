@@ -64,6 +64,54 @@ import TouchKit
         #expect(keyboard.lines.isEmpty)
     }
 
+    @Test("Shift+Space starts a circle at the cursor, the arrows move its opposite corner, Space finishes it")
+    func shiftSpaceArrowsSpaceDrawsACircle() {
+        let keyboard = Keyboard()
+        keyboard.press("space", shift: true)
+        keyboard.press("Right", times: 10)
+        keyboard.press("Down", times: 6)
+        #expect(keyboard.controller.drawingView.tracker.visibleCirclesInProgress.count == 1)
+        keyboard.press("space")
+        #expect(
+            keyboard.controller.drawingView.drawing.circles == [
+                Circle(corner: Point(x: 200, y: 150), opposite: Point(x: 300, y: 210))
+            ])
+        #expect(keyboard.lines.isEmpty && keyboard.edits == 1)
+        keyboard.controller.handleKey(KeyCommand(key: "z", control: true))
+        #expect(keyboard.controller.drawingView.drawing.circles.isEmpty)
+    }
+
+    @Test("Shift+Space draws a circle with two-finger circles off: it was asked for, not paired")
+    func keyboardCircleNeedsNoCirclesOption() {
+        let keyboard = Keyboard()
+        #expect(!keyboard.controller.drawingView.document.options.circles)
+        keyboard.press("space", shift: true)
+        keyboard.press("Left", times: 5)
+        keyboard.press("space", shift: true)
+        #expect(keyboard.controller.drawingView.drawing.circles.count == 1)
+    }
+
+    @Test("Escape cancels the keyboard's circle: nothing is drawn, and its corners draw nothing more")
+    func escapeCancelsTheCircle() {
+        let keyboard = Keyboard()
+        keyboard.press("space", shift: true)
+        keyboard.press("Up", times: 5)
+        keyboard.press("Escape")
+        keyboard.press("Up", times: 5)
+        #expect(keyboard.controller.drawingView.tracker.circlesInProgress.isEmpty)
+        #expect(keyboard.controller.drawingView.drawing.circles.isEmpty && keyboard.edits == 0)
+    }
+
+    @Test("a keyboard circle smaller than a tap leaves nothing")
+    func tinyKeyboardCircleLeavesNothing() {
+        let keyboard = Keyboard()
+        keyboard.press("space", shift: true)
+        keyboard.press("Right", shift: true, times: 3)
+        keyboard.press("space")
+        #expect(keyboard.controller.drawingView.drawing.circles.isEmpty && keyboard.edits == 0)
+        #expect(keyboard.controller.drawingView.tracker.circlesInProgress.isEmpty)
+    }
+
     @Test("Escape cancels the keyboard's line in progress: nothing is drawn and nothing saved")
     func escapeCancelsTheLine() {
         let keyboard = Keyboard()

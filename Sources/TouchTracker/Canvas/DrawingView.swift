@@ -75,6 +75,8 @@ public final class DrawingView: View {
 
     /// The visible in-progress lines, oldest touch first.
     public var visibleLinesInProgress: [Line] { tracker.identifiedLinesInProgress.map(\.line) }
+    /// The circle the keyboard draws now (Shift+Space), shown or not yet.
+    public var keyboardCircleInProgress: Circle? { tracker.circlesInProgress[KeyboardCursor.circleCorners]?.circle }
 
     /// The in-progress circles that are visible, oldest pair first.
     public var visibleCirclesInProgress: [Circle] { tracker.visibleCirclesInProgress }
@@ -298,32 +300,41 @@ public final class DrawingView: View {
         if !crossed.isEmpty { apply(document.erase(crossed, stroke: touch.identifier)) }
     }
 
-    // MARK: The keyboard's line
+    // MARK: The keyboard's stroke
 
-    /// Starts the line the keyboard draws at `point` (through the stroke tracker, as a finger's, never paired into
-    /// a circle).
-    public func beginKeyboardLine(at point: Point, time: TimeInterval) {
-        var options = document.options
-        options.circles = false
-        tracker.began(KeyboardCursor.lineTouch, at: point, time: time, options: options, damage: &changes)
-    }
-
-    /// Moves the keyboard line's end to `point`.
-    public func moveKeyboardLine(to point: Point, time: TimeInterval) {
-        tracker.moved(
-            KeyboardCursor.lineTouch, to: point, time: time, force: nil, options: document.options, damage: &changes)
-    }
-
-    /// Finishes the keyboard's line: one edit, as a finger's lift makes (nothing when it is shorter than a tap).
-    public func finishKeyboardLine() {
-        if let shape = tracker.ended(KeyboardCursor.lineTouch, options: document.options, damage: &changes) {
-            addFinished([shape])
+    /// Starts the stroke the keyboard draws at `point`: a line (through the stroke tracker, as a finger's, never
+    /// paired into a circle) or a circle with one corner at `point` (drawn whatever the circles option says: it
+    /// was asked for).
+    public func beginKeyboardStroke(_ stroke: KeyboardCursor.Stroke, at point: Point, time: TimeInterval) {
+        switch stroke {
+        case .line:
+            var options = document.options
+            options.circles = false
+            tracker.began(KeyboardCursor.lineTouch, at: point, time: time, options: options, damage: &changes)
+        case .circle:
+            tracker.beganCircle(KeyboardCursor.circleCorners, at: point, time: time)
         }
     }
 
-    /// Drops the keyboard's line in progress.
-    public func cancelKeyboardLine() {
-        tracker.discardStroke(of: KeyboardCursor.lineTouch, damage: &changes)
+    /// Moves the keyboard stroke's moving end (a line's end, a circle's second corner) to `point`.
+    public func moveKeyboardStroke(_ stroke: KeyboardCursor.Stroke, to point: Point, time: TimeInterval) {
+        tracker.moved(
+            stroke.movingTouch, to: point, time: time, force: nil, options: document.options, damage: &changes)
+    }
+
+    /// Finishes the keyboard's stroke: one edit, as a finger's lift makes (nothing when it is smaller than a tap).
+    public func finishKeyboardStroke(_ stroke: KeyboardCursor.Stroke) {
+        // A circle finishes as the first of its fingers lifts; the other corner then lifts too, drawing nothing.
+        let finished = tracker.ended(stroke.movingTouch, options: document.options, damage: &changes)
+        for touch in stroke.touches where touch != stroke.movingTouch {
+            _ = tracker.ended(touch, options: document.options, damage: &changes)
+        }
+        if let finished { addFinished([finished]) }
+    }
+
+    /// Drops the keyboard's stroke in progress.
+    public func cancelKeyboardStroke(_ stroke: KeyboardCursor.Stroke) {
+        for touch in stroke.touches { tracker.discardStroke(of: touch, damage: &changes) }
     }
 
     /// Finishes the strokes of lifted fingers, one finger at a time in touch order (each at its last place), and

@@ -86,6 +86,19 @@ public struct StrokeTracker: Sendable {
         }
     }
 
+    /// Starts a circle drawn by `pair` (the keyboard's two corners), both corners at `point`, whatever the
+    /// circles option says and whichever fingers are down: it is asked for, never paired by timing.
+    public mutating func beganCircle(_ pair: TouchPair, at point: Point, time: TimeInterval) {
+        for id in [pair.first, pair.second] {
+            var velocity = VelocityTracker()
+            velocity.add(point, at: time)
+            tracks[id] = (time, velocity)
+            spentTouches.remove(id)
+        }
+        circlesInProgress[pair] = CircleInProgress(
+            firstStart: point, secondStart: point, first: point, second: point, isVisible: false)
+    }
+
     /// The finger a new touch at `time` pairs with: the earliest one still drawing a line (not already in a circle)
     /// that went down at most `circlePairingInterval` earlier.
     private func pairingPartner(at time: TimeInterval) -> UInt64? {

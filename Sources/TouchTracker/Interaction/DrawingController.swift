@@ -276,9 +276,9 @@ public final class DrawingController {
         case .escape:
             if menuView != nil {
                 closeMenu()
-            } else if keyboard.isDrawing {
-                keyboard.isDrawing = false
-                drawingView.cancelKeyboardLine()
+            } else if let stroke = keyboard.stroke {
+                keyboard.stroke = nil
+                drawingView.cancelKeyboardStroke(stroke)
             } else if drawingView.selection != nil {
                 endDrag()
                 drawingView.select(nil)
@@ -287,13 +287,13 @@ public final class DrawingController {
             }
         case .arrow(let direction, let fine):
             return arrow(direction, fine: fine)
-        case .keyboardLine:
+        case .keyboardStroke(let stroke):
             // In an open menu Space chooses the highlighted item, as Return does (and as GTK's menus do).
             if let menu {
                 guard let index = menu.highlightedIndex else { return false }
                 activate(menu.items[index])
             } else {
-                keyboardLine()
+                keyboardStroke(stroke)
             }
         case .selectNext:
             return selectAlong(by: 1)
@@ -348,9 +348,9 @@ public final class DrawingController {
         let offset = direction.offset(fine ? KeyboardCursor.fineStep : KeyboardCursor.step)
         let before = keyboard.location
         keyboard.isShown = true
-        if keyboard.isDrawing {
+        if let stroke = keyboard.stroke {
             keyboard.move(by: offset, within: window.bounds)
-            drawingView.moveKeyboardLine(to: keyboard.location, time: window.clock.now)
+            drawingView.moveKeyboardStroke(stroke, to: keyboard.location, time: window.clock.now)
         } else if let selection = drawingView.selection, dragAnchor == nil {
             drawingView.nudgeSelectedShape(by: offset, joiningLastMove: keyboard.movingShape == selection)
             keyboard.movingShape = drawingView.selection
@@ -362,20 +362,20 @@ public final class DrawingController {
         return true
     }
 
-    /// Space: starts a line at the keyboard cursor (closing a menu and the selection first), or finishes the one it
-    /// draws as an edit like any finger's.
-    private func keyboardLine() {
+    /// Space (a line) or Shift+Space (a circle): starts the stroke at the keyboard cursor (closing a menu and the
+    /// selection first), or finishes the one it draws, whichever it is, as an edit like any finger's.
+    private func keyboardStroke(_ stroke: KeyboardCursor.Stroke) {
         let before = keyboard.location
         keyboard.isShown = true
-        if keyboard.isDrawing {
-            keyboard.isDrawing = false
-            drawingView.finishKeyboardLine()
+        if let drawn = keyboard.stroke {
+            keyboard.stroke = nil
+            drawingView.finishKeyboardStroke(drawn)
         } else {
             closeMenu()
             endDrag()
             drawingView.select(nil)
-            keyboard.isDrawing = true
-            drawingView.beginKeyboardLine(at: keyboard.location, time: window.clock.now)
+            keyboard.stroke = stroke
+            drawingView.beginKeyboardStroke(stroke, at: keyboard.location, time: window.clock.now)
         }
         noteKeyboardCursorMoved(from: before)
     }
@@ -540,8 +540,8 @@ public final class DrawingController {
 
     private func clearAll() {
         closeMenu()
-        // The keyboard's line in progress goes with everything else.
-        keyboard.isDrawing = false
+        // The keyboard's stroke in progress goes with everything else.
+        keyboard.stroke = nil
         drawingView.clearAll()
     }
 
@@ -550,11 +550,8 @@ public final class DrawingController {
     /// Selects `id` (nil: deselects) as a tap would: a drag under way ends and an open menu closes first.
     public func select(_ id: ShapeID?) {
         guard id.map({ drawingView.shapes[$0] != nil }) ?? true else { return }
-        // A line the keyboard is drawing is finished, as Space would, so the arrows then move the selection.
-        if keyboard.isDrawing {
-            keyboard.isDrawing = false
-            drawingView.finishKeyboardLine()
-        }
+        // A stroke the keyboard is drawing is finished, as Space would, so the arrows then move the selection.
+        finishKeyboardStroke()
         endDrag()
         closeMenu()
         keyboard.movingShape = nil
@@ -568,11 +565,11 @@ public final class DrawingController {
         deleteSelectedShape()
     }
 
-    /// Finishes the keyboard's line in progress, as Space would (the app is closing).
-    public func finishKeyboardLine() {
-        guard keyboard.isDrawing else { return }
-        keyboard.isDrawing = false
-        drawingView.finishKeyboardLine()
+    /// Finishes the keyboard's stroke in progress, as Space would (the app is closing, or a screen reader selects).
+    public func finishKeyboardStroke() {
+        guard let stroke = keyboard.stroke else { return }
+        keyboard.stroke = nil
+        drawingView.finishKeyboardStroke(stroke)
     }
 
     private func deleteSelectedShape() {

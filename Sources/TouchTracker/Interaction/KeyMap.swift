@@ -6,14 +6,15 @@ public enum KeyAction: Hashable, Sendable {
     case deleteSelection
     /// Ctrl+Shift+Delete: clears the drawing, as a double tap does (undoable).
     case clearDrawing
-    /// Escape: closes the open menu; else cancels the keyboard's line in progress; else deselects.
+    /// Escape: closes the open menu; else cancels the keyboard's stroke in progress; else deselects.
     case escape
-    /// An arrow key (`fine`: with Shift): in an open menu Up and Down choose; else it moves the line the keyboard
+    /// An arrow key (`fine`: with Shift): in an open menu Up and Down choose; else it moves the stroke the keyboard
     /// draws, or the selected shape, or the keyboard cursor (`KeyboardCursor`).
     case arrow(KeyboardCursor.Direction, fine: Bool)
     case activateHighlighted
-    /// Space: starts a line at the keyboard cursor, or finishes the one it draws.
-    case keyboardLine
+    /// Space (a line) or Shift+Space (a circle): starts the stroke at the keyboard cursor, or finishes the one it
+    /// draws.
+    case keyboardStroke(KeyboardCursor.Stroke)
     /// Tab: selects the next shape in drawing order (the oldest first, wrapping).
     case selectNext
     /// Shift+Tab: selects the previous shape.
@@ -46,7 +47,8 @@ public enum KeyMap {
         case ("Left", false, let shift), ("KP_Left", false, let shift): .arrow(.left, fine: shift)
         case ("Right", false, let shift), ("KP_Right", false, let shift): .arrow(.right, fine: shift)
         case ("Return", false, _), ("KP_Enter", false, _): .activateHighlighted
-        case ("space", false, false): .keyboardLine
+        case ("space", false, false): .keyboardStroke(.line)
+        case ("space", false, true): .keyboardStroke(.circle)
         case ("Tab", false, false): .selectNext
         case ("Tab", false, true), ("ISO_Left_Tab", false, _): .selectPrevious
         case ("Menu", _, _), ("F10", false, true): .openSelectionMenu

@@ -1,8 +1,8 @@
 import TouchKit
 
 /// Drawing and selecting without a pointer (DESIGN.md §2.17): the keyboard's own place in the window. The arrows
-/// move it 10 px (1 px with Shift), inside the window; Space starts a line there and the arrows then move its end
-/// (drawn live, as a finger's line is) until Space finishes it; Tab and Shift+Tab select shape after shape and put
+/// move it 10 px (1 px with Shift), inside the window; Space starts a line there (Shift+Space a circle) and the
+/// arrows then move its end (drawn live, as a finger's stroke is) until Space finishes it; Tab and Shift+Tab select shape after shape and put
 /// the cursor on each one's middle, and the arrows then move the selected shape.
 public struct KeyboardCursor: Hashable, Sendable {
     public enum Direction: Hashable, Sendable {
@@ -22,16 +22,42 @@ public struct KeyboardCursor: Hashable, Sendable {
     /// A step of an arrow key, and of Shift with it.
     public static let step = 10.0
     public static let fineStep = 1.0
-    /// The touch the keyboard's line is drawn as (far above any device's touch number), so it goes through the
-    /// same stroke tracker as a finger's.
+    /// What Space (a line) or Shift+Space (a circle) started, drawn through the same stroke tracker as fingers'
+    /// strokes, as touches far above any device's touch number.
+    public enum Stroke: Hashable, Sendable {
+        case line, circle
+
+        /// The touch whose place the arrows move: a line's end, or the circle's corner opposite where it began.
+        public var movingTouch: UInt64 {
+            switch self {
+            case .line: KeyboardCursor.lineTouch
+            case .circle: KeyboardCursor.circleCorners.second
+            }
+        }
+
+        /// Every touch the stroke is drawn as.
+        public var touches: [UInt64] {
+            switch self {
+            case .line: [KeyboardCursor.lineTouch]
+            case .circle: [KeyboardCursor.circleCorners.first, KeyboardCursor.circleCorners.second]
+            }
+        }
+    }
+
+    /// The touch the keyboard's line is drawn as.
     public static let lineTouch = UInt64.max
+    /// The two corners of the keyboard's circle: the first stays where Shift+Space began it, the arrows move the
+    /// second, as two fingers at opposite corners draw one.
+    public static let circleCorners = TouchPair(first: UInt64.max - 2, second: UInt64.max - 1)
 
     /// Window coordinates; the window's centre at first.
     public var location: Point
     /// Shown (as a small crosshair) once a key has moved it or drawn or selected with it.
     public var isShown = false
-    /// Whether Space started a line the arrows now draw.
-    public var isDrawing = false
+    /// The stroke Space or Shift+Space started and the arrows now draw, if any.
+    public var stroke: Stroke?
+    /// Whether the arrows now draw a stroke.
+    public var isDrawing: Bool { stroke != nil }
     /// The shape a run of arrow presses moves: one undo step for the whole run. Nil between runs.
     var movingShape: ShapeID?
 

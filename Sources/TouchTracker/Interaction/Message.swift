@@ -77,8 +77,9 @@ extension Message {
         case circleName = "Circle at {1}, {2}, radius {3}"
         case keyboardCursorAt = "Cursor at {1}, {2}"
         case keyboardHint =
-            "Keys: the arrows move the cursor · Space starts and ends a line · Tab selects a shape · F2: settings"
+            "Keys: the arrows move the cursor · Space starts and ends a line, Shift+Space a circle · Tab selects a shape · F2: settings"
         case keyboardLineTo = "Drawing a line to {1}, {2}"
+        case keyboardCircleAt = "Drawing a circle at {1}, {2}, radius {3}"
         case gestureHint =
             "Drag with a finger or the mouse to draw\nTap a line to select it · Double-tap to clear\nHold a line and drag to move it · F1: gesture inspector\nArrows and Space draw from the keyboard · F2: settings"
         case inspectorTouches = "touches: {1}"
@@ -141,7 +142,6 @@ extension Message {
             .literal(rounded(end.y)))
     }
 
-    /// A circle as assistive technology names it.
     /// Where the keyboard cursor is, for a screen reader: "Cursor at 200, 150".
     public static func keyboardCursor(at point: Point) -> Message {
         Message(.keyboardCursorAt, .literal(rounded(point.x)), .literal(rounded(point.y)))
@@ -152,9 +152,21 @@ extension Message {
         Message(.keyboardLineTo, .literal(rounded(point.x)), .literal(rounded(point.y)))
     }
 
-    public static func circleName(at center: Point, radius: Double) -> Message {
-        Message(.circleName, .literal(rounded(center.x)), .literal(rounded(center.y)), .literal(rounded(radius)))
+    /// Where the circle the keyboard draws is now, and how big, for a screen reader.
+    public static func keyboardCircle(_ circle: Circle) -> Message {
+        Message(
+            .keyboardCircleAt, .literal(rounded(circle.center.x)), .literal(rounded(circle.center.y)),
+            .literal(rounded(meanRadius(of: circle))))
     }
+
+    /// A circle as assistive technology names it (an oval by its mean radius).
+    public static func circleName(_ circle: Circle) -> Message {
+        Message(
+            .circleName, .literal(rounded(circle.center.x)), .literal(rounded(circle.center.y)),
+            .literal(rounded(meanRadius(of: circle))))
+    }
+
+    private static func meanRadius(of circle: Circle) -> Double { (circle.frame.width + circle.frame.height) / 4 }
 
     private static func rounded(_ value: Double) -> String { "\(Int(value.rounded()))" }
 
