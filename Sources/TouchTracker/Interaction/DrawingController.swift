@@ -267,8 +267,10 @@ public final class DrawingController {
             guard drawingView.selectedShape != nil else { return false }
             deleteSelectedShape()
         case .clearDrawing:
-            // As a double tap: the complete shapes and the lines in progress.
-            guard !drawingView.shapes.isEmpty || !drawingView.visibleLinesInProgress.isEmpty || keyboard.isDrawing
+            // As a double tap: the complete shapes and the strokes in progress.
+            guard
+                !drawingView.shapes.isEmpty || !drawingView.visibleLinesInProgress.isEmpty
+                    || !drawingView.visibleCirclesInProgress.isEmpty || keyboard.isDrawing
             else { return false }
             // A line held and dragged is put down first, as a menu's click does, so its move ends undoably.
             endDrag()
