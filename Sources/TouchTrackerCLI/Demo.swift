@@ -87,6 +87,7 @@ struct Demo: ParsableCommand {
     func run() throws {
         let canvas = CanvasSize(parsing: size)!
         guard let replay else { throw ExitCode(try openWindow(canvas: canvas)) }
+        InterruptCleanup.install()
         let events = try Self.readScript(replay)
         let host = DemoHost(kind: scene, size: Size(width: Double(canvas.width), height: Double(canvas.height)))
         DemoReplay.run(events, on: host)

@@ -55,6 +55,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
+        InterruptCleanup.install()
         let (format, path) = output!
         let drawing = try DocumentLoading.loadOrExit(document)
         let canvas =

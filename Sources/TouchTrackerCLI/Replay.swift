@@ -68,6 +68,7 @@ struct Replay: ParsableCommand {
     }
 
     func run() throws {
+        InterruptCleanup.install()
         let canvas = CanvasSize(parsing: size)!
         let text = try ScriptFile.read(script)
         let events: [TimedReplayEvent]

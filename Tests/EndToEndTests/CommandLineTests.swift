@@ -190,4 +190,28 @@ struct CommandLineTests {
         #expect(two.status == 64, "\(two)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/a.png"))
     }
+
+    @Test("an export ended by SIGTERM while it writes removes its temporary file and leaves no output")
+    func interruptedExportLeavesNothing() async throws {
+        let folder = try makeTemporaryFolder("export-interrupted")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Enough lines that the SVG takes a while to write (its temporary file is there for a tenth of a second or
+        // more, even on a fast machine).
+        let lines = (0..<300_000).map { index in
+            #"{"begin": {"x": \#(index % 800), "y": \#(index * 7 % 600)}, "end": {"x": \#(index * 13 % 800), "y": 5}}"#
+        }
+        let document = folder.appendingPathComponent("d.json")
+        try Data(#"{"version": 1, "lines": [\#(lines.joined(separator: ","))]}"#.utf8).write(to: document)
+        let out = folder.appendingPathComponent("out.svg").path
+        let app = try AppProcess(
+            arguments: ["export", document.path, "--svg", out], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+        defer { app.stop() }
+        func names() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] }
+        try await waitUntil("the export's temporary file", timeout: .seconds(60), poll: .milliseconds(1)) {
+            names().contains { $0.hasPrefix(".out.svg.tmp-") }
+        }
+        let status = try await app.terminate()
+        #expect(status == 128 + SIGTERM, "\(app.transcript)")
+        #expect(names() == ["d.json"])
+    }
 }

@@ -92,6 +92,9 @@ public enum AtomicFile {
         let folder = try openFolder(folderPath, for: path, missingFolder: missingFolder)
         defer { try? folder.close() }
         let (fd, temporary) = try createTemporary(in: folder, for: name, path: path)
+        // Noted until it is renamed or removed, so an interrupted command can remove it (`TemporaryFiles`).
+        let noted = TemporaryFiles.note(PathText.join(folderPath, temporary))
+        defer { TemporaryFiles.forget(noted) }
         // Every way out below closes the descriptor once, and removes the temporary file unless it was renamed.
         func abandon(_ problem: DocumentFileError) -> DocumentFileError {
             try? fd.close()
