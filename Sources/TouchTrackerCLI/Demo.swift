@@ -71,6 +71,11 @@ struct Demo: ParsableCommand {
         if replay == nil, png != nil {
             throw ValidationError("--png needs --replay (a window draws on the screen)")
         }
+        for (output, option) in [(state, "--state"), (png, "--png")] {
+            guard let output, let replay else { continue }
+            try PathOption.validate(output: output, option: option, isNot: replay, named: "the script")
+        }
+        try PathOption.validate(outputs: [(state, "--state"), (png, "--png")])
         if let geometry { try CanvasSize.validateGeometry(geometry, option: "--geometry") }
         if replay != nil {
             // A replay opens no window: a window's option would be ignored without a word.

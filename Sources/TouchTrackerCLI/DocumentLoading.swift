@@ -70,10 +70,32 @@ enum PathOption {
 
     /// Refuses writing a command's output over the document it reads: the same file, by any name or link.
     static func validate(output: String, option: String, isNot document: String) throws {
-        guard let written = FileIdentity.of(path: output), let read = FileIdentity.of(path: document),
-            written.device == read.device, written.inode == read.inode
-        else { return }
-        throw ValidationError(
-            "\(option) \(Diagnostics.shown(output)) is the document itself; give another file's name")
+        try validate(output: output, option: option, isNot: document, named: "the document")
+    }
+
+    /// Refuses writing `option`'s output over `input` (the document, the script), which `named` names: the same
+    /// file, by any name or link.
+    static func validate(output: String, option: String, isNot input: String, named: String) throws {
+        guard isSameFile(output, input) else { return }
+        throw ValidationError("\(option) \(Diagnostics.shown(output)) is \(named) itself; give another file's name")
+    }
+
+    /// Refuses two outputs of one command written to one file, where the second would replace the first.
+    static func validate(outputs: [(path: String?, option: String)]) throws {
+        let given = outputs.compactMap { output in output.path.map { (path: $0, option: output.option) } }
+        for (index, later) in given.enumerated() {
+            guard let earlier = given[..<index].first(where: { isSameFile($0.path, later.path) }) else { continue }
+            throw ValidationError(
+                "\(later.option) \(Diagnostics.shown(later.path)) is the file \(earlier.option) writes; give each its own name")
+        }
+    }
+
+    /// Whether two paths name one file: the same file on disk (by any name, link or hard link), or, for a file
+    /// not made yet, the same place once links, `.` and `..` are resolved.
+    private static func isSameFile(_ first: String, _ second: String) -> Bool {
+        if let one = FileIdentity.of(path: first), let other = FileIdentity.of(path: second) {
+            return one.device == other.device && one.inode == other.inode
+        }
+        return DocumentLock.canonicalPath(of: first) == DocumentLock.canonicalPath(of: second)
     }
 }

@@ -62,9 +62,11 @@ struct Replay: ParsableCommand {
         try PathOption.validate(state, option: "--state")
         try PathOption.validate(png, option: "--png")
         for (output, option) in [(state, "--state"), (png, "--png")] {
-            guard let output, let document else { continue }
-            try PathOption.validate(output: output, option: option, isNot: document)
+            guard let output else { continue }
+            if let document { try PathOption.validate(output: output, option: option, isNot: document) }
+            try PathOption.validate(output: output, option: option, isNot: script, named: "the script")
         }
+        try PathOption.validate(outputs: [(state, "--state"), (png, "--png")])
     }
 
     func run() throws {

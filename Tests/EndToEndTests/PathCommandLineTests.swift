@@ -260,6 +260,34 @@ struct PathCommandLineTests {
         #expect(try String(contentsOf: folder.appendingPathComponent("doc.json"), encoding: .utf8) == Self.document)
     }
 
+    @Test(
+        "a replay's output onto its own script, by its name or a link, is refused and the script is left as it was",
+        arguments: [
+            ["replay", "s.jsonl", "--state", "s.jsonl"], ["replay", "s.jsonl", "--png", "link.jsonl"],
+            ["demo", "farm", "--replay", "s.jsonl", "--state", "./link.jsonl"],
+        ])
+    func replayOverItsScriptIsRefused(arguments: [String]) async throws {
+        let folder = try folderWithDocumentAndScript("touchtracker-replay-self")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("s.jsonl")
+        let before = try Data(contentsOf: script)
+        #expect(symlink("s.jsonl", folder.appendingPathComponent("link.jsonl").path) == 0)
+        let result = try await touchtracker(arguments, in: folder)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("is the script itself; give another file's name"), "\(result)")
+        #expect(try Data(contentsOf: script) == before)
+    }
+
+    @Test("a replay's --state and --png naming one file are refused: the picture would replace the state")
+    func replayOutputsOnOneFileAreRefused() async throws {
+        let folder = try folderWithDocumentAndScript("touchtracker-replay-one-output")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await touchtracker(["replay", "s.jsonl", "--state", "out", "--png", "./out"], in: folder)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--png ./out is the file --state writes; give each its own name"), "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["doc.json", "s.jsonl"])
+    }
+
     @Test("replay from a document that does not exist says so and writes nothing, as export does")
     func replayFromMissingDocument() async throws {
         let folder = try folderWithDocumentAndScript("touchtracker-replay-missing")
