@@ -86,7 +86,8 @@ enum PathOption {
         for (index, later) in given.enumerated() {
             guard let earlier = given[..<index].first(where: { isSameFile($0.path, later.path) }) else { continue }
             throw ValidationError(
-                "\(later.option) \(Diagnostics.shown(later.path)) is the file \(earlier.option) writes; give each its own name")
+                "\(later.option) \(Diagnostics.shown(later.path)) is the file \(earlier.option) writes; "
+                    + "give each its own name")
         }
     }
 
