@@ -98,14 +98,44 @@ struct TouchTrackerCommand: ParsableCommand {
         } catch {
             // Help and the version are asked for, not errors: printed in full, as the parser prints them.
             guard exitCode(for: error) != .success else { exit(withError: error) }
-            Diagnostics.error("\(oneLine(message(for: error))) (\(helpCommand(for: arguments)) lists the options)")
+            let problem = dashedValue(in: arguments, missingFrom: message(for: error)) ?? oneLine(message(for: error))
+            Diagnostics.error("\(problem) (\(helpCommand(for: arguments)) lists the options)")
             Glibc.exit(exitCode(for: error).rawValue)
+        }
+        if let repeated = repeatedOption(in: arguments) {
+            // The parser keeps the last of two, so `--png a.png --png b.png` would write one of them without a word.
+            Diagnostics.error(
+                "\(repeated) is given twice; give it once (\(helpCommand(for: arguments)) lists the options)")
+            Glibc.exit(ExitCode.validationFailure.rawValue)
         }
         do {
             try command.run()
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// The first `--option` given twice (before a `--`), if any; `--option=value` counts as `--option`.
+    static func repeatedOption(in arguments: [String]) -> String? {
+        var seen = Set<String>()
+        for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
+            let option = String(argument.prefix { $0 != "=" })
+            if !seen.insert(option).inserted { return option }
+        }
+        return nil
+    }
+
+    /// What to say when the parser found no value for an option because its value starts with `-` (`--size -5x3`,
+    /// `--state -o.json`): the parser takes such a word for an option, and `--option=value` is the way to give it.
+    static func dashedValue(in arguments: [String], missingFrom message: String) -> String? {
+        let prefix = "Missing value for '"
+        guard message.hasPrefix(prefix) else { return nil }
+        let option = String(message.dropFirst(prefix.count).prefix { $0 != " " && $0 != "'" })
+        guard let index = arguments.firstIndex(of: option), index + 1 < arguments.count,
+            case let value = arguments[index + 1], value.hasPrefix("-"), !value.hasPrefix("--")
+        else { return nil }
+        return "\(option) \(PathText.shown(value)): a value that starts with - is read as an option; "
+            + "write \(option)=\(PathText.shown(value))"
     }
 
     /// The subcommands' names, as typed.

@@ -214,4 +214,30 @@ struct CommandLineTests {
         #expect(status == 128 + SIGTERM, "\(app.transcript)")
         #expect(names() == ["d.json"])
     }
+
+    @Test(
+        "an option given twice is refused in one line, not the earlier one dropped without a word",
+        arguments: [
+            ["export", "d.json", "--png", "/tmp/twice-a.png", "--png", "/tmp/twice-b.png"],
+            ["replay", "s.jsonl", "--state=/tmp/twice-a.json", "--state", "/tmp/twice-b.json"],
+        ])
+    func optionGivenTwiceIsRefused(arguments: [String]) async throws {
+        let result = try await touchtracker(arguments)
+        let option = arguments.first { $0.hasPrefix("--") }!.prefix { $0 != "=" }
+        #expect(result.status == 64 && result.stderr.contains("\(option) is given twice; give it once"), "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test(
+        "a value that starts with - is named as such, with the way to give it, not called missing",
+        arguments: [["replay", "s.jsonl", "--size", "-5x3"], ["export", "d.json", "--png", "-o.png"]])
+    func dashedValueIsExplained(arguments: [String]) async throws {
+        let result = try await touchtracker(arguments)
+        let (option, value) = (arguments[2], arguments[3])
+        #expect(result.status == 64, "\(result)")
+        #expect(
+            result.stderr.contains(
+                "\(option) \(value): a value that starts with - is read as an option; write \(option)=\(value)"),
+            "\(result)")
+    }
 }
