@@ -132,6 +132,17 @@ struct CanvasSize {
     /// Refuses a window geometry (`WxH+X+Y`) as `option`'s value, saying what is wrong.
     static func validateGeometry(_ text: String, option: String) throws {
         guard let geometry = WindowGeometry(parsing: text) else {
+            // Sides of more digits than a geometry reads (`1000000x10`) are too large, not malformed.
+            let sides = text.prefix { $0 != "+" && $0 != "-" }.lowercased().split(
+                separator: "x", omittingEmptySubsequences: false)
+            if sides.count == 2,
+                sides.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+                sides.contains(where: { $0.count > String(largestSide).count })
+            {
+                throw ValidationError(
+                    "\(option) \"\(text)\" is too large: at most \(largestSide) pixels a side (for example 800x600+0+0)"
+                )
+            }
             throw ValidationError("\(option) \"\(text)\" is not WxH or WxH+X+Y (for example 800x600+0+0)")
         }
         guard geometry.width <= largestSide, geometry.height <= largestSide else {

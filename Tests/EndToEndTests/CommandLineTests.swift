@@ -240,4 +240,23 @@ struct CommandLineTests {
                 "\(option) \(value): a value that starts with - is read as an option; write \(option)=\(value)"),
             "\(result)")
     }
+
+    @Test(
+        "a display that cannot be opened is named with where it came from: --display or DISPLAY",
+        arguments: [(["--display", ":97"], nil, "--display"), ([], ":97", "DISPLAY")])
+    func unopenableDisplayNamesItsSource(arguments: [String], display: String?, source: String) async throws {
+        let app = try AppProcess(
+            arguments: arguments + ["--document", "/tmp/unopenable-display-\(getpid()).json"],
+            environment: ["DISPLAY": display, "WAYLAND_DISPLAY": nil])
+        let status = try await app.waitForExit()
+        #expect(status != 0)
+        #expect(app.stderr.contains("cannot open X display \":97\" named by \(source);"), "\(app.transcript)")
+    }
+
+    @Test("a --geometry with more digits than any screen is too large, not malformed")
+    func hugeGeometryIsTooLarge() async throws {
+        let result = try await touchtracker(["--geometry", "1000000x10"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("is too large: at most 16384 pixels a side"), "\(result)")
+    }
 }
