@@ -10,7 +10,9 @@ final class X11Display {
     init(name: String? = nil, environment: [String: String]) throws(X11Error) {
         let resolved = name ?? environment["DISPLAY"] ?? ""
         guard !resolved.isEmpty else { throw X11Error.noDisplayVariable }
-        guard let display = XOpenDisplay(resolved) else { throw X11Error.cannotOpenDisplay(resolved, byOption: name != nil) }
+        guard let display = XOpenDisplay(resolved) else {
+            throw X11Error.cannotOpenDisplay(resolved, byOption: name != nil)
+        }
         X11Display.installErrorHandlers()
         self.pointer = display
         self.name = resolved
