@@ -81,8 +81,30 @@ public struct JSONParser {
         case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
         case UInt8(ascii: "n"): return try parseLiteral("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        default: throw unexpectedCharacter()
         }
+    }
+
+    /// The error for the character at `index`, named as the person would see it: the whole UTF-8 character (not
+    /// its first byte read as Latin-1), a byte-order mark by its name, a byte that is not UTF-8 in hex.
+    private func unexpectedCharacter() -> JSONSyntaxError {
+        if bytes[index...].starts(with: [0xEF, 0xBB, 0xBF]) {
+            return error("unexpected byte-order mark U+FEFF (save the file as UTF-8 without one)")
+        }
+        let lead = bytes[index]
+        let length = lead < 0x80 ? 1 : lead >> 5 == 0b110 ? 2 : lead >> 4 == 0b1110 ? 3 : lead >> 3 == 0b11110 ? 4 : 0
+        let end = index + length
+        if length > 0, end <= bytes.count,
+            let text = String(validating: bytes[index..<end], as: UTF8.self), let scalar = text.unicodeScalars.first
+        {
+            // A control character would be invisible (or break the line): named by its code point.
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let shown =
+                scalar.properties.generalCategory == .control
+                ? "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex : text
+            return error("unexpected character '\(shown)'")
+        }
+        return error("unexpected byte 0x\(String(lead, radix: 16, uppercase: true)), which is not UTF-8")
     }
 
     private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {

@@ -66,7 +66,7 @@ struct HostileInputTests {
             text("truncated JSON", #"{"version": 1, "lines": [{"begin": {"x": 1"#, "not valid JSON"),
             text("not JSON", "hello, world\n", "not valid JSON"),
             text("a JSON array", #"[{"version": 1, "lines": []}]"#, "not a JSON object"),
-            text("version 0", #"{"version": 0, "lines": []}"#, "version 0 is not supported"),
+            text("version 0", #"{"version": 0, "lines": []}"#, "version 0 is not a TouchTracker version"),
             text("a future version", #"{"version": 7, "lines": []}"#, "version 7 is not supported"),
             text("no version", #"{"lines": []}"#, "missing field \"version\""),
             text("no lines", #"{"version": 1}"#, "missing field \"lines\""),

@@ -35,6 +35,26 @@ import Testing
         }
     }
 
+    @Test(
+        "an unexpected character is named as it reads, not as its first byte read as Latin-1",
+        arguments: [
+            (Array(#"{"a": é}"#.utf8), "unexpected character 'é'"),
+            (Array("✓".utf8), "unexpected character '✓'"),
+            (
+                [0xEF, 0xBB, 0xBF] + Array("{}".utf8),
+                "unexpected byte-order mark U+FEFF (save the file as UTF-8 without one)"
+            ),
+            ([0x01], "unexpected character 'U+0001'"),
+            ([0xFF], "unexpected byte 0xFF, which is not UTF-8"),
+        ])
+    func unexpectedCharacterIsNamedAsItReads(bytes: [UInt8], message: String) {
+        #expect {
+            try JSONParser.parse(bytes)
+        } throws: { error in
+            (error as? JSONSyntaxError)?.message == message
+        }
+    }
+
     @Test("an object keeps its members in file order, and a later duplicate wins on lookup")
     func memberOrder() throws {
         let value = try JSONParser.parse(#"{"b": 1, "a": 2, "b": 3}"#)

@@ -117,6 +117,13 @@ import TouchTracker
         }
     }
 
+    @Test(
+        "a version below 1 is called no TouchTracker version, not one a newer TouchTracker opens", arguments: [0, -1])
+    func versionBelowOneIsNotCalledNewer(version: Int) {
+        let said = DocumentError.unsupportedVersion(version).description
+        #expect(said.contains("is not a TouchTracker version") && !said.contains("newer"), "\(said)")
+    }
+
     @Test("every error reads as one line")
     func oneLineErrors() {
         let errors: [DocumentError] = [

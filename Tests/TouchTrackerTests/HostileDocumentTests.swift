@@ -92,7 +92,7 @@ enum HostileDocument: String, CaseIterable, Sendable, CustomStringConvertible {
             "not valid JSON"
         case .deepNesting: "nesting deeper"
         case .jsonArray, .jsonString: "not a JSON object"
-        case .versionZero: "version 0 is not supported"
+        case .versionZero: "version 0 is not a TouchTracker version"
         case .futureVersion: "version 2 is not supported"
         case .versionAsString, .fractionalVersion: "\"version\" should be an integer"
         case .missingVersion: "missing field \"version\""

@@ -21,6 +21,9 @@ public enum DocumentError: Error, Equatable, CustomStringConvertible {
         case .notAnObject: "the top level is not a JSON object with \"version\" and \"lines\""
         case .missingField(let field): "missing field \"\(field)\""
         case .wrongType(let field, let expected): "field \"\(field)\" should be \(expected)"
+        case .unsupportedVersion(let version) where version < 1:
+            "document version \(version) is not a TouchTracker version (they start at 1); "
+                + "check that the file is a TouchTracker drawing"
         case .unsupportedVersion(let version):
             "document version \(version) is not supported (this build reads version \(Drawing.formatVersion)); "
                 + "open it with a newer TouchTracker"
