@@ -143,7 +143,7 @@ struct Demo: ParsableCommand {
         let text = try ScriptFile.read(path)
         let parsed: [TimedReplayEvent]
         do {
-            parsed = try ReplayScript.parse(text)
+            parsed = try ReplayScript.parse(text, isKeyName: KeysymName.isKnown)
         } catch {
             Diagnostics.error("\(Diagnostics.shown(path)): \(error)")
             throw ExitCode(1)

@@ -75,7 +75,7 @@ struct Replay: ParsableCommand {
         let text = try ScriptFile.read(script)
         let events: [TimedReplayEvent]
         do {
-            events = try ReplayScript.parse(text)
+            events = try ReplayScript.parse(text, isKeyName: KeysymName.isKnown)
         } catch {
             Diagnostics.error("\(Diagnostics.shown(script)): \(error)")
             throw ExitCode(1)

@@ -259,4 +259,19 @@ struct CommandLineTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("is too large: at most 16384 pixels a side"), "\(result)")
     }
+
+    @Test("replay refuses a key that is no X keysym, naming the line and the keysym meant, and writes nothing")
+    func replayRefusesUnknownKey() async throws {
+        let folder = try makeTemporaryFolder("replay-key")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("s.jsonl")
+        try Data("{\"t\": 0, \"key\": \"space\"}\n{\"t\": 1, \"key\": \"Space\"}\n".utf8).write(to: script)
+        let state = folder.appendingPathComponent("state.json").path
+        let result = try await touchtracker(["replay", script.path, "--state", state])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(#"line 2: "Space" is not an X keysym name (names are case-sensitive: "space")"#),
+            "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: state))
+    }
 }

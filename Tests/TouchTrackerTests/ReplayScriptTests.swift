@@ -20,3 +20,32 @@ import TouchTracker
         }
     }
 }
+
+/// Key names a script gives are checked against the keysyms the command line knows (Xlib's table there).
+@Suite struct ReplayScriptKeyNameTests {
+    /// A stand-in for Xlib's table, with the few names these tests use (the real table is checked end to end).
+    static func isKeyName(_ name: String) -> Bool { ["space", "Delete", "z"].contains(name) }
+
+    @Test("a key whose name is a keysym only in another case is refused, naming the keysym meant")
+    func wrongCaseIsRefusedWithTheName() {
+        #expect {
+            try ReplayScript.parse(#"{"t": 0, "key": "Space"}"#, isKeyName: Self.isKeyName)
+        } throws: { error in
+            (error as? ReplayScriptError)?.description
+                == #"line 1: "Space" is not an X keysym name (names are case-sensitive: "space")"#
+        }
+    }
+
+    @Test("a key that is no keysym at all is refused, with modifiers or without")
+    func unknownKeyIsRefused() {
+        #expect(throws: ReplayScriptError.self) {
+            try ReplayScript.parse(#"{"t": 0, "key": "ctrl+nosuchkey"}"#, isKeyName: Self.isKeyName)
+        }
+    }
+
+    @Test("a known key with modifiers parses")
+    func knownKeyParses() throws {
+        let events = try ReplayScript.parse(#"{"t": 0, "key": "ctrl+z"}"#, isKeyName: Self.isKeyName)
+        #expect(events.map(\.event) == [.key(KeyCommand(key: "z", control: true))])
+    }
+}

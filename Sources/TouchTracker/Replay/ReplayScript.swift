@@ -30,7 +30,11 @@ public struct ReplayScriptError: Error, Equatable, CustomStringConvertible {
 
 /// Parses JSON Lines replay scripts. Blank lines are skipped; every other line must be one event.
 public enum ReplayScript {
-    public static func parse(_ text: String) throws(ReplayScriptError) -> [TimedReplayEvent] {
+    /// `isKeyName` tells a key's name from a typo (the command line asks Xlib's table of keysyms); a key it does
+    /// not know is refused, so `Space` for `space` is an error rather than a key that silently does nothing.
+    public static func parse(_ text: String, isKeyName: (String) -> Bool = { _ in true }) throws(ReplayScriptError)
+        -> [TimedReplayEvent]
+    {
         var events: [TimedReplayEvent] = []
         var lastTime = 0.0
         for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
@@ -46,6 +50,9 @@ public enum ReplayScript {
                     line: lineNumber, problem: "not valid JSON (\(error.message), column \(error.column))")
             }
             let event = try parseEvent(value, line: lineNumber)
+            if case .key(let command) = event.event, !isKeyName(command.key) {
+                throw ReplayScriptError(line: lineNumber, problem: unknownKey(command.key, isKeyName: isKeyName))
+            }
             if event.time < lastTime {
                 throw ReplayScriptError(
                     line: lineNumber, problem: "\"t\" is \(event.time), earlier than the previous event's \(lastTime)")
@@ -54,6 +61,14 @@ public enum ReplayScript {
             events.append(event)
         }
         return events
+    }
+
+    /// Names `key` as no keysym, with the keysym it was likely meant for when only its case is wrong.
+    private static func unknownKey(_ key: String, isKeyName: (String) -> Bool) -> String {
+        let meant = [key.lowercased(), key.prefix(1).uppercased() + key.dropFirst().lowercased()].first(
+            where: isKeyName)
+        return "\"\(key)\" is not an X keysym name"
+            + (meant.map { " (names are case-sensitive: \"\($0)\")" } ?? " (for example \"space\", \"Delete\", \"z\")")
     }
 
     private static func parseEvent(_ value: JSONValue, line: Int) throws(ReplayScriptError) -> TimedReplayEvent {
