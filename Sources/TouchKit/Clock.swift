@@ -30,9 +30,22 @@ public final class Clock {
     /// Schedules `action` to run once `delay` seconds from now.
     @discardableResult
     public func schedule(after delay: TimeInterval, _ action: @escaping () -> Void) -> TimerToken {
+        schedule(at: now + (delay.isFinite ? Swift.max(0, delay) : 0), action)
+    }
+
+    /// Schedules `action` to run once more than `limit` seconds have passed: an event at exactly `limit` from now
+    /// comes first, so a limit "at most `limit`" holds at its boundary (a tap lifted at exactly 0.5 s is a tap).
+    @discardableResult
+    public func schedule(afterMoreThan limit: TimeInterval, _ action: @escaping () -> Void) -> TimerToken {
+        let deadline = now + (limit.isFinite ? Swift.max(0, limit) : 0)
+        return schedule(at: deadline.nextUp, action)
+    }
+
+    /// Schedules `action` at `deadline` (now, if that has passed).
+    private func schedule(at deadline: TimeInterval, _ action: @escaping () -> Void) -> TimerToken {
         nextID += 1
         let token = TimerToken(id: nextID)
-        let deadline = now + (delay.isFinite ? Swift.max(0, delay) : 0)
+        let deadline = Swift.max(now, deadline)
         // Keep the list sorted by deadline, later insertions after equal deadlines.
         let index = timers.firstIndex { $0.deadline > deadline } ?? timers.endIndex
         timers.insert(Timer(token: token, deadline: deadline, action: action), at: index)

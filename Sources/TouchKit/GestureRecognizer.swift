@@ -272,15 +272,29 @@ open class GestureRecognizer: GestureRecognizerActions {
     /// The current time on the window's clock (0 before the recognizer is in a window).
     public var now: TimeInterval { currentArena?.clock.now ?? view?.window?.clock.now ?? 0 }
 
-    /// Runs `action` after `delay` seconds on the window's clock, unless the recognizer resets first.
-    /// Returns nil when the recognizer is not in a window.
+    /// Runs `action` after `delay` seconds on the window's clock, unless the recognizer resets first: for a time
+    /// that must pass (a long press's minimum duration). Returns nil when the recognizer is not in a window.
     @discardableResult
     public func scheduleTimer(after delay: TimeInterval, _ action: @escaping () -> Void) -> TimerToken? {
+        schedule(action) { clock, fire in clock.schedule(after: delay, fire) }
+    }
+
+    /// Runs `action` once more than `limit` seconds have passed, unless the recognizer resets first: for a time that
+    /// must not be exceeded (a tap's duration, the interval between taps), so an event at exactly the limit is
+    /// still within it. Returns nil when the recognizer is not in a window.
+    @discardableResult
+    public func scheduleTimeout(afterMoreThan limit: TimeInterval, _ action: @escaping () -> Void) -> TimerToken? {
+        schedule(action) { clock, fire in clock.schedule(afterMoreThan: limit, fire) }
+    }
+
+    private func schedule(
+        _ action: @escaping () -> Void, on schedule: (Clock, @escaping () -> Void) -> TimerToken
+    ) -> TimerToken? {
         guard let arena = currentArena else { return nil }
         let generation = self.generation
         var token: TimerToken?
         // Captured strongly: a pending timer keeps the recognizer alive until it fires or is cancelled at reset.
-        token = arena.clock.schedule(after: delay) { [self, arena] in
+        token = schedule(arena.clock) { [self, arena] in
             if let token { self.timerTokens.removeAll { $0 == token } }
             guard self.generation == generation else { return }
             arena.performTurn { action() }
@@ -289,7 +303,7 @@ open class GestureRecognizer: GestureRecognizerActions {
         return token
     }
 
-    /// Cancels a timer from `scheduleTimer(after:_:)`.
+    /// Cancels a timer from `scheduleTimer(after:_:)` or `scheduleTimeout(afterMoreThan:_:)`.
     public func cancelTimer(_ token: TimerToken?) {
         guard let token else { return }
         currentArena?.clock.cancel(token)

@@ -40,7 +40,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
             if live == numberOfTouchesRequired {
                 cancelTimer(timer)
                 if tapsCompleted < numberOfTapsRequired {
-                    timer = scheduleTimer(after: maximumTapDuration) { [self] in
+                    timer = scheduleTimeout(afterMoreThan: maximumTapDuration) { [self] in
                         guard state == .possible else { return }
                         state = .failed
                     }
@@ -82,7 +82,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
             if down.count == numberOfTouchesRequired {
                 tapsCompleted += 1
                 cancelTimer(timer)
-                timer = scheduleTimer(after: maximumIntervalBetweenTaps) { [self] in
+                timer = scheduleTimeout(afterMoreThan: maximumIntervalBetweenTaps) { [self] in
                     guard state == .possible else { return }
                     state = .failed
                 }

@@ -36,7 +36,7 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
         guard state == .possible else { return }
         if down.isEmpty {
-            scheduleTimer(after: maximumDuration) { [self] in
+            scheduleTimeout(afterMoreThan: maximumDuration) { [self] in
                 guard state == .possible else { return }
                 state = .failed
             }

@@ -36,7 +36,7 @@ open class TapGestureRecognizer: GestureRecognizer {
                     return
                 }
                 cancelTimer(timer)
-                timer = scheduleTimer(after: maximumTapDuration) { [self] in
+                timer = scheduleTimeout(afterMoreThan: maximumTapDuration) { [self] in
                     guard state == .possible else { return }
                     state = .failed
                 }
@@ -77,7 +77,7 @@ open class TapGestureRecognizer: GestureRecognizer {
         if tapsCompleted >= numberOfTapsRequired {
             state = .ended
         } else {
-            timer = scheduleTimer(after: maximumIntervalBetweenTaps) { [self] in
+            timer = scheduleTimeout(afterMoreThan: maximumIntervalBetweenTaps) { [self] in
                 guard state == .possible else { return }
                 state = .failed
             }

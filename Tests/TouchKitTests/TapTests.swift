@@ -54,6 +54,30 @@ import Testing
         #expect(h.actions == ["tap:ended"])
     }
 
+    @Test(
+        "a press of exactly the maximum tap duration is a tap: the limit is at most 0.5 s", arguments: [0.0, 1.0, 7.3])
+    func tapOfExactlyMaximumDuration(start: TimeInterval) {
+        let h = Harness()
+        h.add(TapGestureRecognizer(), "tap")
+        h.advance(to: start)
+        h.down(1, 100, 100, at: start)
+        h.up(1, 100, 100, at: start + 0.5)
+        #expect(h.actions == ["tap:ended"])
+    }
+
+    @Test("a second tap exactly the maximum interval after the first lifted makes a double tap")
+    func doubleTapAtExactlyMaximumInterval() {
+        let h = Harness()
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        h.add(double, "double")
+        h.down(1, 100, 100, at: 1.0)
+        h.up(1, 100, 100, at: 1.1)
+        h.down(2, 100, 100, at: 1.1 + 0.35)
+        h.up(2, 100, 100, at: 1.5)
+        #expect(h.actions == ["double:ended"])
+    }
+
     @Test("the tap's location is where the finger lifted, in any view's coordinates")
     func tapLocation() {
         let h = Harness()
