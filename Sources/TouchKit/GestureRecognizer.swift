@@ -245,7 +245,7 @@ open class GestureRecognizer: GestureRecognizerActions {
     }
 
     /// The location of the touch at `index` (in the order the touches went down), or `.zero` when there is none.
-    public func location(ofTouch index: Int, in view: View?) -> Point {
+    open func location(ofTouch index: Int, in view: View?) -> Point {
         let live = describesLiveTouches
         var remaining = index
         for touch in sessionTouches where isDescribed(touch, live: live) {

@@ -48,6 +48,11 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     }
 
     open override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
+        judgeTravel()
+    }
+
+    /// Recognizes (or fails) the swipe by the fingers' travel so far.
+    private func judgeTravel() {
         guard state == .possible, down.count == numberOfTouchesRequired else { return }
         var travel = Point.zero
         for touch in down { travel += touch.windowLocation - touch.initialWindowLocation }
@@ -81,6 +86,8 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     }
 
     open override func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {
+        // The lift carries the finger's last place: travel made since the last move counts, as at a move.
+        judgeTravel()
         if state == .possible { state = .failed }
     }
 
@@ -89,6 +96,13 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         guard let start = startLocation ?? (down.isEmpty ? nil : centroid(initial: true)) else {
             return super.location(in: view)
         }
+        return view?.convert(start, from: nil) ?? start
+    }
+
+    /// Where the touch at `index` started (UIKit reports each touch's start point for a swipe too).
+    open override func location(ofTouch index: Int, in view: View?) -> Point {
+        guard down.indices.contains(index) else { return super.location(ofTouch: index, in: view) }
+        let start = down[index].initialWindowLocation
         return view?.convert(start, from: nil) ?? start
     }
 

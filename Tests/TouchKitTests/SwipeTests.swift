@@ -22,6 +22,27 @@ import Testing
         #expect(h.actions == ["swipe:ended"])
     }
 
+    @Test("the distance a lift carries counts: a finger that lifts 100 px along swipes, as at a move")
+    func liftCarriesTheSwipe() {
+        let h = Harness()
+        h.add(SwipeGestureRecognizer(), "swipe")
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 130, 100, at: 0.05)
+        h.up(1, 200, 100, at: 0.1)
+        #expect(h.actions == ["swipe:ended"])
+    }
+
+    @Test("each touch's location is where it began the swipe, as the swipe's location is")
+    func touchLocationIsWhereTheSwipeBegan() {
+        let h = Harness()
+        let swipe = SwipeGestureRecognizer()
+        var located: [Point] = []
+        swipe.addTarget { s in located = [s.location(in: nil), s.location(ofTouch: 0, in: nil)] }
+        h.add(swipe, "swipe")
+        h.drag(from: pt(100, 100), to: pt(180, 100), at: 0, duration: 0.2)
+        #expect(located == [pt(100, 100), pt(100, 100)])
+    }
+
     @Test("a swipe in the wrong direction fails", arguments: 0..<4)
     func swipeWrongDirection(index: Int) {
         let (_, direction, travel) = Self.strokes[index]
