@@ -62,10 +62,32 @@ open class View: Responder {
         insertSubview(view, at: subviews.count)
     }
 
+    /// Puts `view` among the subviews at `index`, taking it from its superview first. A view that stays in the same
+    /// window (brought to the front, or moved to another container) keeps its touches and its recognizers' gestures,
+    /// as in UIKit, which tells a view it leaves only when its window changes; one that leaves its window has them
+    /// cancelled.
     public func insertSubview(_ view: View, at index: Int) {
-        view.removeFromSuperview()
+        if let parent = view.superview {
+            if let window = view.window, window === self.window {
+                parent.subviews.removeAll { $0 === view }
+            } else {
+                view.removeFromSuperview()
+            }
+        }
         subviews.insert(view, at: Swift.min(Swift.max(0, index), subviews.count))
         view.superviewRef = Unmanaged.passUnretained(self)
+    }
+
+    /// Moves `view`, one of the subviews, above all the others (drawn last, hit first); its gestures go on.
+    public func bringSubviewToFront(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: subviews.count)
+    }
+
+    /// Moves `view`, one of the subviews, below all the others; its gestures go on.
+    public func sendSubviewToBack(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: 0)
     }
 
     deinit {

@@ -187,6 +187,44 @@ import Testing
         #expect(h.log.entries == ["child.began", "child.cancelled(system)"])
     }
 
+    @Test("a view brought to the front while it is dragged keeps its touch and its pan goes on")
+    func viewBroughtToFrontKeepsItsGesture() {
+        let h = Harness()
+        let card = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), log: h.log, label: "card")
+        let other = View(frame: Rect(x: 200, y: 0, width: 100, height: 100))
+        h.view.addSubview(card)
+        h.view.addSubview(other)
+        let pan = PanGestureRecognizer()
+        pan.cancelsTouchesInView = false
+        pan.addTarget { [unowned card, unowned h] p in
+            if p.state == .began { h.view.addSubview(card) }
+        }
+        h.add(pan, "pan", to: card)
+        h.down(1, 50, 50, at: 0)
+        h.move(1, 70, 50, at: 0.1)
+        h.move(1, 90, 50, at: 0.2)
+        h.up(1, 90, 50, at: 0.3)
+        #expect(h.view.subviews.last === card)
+        #expect(h.log.entries.filter { $0.hasPrefix("pan") } == ["pan:began", "pan:changed", "pan:ended"])
+        #expect(!h.log.entries.contains("card.cancelled(system)"))
+    }
+
+    @Test("a view moved to another container in its window keeps its touch; one taken out of the window loses it")
+    func viewMovedWithinItsWindowKeepsItsTouch() {
+        let h = Harness()
+        let card = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), log: h.log, label: "card")
+        let shelf = View(frame: Rect(x: 200, y: 0, width: 400, height: 400))
+        h.view.addSubview(card)
+        h.view.addSubview(shelf)
+        h.down(1, 50, 50, at: 0)
+        shelf.addSubview(card)
+        h.move(1, 60, 60, at: 0.1)
+        let elsewhere = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        elsewhere.addSubview(card)
+        h.up(1, 60, 60, at: 0.2)
+        #expect(h.log.entries == ["card.began", "card.moved", "card.cancelled(system)"])
+    }
+
     @Test("removing a view stops its waiting recognizers: no action arrives later")
     func viewRemovedStopsRecognizers() {
         let h = Harness()
