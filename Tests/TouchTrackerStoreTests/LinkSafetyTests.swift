@@ -31,6 +31,17 @@ import TouchTracker
         #expect(FileProbe.kind(folder + "/drawing.json") == .link)
     }
 
+    @Test(
+        "a document inside a symlink loop opens at once, empty, with the problem in words (no endless name search)",
+        .timeLimit(.minutes(1)))
+    func documentInsideALinkLoopOpens() {
+        #expect(symlink("lb", folder + "/la") == 0)
+        #expect(symlink("la", folder + "/lb") == 0)
+        let opened = DocumentStore(path: folder + "/la/x.json").openForEditing(stamp: "20261125-000000")
+        #expect(opened.problem?.contains("symbolic links") == true, "\(opened.problem ?? "")")
+        #expect(opened.store.path == folder + "/la/x.json.recovered-20261125-000000")
+    }
+
     @Test("a link another user planted in a sticky folder everyone may write is not followed, and its target is kept")
     func plantedLinkInASharedFolderIsRefused() throws {
         let shared = folder + "/shared"

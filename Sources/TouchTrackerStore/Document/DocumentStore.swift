@@ -190,7 +190,10 @@ public struct DocumentStore: Sendable {
             } catch let copyError {
                 var recovery = PathText.sibling(of: path, adding: ".recovered-\(stamp)")
                 var suffix = 1
-                while DocumentStore(path: recovery).exists {
+                // A name taken is skipped. Where the folder cannot even be looked in (a symlink loop, no
+                // permission), every name would look taken: the first is kept, saves to it fail, and the window
+                // keeps the drawing in a recovery file as it does whenever it cannot save.
+                while Self.isTaken(recovery) {
                     suffix += 1
                     recovery = PathText.sibling(of: path, adding: ".recovered-\(stamp)-\(suffix)")
                 }
@@ -200,6 +203,17 @@ public struct DocumentStore: Sendable {
                     problem: "cannot read document \(error); left it untouched\(reason) and starting with an empty "
                         + "drawing saved to \(PathText.shown(recovery))")
             }
+        }
+    }
+
+    /// Whether something is at `path` (a dangling link included): false when nothing is, and when the path cannot
+    /// be looked at all, where nothing can be made either.
+    static func isTaken(_ path: String) -> Bool {
+        do {
+            _ = try FileSystemCalls.status(path, followingLinks: false)
+            return true
+        } catch {
+            return false
         }
     }
 
