@@ -91,12 +91,5 @@ enum PathOption {
         }
     }
 
-    /// Whether two paths name one file: the same file on disk (by any name, link or hard link), or, for a file
-    /// not made yet, the same place once links, `.` and `..` are resolved.
-    private static func isSameFile(_ first: String, _ second: String) -> Bool {
-        if let one = FileIdentity.of(path: first), let other = FileIdentity.of(path: second) {
-            return one.device == other.device && one.inode == other.inode
-        }
-        return DocumentLock.canonicalPath(of: first) == DocumentLock.canonicalPath(of: second)
-    }
+    private static func isSameFile(_ first: String, _ second: String) -> Bool { FileIdentity.sameFile(first, second) }
 }

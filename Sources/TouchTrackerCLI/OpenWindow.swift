@@ -134,6 +134,7 @@ struct OpenWindow: ParsableCommand {
             wayland: { () throws -> any DrawingWindow in
                 var options = WaylandAppOptions(
                     geometry: geometry ?? .default, verbose: verbose, scale: scale, exportPath: exportPath)
+                options.documentPath = documentPath
                 options.traceFrames = traceFrames
                 options.painterThreads = painterThreads
                 options.maximized = maximized
@@ -144,6 +145,7 @@ struct OpenWindow: ParsableCommand {
                 var options = X11AppOptions(
                     displayName: windowSystem.display, geometry: geometry ?? .default, verbose: verbose, scale: scale,
                     exportPath: exportPath)
+                options.documentPath = documentPath
                 options.traceFrames = traceFrames
                 options.painterThreads = painterThreads
                 return try X11App(

@@ -9,8 +9,11 @@ import TouchTrackerX11
 /// it was maximized.
 struct WindowMemory {
     let path: String
+    /// The document it is kept beside, which it must never replace.
+    let documentPath: String
 
     init(documentPath: String) {
+        self.documentPath = documentPath
         path = Self.sibling(of: documentPath, replacingExtensionWith: "window.json")
     }
 
@@ -44,6 +47,16 @@ struct WindowMemory {
         return maximized
     }
 
+    /// Whether the file at `path` is something other than a window's place (ours, even if damaged, is tiny and
+    /// never a drawing): larger than one could be, or a drawing (a document of its own named `NAME.window.json`).
+    private var holdsSomethingElse: Bool {
+        guard let identity = FileIdentity.of(path: path) else { return false }
+        guard identity.size <= 4096 else { return true }
+        guard let data = try? RegularFile.read(path, limit: 4096).bytes, let stored = try? JSONParser.parse(data)
+        else { return false }
+        return stored["version"] != nil || stored["lines"] != nil || stored["circles"] != nil
+    }
+
     /// A whole number of at most six digits, or nil.
     private static func integer(_ value: JSONValue?) -> Int? {
         guard case .number(let number) = value, number == number.rounded(), abs(number) < 1e6 else { return nil }
@@ -52,7 +65,16 @@ struct WindowMemory {
 
     /// Writes `{"height":H,"width":W,"x":X,"y":Y}` (with `"maximized":true` when it was) and a newline,
     /// crash-safe. `geometry` is the size the window has when not maximized.
+    /// Writes nothing over the document (the name a link to it) nor over a file that holds something else (another
+    /// document named `NAME.window.json`): the place is not worth a drawing.
     func save(_ geometry: WindowGeometry, maximized: Bool = false) throws {
+        if FileIdentity.sameFile(path, documentPath) {
+            throw WindowMemoryError("\(PathText.shown(path)) is the document itself (a link to it?); left as it is")
+        }
+        if holdsSomethingElse {
+            throw WindowMemoryError(
+                "\(PathText.shown(path)) holds something other than a window's place; left as it is")
+        }
         var members: [(key: String, value: JSONValue)] = [
             ("height", .number(Double(geometry.height))), ("width", .number(Double(geometry.width))),
             ("x", .number(Double(geometry.x))), ("y", .number(Double(geometry.y))),
@@ -60,4 +82,10 @@ struct WindowMemory {
         if maximized { members.insert(("maximized", .bool(true)), at: 1) }
         try AtomicFile.write(JSONValue.object(members).encoded(layout: .compact) + [0x0A], to: path)
     }
+}
+
+/// Why the window's place was not remembered, in words.
+struct WindowMemoryError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

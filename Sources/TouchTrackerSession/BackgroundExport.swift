@@ -20,6 +20,8 @@ final class BackgroundExport: Sendable {
     struct Request: Sendable {
         let snapshot: DrawingSnapshot
         let path: String
+        /// The document, which the export must not replace (`path` may have become a link to it).
+        let document: String?
         let width: Int
         let height: Int
         let lineWidth: Double
@@ -38,9 +40,13 @@ final class BackgroundExport: Sendable {
         self.wakeUp = wakeUp
     }
 
-    /// Exports `snapshot` as it is now (later edits do not change the file).
-    func start(_ snapshot: DrawingSnapshot, to path: String, width: Int, height: Int, lineWidth: Double) {
-        let request = Request(snapshot: snapshot, path: path, width: width, height: height, lineWidth: lineWidth)
+    /// Exports `snapshot` as it is now (later edits do not change the file), never over `document`.
+    func start(
+        _ snapshot: DrawingSnapshot, to path: String, sparing document: String?, width: Int, height: Int,
+        lineWidth: Double
+    ) {
+        let request = Request(
+            snapshot: snapshot, path: path, document: document, width: width, height: height, lineWidth: lineWidth)
         let startThread = state.withLock { state -> Bool in
             state.queued = request
             if state.running { return false }
@@ -52,10 +58,15 @@ final class BackgroundExport: Sendable {
             while let request = nextRequest() {
                 let outcome: Outcome
                 do {
+                    if let document = request.document, FileIdentity.sameFile(request.path, document) {
+                        throw DocumentFileError(
+                            path: request.path, problem: "it is the document itself (a link to it?); move it away")
+                    }
                     let bytes = try DrawingExporter.render(
                         request.snapshot.drawing, format: .png, width: request.width, height: request.height,
                         lineWidth: request.lineWidth)
-                    try AtomicFile.write(bytes, to: request.path)
+                    // A pipe with no reader is an error, not a wait that would hold the window open at exit.
+                    try AtomicFile.write(bytes, to: request.path, waitsForReader: false)
                     outcome = .exported(path: request.path)
                 } catch let error as DocumentFileError {
                     outcome = .failed(path: request.path, reason: error.description)

@@ -12,6 +12,8 @@ public struct SessionOptions: Sendable {
     public var verbose: Bool
     /// Where Ctrl+S writes a PNG of the drawing (nil: Ctrl+S does nothing).
     public var exportPath: String?
+    /// The document the window edits: Ctrl+S never writes over it, whatever link `exportPath` has become.
+    public var documentPath: String?
     /// Print `touchtracker: frame presented t=SECONDS size=WxH touches=N` (CLOCK_MONOTONIC; N touch events handled
     /// so far; with the benchmark's floor switch, ` floor=0` or `1` after it) after each frame,
     /// `touchtracker: document read t=SECONDS` when the document has been read and
@@ -445,8 +447,8 @@ public final class DrawingSession {
     private func exportPNG() {
         guard let path = options.exportPath else { return }
         export.start(
-            controller.drawingView.snapshot, to: path, width: renderer.width, height: renderer.height,
-            lineWidth: controller.drawingView.lineWidth)
+            controller.drawingView.snapshot, to: path, sparing: options.documentPath, width: renderer.width,
+            height: renderer.height, lineWidth: controller.drawingView.lineWidth)
     }
 
     /// Shows the notice of each export that finished.

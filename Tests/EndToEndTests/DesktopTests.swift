@@ -294,6 +294,48 @@ struct DesktopTests {
         #expect(hints.flags & USPosition != 0 && hints.x == 60 && hints.y == 70)
     }
 
+    @Test("Ctrl+S onto a PNG name that is a link to the document writes nothing and says it cannot export")
+    func controlSNeverWritesOverTheDocument() async throws {
+        let server = try await XorgServer.start()
+        defer { server.stop() }
+        let folder = try makeTemporaryFolder("ctrl-s-link")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("drawing.json")
+        #expect(symlink("drawing.json", folder.appendingPathComponent("drawing.png").path) == 0)
+        let run = try await DesktopRun.launch(
+            on: server, arguments: ["--document", document.path, "--geometry", "640x480+100+80"])
+        defer { run.stop() }
+        try run.drawLine(id: 0, from: (60, 100), to: (500, 100))
+        let saved = try await SavedDocument.wait(for: document, lineCount: 1)
+        try run.pressKeys([KeyCode.controlL, KeyCode.s])
+        _ = try await run.app.waitForStderrLine(containing: "is the document itself")
+        #expect(SavedDocument.read(document) == saved)
+    }
+
+    @Test(
+        "a window's place is never written over the document through a link, nor over another document named so",
+        arguments: [true, false])
+    func windowPlaceNeverReplacesADocument(throughLink: Bool) async throws {
+        let server = try await XorgServer.start()
+        defer { server.stop() }
+        let folder = try makeTemporaryFolder("place-guard")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("plan.json")
+        let memory = folder.appendingPathComponent("plan.window.json")
+        let drawing = #"{"version": 1, "lines": [{"begin": {"x": 1, "y": 2}, "end": {"x": 300, "y": 4}}]}"#
+        if throughLink {
+            try Data(drawing.utf8).write(to: document)
+            #expect(symlink("plan.json", memory.path) == 0)
+        } else {
+            try Data(drawing.utf8).write(to: memory)
+        }
+        let run = try await DesktopRun.launch(
+            on: server, arguments: ["--document", document.path, "--geometry", "420x300+60+70"])
+        #expect(try await run.app.terminate() == 0, "\(run.app.transcript)")
+        #expect(try String(contentsOf: throughLink ? document : memory, encoding: .utf8) == drawing)
+        #expect(run.app.stderr.contains("cannot remember the window's place"), "\(run.app.transcript)")
+    }
+
     @Test("a closed window comes back at the size and place it had, kept in DOCUMENT.window.json")
     func windowPlaceIsRemembered() async throws {
         let server = try await XorgServer.start()

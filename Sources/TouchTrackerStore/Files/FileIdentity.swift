@@ -20,6 +20,16 @@ public struct FileIdentity: Sendable, Hashable {
         (try? FileSystemCalls.status(path)).map(FileIdentity.init)
     }
 
+    /// Whether two paths name one file: the same file on disk (by any name, link or hard link), or, for a file not
+    /// made yet, the same place once links, `.` and `..` are resolved. For refusing to write an output over the
+    /// document (or a script) it came from.
+    public static func sameFile(_ first: String, _ second: String) -> Bool {
+        if let one = of(path: first), let other = of(path: second) {
+            return one.device == other.device && one.inode == other.inode
+        }
+        return DocumentLock.canonicalPath(of: first) == DocumentLock.canonicalPath(of: second)
+    }
+
     /// The identity of an open file.
     static func of(descriptor: Int32) -> FileIdentity? {
         var info = stat()

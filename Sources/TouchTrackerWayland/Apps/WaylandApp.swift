@@ -19,6 +19,8 @@ public struct WaylandAppOptions: Sendable {
     public var scale: Double?
     /// Where Ctrl+S writes a PNG of the drawing (nil: Ctrl+S does nothing).
     public var exportPath: String?
+    /// The document the window edits, which Ctrl+S never writes over.
+    public var documentPath: String?
     /// `--trace-frames` (see `X11AppOptions.traceFrames`).
     public var traceFrames = false
     /// Threads painting tiles of complete lines in the background; nil: one per processor.
@@ -79,6 +81,7 @@ public final class WaylandApp {
         host = WaylandSurfaceHost(
             presenter: windowHost.presenter, clipboard: clipboard, seat: windowHost.seat, wake: windowHost.wake)
         var sessionOptions = SessionOptions(scale: scale, verbose: options.verbose, exportPath: options.exportPath)
+        sessionOptions.documentPath = options.documentPath
         sessionOptions.traceFrames = options.traceFrames
         sessionOptions.painterThreads = options.painterThreads
         sessionOptions.benchmarkFloor = BenchmarkFloor(environment: environment["TOUCHTRACKER_BENCH_FLOOR"])

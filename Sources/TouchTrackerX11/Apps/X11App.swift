@@ -15,6 +15,8 @@ public struct X11AppOptions: Sendable {
     public var scale: Double?
     /// Where Ctrl+S writes a PNG of the drawing (nil: Ctrl+S does nothing).
     public var exportPath: String?
+    /// The document the window edits, which Ctrl+S never writes over.
+    public var documentPath: String?
     /// Print `touchtracker: frame presented t=SECONDS size=WxH touches=N` (CLOCK_MONOTONIC; N touch events handled
     /// so far) on stderr after each frame, `touchtracker: document read t=SECONDS` when the document has been read
     /// and `touchtracker: tiles complete t=SECONDS` when the painters have caught up, for latency measurements.
@@ -72,6 +74,7 @@ public final class X11App {
         windowEvents = WindowEvents(host: windowHost, verbose: options.verbose, log: log)
         surface = X11Surface(host: windowHost, log: log)
         var sessionOptions = SessionOptions(scale: scale, verbose: options.verbose, exportPath: options.exportPath)
+        sessionOptions.documentPath = options.documentPath
         sessionOptions.traceFrames = options.traceFrames
         sessionOptions.painterThreads = options.painterThreads
         sessionOptions.benchmarkFloor = BenchmarkFloor(environment: environment["TOUCHTRACKER_BENCH_FLOOR"])
