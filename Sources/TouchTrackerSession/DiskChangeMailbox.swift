@@ -8,8 +8,9 @@ public final class DiskChangeMailbox: Sendable {
         /// The document was replaced or rewritten and reads as this drawing (read and indexed off the loop).
         /// `adopted` is called on the event loop once it is on screen (and handed to saving).
         case readable(LoadedDocument, adopted: @Sendable () -> Void)
-        /// The document was replaced or rewritten and cannot be read; `problem` says why, in one line.
-        case unreadable(problem: String)
+        /// The document was replaced or rewritten and cannot be read; `problem` says why, in one line. `copied`:
+        /// whether a copy of it was kept aside, so the drawing on screen may be saved over it.
+        case unreadable(problem: String, copied: Bool)
     }
 
     private let changes = Mutex<[Change]>([])

@@ -243,14 +243,15 @@ public final class DocumentSync: Sendable {
         do throws(DocumentFileError) {
             let copy = try store.copyAside(stamp: timeStamp())
             writer.acknowledge(version)
-            mailbox.post(.unreadable(problem: "\(problem); a copy of it is kept as \(PathText.shown(copy))"))
+            mailbox.post(
+                .unreadable(problem: "\(problem); a copy of it is kept as \(PathText.shown(copy))", copied: true))
             return .done
         } catch {
             // What the other program wrote may be all there is of it: it is replaced only once copied. Said once a
             // version: a retry that fails again finds it held back already.
             if writer.holdBack(version, because: unreadableKeptProblem) {
                 let kept = "so it is kept as it is and not saved over until a copy of it can be made"
-                mailbox.post(.unreadable(problem: "\(problem); \(error.problem), \(kept)"))
+                mailbox.post(.unreadable(problem: "\(problem); \(error.problem), \(kept)", copied: false))
             }
             return .again(after: copyRetryInterval)
         }

@@ -433,9 +433,12 @@ public final class DrawingSession {
                 controller.drawingView.replaceDrawing(with: document)
                 controller.showNotice(.reloaded(documentName))
                 if options.verbose { log("reloaded \(documentName): changed on disk") }
-            case .unreadable(let problem):
+            case .unreadable(let problem, let copied):
                 controller.showNotice(.unreadableOnDisk(documentName))
                 log("\(documentName) changed on disk but cannot be read (the drawing on screen is kept): \(problem)")
+                // What was there is kept aside; the file holds no drawing now, so the one on screen is saved to it,
+                // as an edit would be: closing the window without another edit must not leave the file unreadable.
+                if copied { controller.onEdit?(controller.drawingView.snapshot) }
             }
         }
     }

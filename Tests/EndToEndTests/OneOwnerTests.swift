@@ -96,8 +96,8 @@ struct OneOwnerTests {
 
     @Test(
         """
-        a document another program replaces with something unreadable is kept in a copy, the drawing on screen \
-        stays, and the next edit saves it
+        a document another program replaces with something unreadable is kept in a copy, and the drawing on screen \
+        stays and is saved back to the document at once, with no new edit
         """)
     func unreadableReplacementKeepsTheDrawing() async throws {
         let folder = try makeTemporaryFolder("touchtracker-unreadable")
@@ -119,6 +119,7 @@ struct OneOwnerTests {
             #expect(try Data(contentsOf: folder.appendingPathComponent(copy)) == garbage)
         }
         #expect(try session.screenshot().at(300, 100).isBlackish)
+        #expect(try await session.savedDocument(lineCount: 1).lines.count == 1)
         try session.stroke(id: 2, y: 200)
         #expect(try await session.savedDocument(lineCount: 2).lines.count == 2)
     }
