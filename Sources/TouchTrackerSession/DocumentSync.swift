@@ -113,6 +113,9 @@ public final class DocumentSync: Sendable {
             }
             let writer = DocumentWriter(
                 store: store, log: log, onStatusChange: { [wakeUp = session.wakeUp] _ in wakeUp() },
+                // A version no watch reported (written through a hard link elsewhere) is looked at, and so read and
+                // shown, rather than holding every save back for good.
+                onUnseenVersion: { [weak self] in self?.watching.withLock { $0.watcher }?.lookNow() },
                 identityOf: identityOf)
             self.writer.withLock { $0 = writer }
             session.controller.onEdit = { writer.submit($0) }

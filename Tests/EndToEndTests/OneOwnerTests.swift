@@ -126,6 +126,37 @@ struct OneOwnerTests {
 
     @Test(
         """
+        a version another program writes in place through a hard link (no event names the document) is read and \
+        shown once a save finds it, rather than every save held back for good
+        """)
+    func versionWrittenThroughAHardLinkIsShown() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-hard-link")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("drawing.json")
+        try Data(#"{"version": 1, "lines": []}"#.utf8).write(to: document)
+        let other = folder.appendingPathComponent("other.json")
+        #expect(link(document.path, other.path) == 0)
+        let session = try await AppSession.launch(folder: folder)
+        defer { session.stop() }
+        try await session.app.waitForStderrLine(containing: "document read: 0 lines")
+        // The watch is set up on a worker after the read, and its first look would read a version written before
+        // it: the write must come after, when only a save can find it.
+        try await Task.sleep(for: .seconds(2))
+        let lines = (0..<3).map { #"{"begin": {"x": 20, "y": \#(300 + $0 * 20)}, "end": {"x": 400, "y": 300}}"# }
+        let handle = try FileHandle(forUpdating: other)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(#"{"version": 1, "lines": [\#(lines.joined(separator: ","))]}"#.utf8))
+        try handle.close()
+        try session.stroke(id: 2, y: 200)
+        // The save finds the version, has it read and shown, and then goes through.
+        try await session.app.waitForStderrLine(
+            containing: "reloaded drawing.json: changed on disk", timeout: .seconds(15))
+        try await session.app.waitForStderrLine(containing: "saved ", timeout: .seconds(15))
+        #expect(SavedDocument.read(session.document)?.lines.count == 3)
+    }
+
+    @Test(
+        """
         an unreadable version another program writes is not saved over while no copy of it can be made (a full disk); \
         once there is room it is copied aside and the drawing is saved, with no new edit
         """)

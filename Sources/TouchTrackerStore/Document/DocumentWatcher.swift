@@ -101,6 +101,16 @@ public final class DocumentWatcher: Sendable {
         close(wakeWrite)
     }
 
+    /// Looks at the document now, as if a change had been reported (after the usual settling): for a change no
+    /// event names, such as a write through another hard link to the file.
+    public func lookNow() {
+        var byte = Self.lookByte
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// What the wake-up pipe carries: a look asked for; anything else asks the thread to stop.
+    static let lookByte: UInt8 = 2
+
     /// Stops watching and returns once the thread has ended: no `onChange` call comes after this. Idempotent.
     public func stop() {
         let first = stopped.withLock { stopped in
@@ -222,7 +232,14 @@ public final class DocumentWatcher: Sendable {
                 ]
                 let ready = poll(&descriptors, 2, timeout)
                 if ready < 0, errno == EINTR { continue }
-                if descriptors[1].revents != 0 { return }
+                if descriptors[1].revents != 0 {
+                    var bytes = [UInt8](repeating: 0, count: 64)
+                    let count = read(wake, &bytes, bytes.count)
+                    guard count > 0, bytes[..<count].allSatisfy({ $0 == DocumentWatcher.lookByte }) else { return }
+                    lastEvent = DocumentWatcher.now()
+                    if firstEvent == nil { firstEvent = lastEvent }
+                    continue
+                }
                 if descriptors[0].revents != 0 {
                     let (relevant, folderGone) = readEvents()
                     if relevant || folderGone {

@@ -68,6 +68,8 @@ public final class DocumentWriter: Sendable {
     /// The save's encoding helpers, stopped with the writer.
     private let encoding = ParallelEncoding()
     private let onStatusChange: @Sendable (Status) -> Void
+    /// Called (on the writer's thread) when a save found a version of the document the app has not seen.
+    private let onUnseenVersion: @Sendable () -> Void
     /// Signalled once the writer's loop has ended (the save in hand done), for `stop`.
     private let loopEnded = DispatchSemaphore(value: 0)
 
@@ -76,16 +78,19 @@ public final class DocumentWriter: Sendable {
     /// writer until `stop`: a writer is never dropped with a save half done.
     ///
     /// `identityOf` looks at the file in the document's place before each save replaces it (`FileIdentity.of`;
-    /// tests put a file system that hangs there).
+    /// tests put a file system that hangs there). `onUnseenVersion` is told when a save finds a version the app
+    /// has not seen, so the caller can have it read even if no watch reported it (a write through a hard link).
     public init(
         store: DocumentStore, log: @escaping @Sendable (String) -> Void = { _ in },
         onStatusChange: @escaping @Sendable (Status) -> Void = { _ in },
+        onUnseenVersion: @escaping @Sendable () -> Void = {},
         identityOf: @escaping @Sendable (String) -> FileIdentity? = FileIdentity.of(path:)
     ) {
         self.store = store
         self.log = log
         self.identityOf = identityOf
         self.onStatusChange = onStatusChange
+        self.onUnseenVersion = onUnseenVersion
         Worker.run("document writer") { [self] in writeUntilStopped() }
     }
 
@@ -239,6 +244,7 @@ public final class DocumentWriter: Sendable {
         } catch {
             failure = error.description
             reason = error.problem
+            if reason == Self.changedOnDiskProblem { onUnseenVersion() }
         }
         let (status, message) = state.withLock { state -> (Status, String?) in
             state.attempted = max(state.attempted, number)
