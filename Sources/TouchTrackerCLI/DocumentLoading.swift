@@ -40,8 +40,19 @@ enum PathOption {
     /// Refuses an empty path as `option`'s value (an unset shell variable, say): it names no file, and the system
     /// would take it for the current folder's parent's entry or refuse it with a baffling error.
     static func validate(_ path: String?, option: String) throws {
-        guard let path, path.isEmpty else { return }
-        throw ValidationError("\(option) is empty; give a file's name")
+        guard let path else { return }
+        if path.isEmpty { throw ValidationError("\(option) is empty; give a file's name") }
+        // A name ending in / is a folder's: written as a file, `new.png/` would become `new.png` unasked.
+        if path.hasSuffix("/") {
+            throw ValidationError(
+                "\(option) \(Diagnostics.shown(path)) ends in /, which names a folder; give a file's name")
+        }
+        // The shell expands ~ only at the start of a word: `--document=~/d.json` reaches the app as written.
+        if path == "~" || path.hasPrefix("~/") {
+            throw ValidationError(
+                "\(option) \(Diagnostics.shown(path)): the shell did not expand ~ here (it does not after = or in "
+                    + "quotes); give the whole path (./~ for a folder named ~)")
+        }
     }
 
     /// Refuses a document named in a folder that does not exist (a typing slip, most often): the window would

@@ -249,6 +249,22 @@ struct PathCommandLineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["doc.json", "s.jsonl"])
     }
 
+    @Test(
+        "a path ending in / or starting with a ~ the shell left is refused in words, and nothing is written",
+        arguments: [
+            (["export", "doc.json", "--png", "new.png/"], "--png new.png/ ends in /, which names a folder"),
+            (["replay", "s.jsonl", "--state=~/state.json"], "--state ~/state.json: the shell did not expand ~ here"),
+            (["--document=~/d.json"], "--document ~/d.json: the shell did not expand ~ here"),
+        ])
+    func folderNameOrUnexpandedTildeIsRefused(arguments: [String], problem: String) async throws {
+        let folder = try folderWithDocumentAndScript("touchtracker-path-words")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await touchtracker(arguments, in: folder)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(problem), "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["doc.json", "s.jsonl"])
+    }
+
     @Test("export onto the document it reads, by a link to it, is refused and the document is left as it was")
     func exportOverItsDocumentIsRefused() async throws {
         let folder = try folderWithDocumentAndScript("touchtracker-export-self")
