@@ -88,7 +88,9 @@ final class GestureArena {
         while let candidate = current {
             for recognizer in candidate.gestureRecognizers
             where recognizer.isEnabled && recognizer.acceptsTouches
-                && recognizer.allowedTouchTypes.contains(touch.type) && recognizer.shouldReceive(touch)
+                && recognizer.allowedTouchTypes.contains(touch.type)
+                && !(recognizer.requiresExclusiveTouchType && recognizer.touches.contains { $0.type != touch.type })
+                && recognizer.shouldReceive(touch)
                 && (recognizer.delegate?.gestureRecognizer(recognizer, shouldReceive: touch) ?? true)
             {
                 result.append(recognizer)
@@ -242,6 +244,10 @@ final class GestureArena {
 
     private func prepareEvent(_ touch: Touch, adding: Bool) {
         if adding { event.allTouches.insert(touch) }
+        // The event's other touches did not change in it: stationary, as UIKit reports them in `allTouches`.
+        for other in event.allTouches where other !== touch && (other.phase == .began || other.phase == .moved) {
+            other.phase = .stationary
+        }
         event.timestamp = touch.timestamp
         // Consecutive events of one touch reuse the set as it is (no hashing, no allocation).
         if lastChangedTouch != ObjectIdentifier(touch) || event.changedTouches.count != 1 {
@@ -434,8 +440,22 @@ final class GestureArena {
     }
 
     /// Asks the view, then the delegate (once, when the view is its own delegate).
+    /// Asks, as UIKit does, every view between the touches and the recognizer's view (the touched views and their
+    /// superviews below it: a control can keep a parent's tap or swipe from taking its touches), then the
+    /// recognizer's own view, then its delegate.
     static func shouldBegin(_ recognizer: GestureRecognizer) -> Bool {
         let view = recognizer.view
+        var asked: [View] = []
+        for touch in recognizer.sessionTouches where view.map({ touch.view?.isDescendant(of: $0) ?? false }) ?? false {
+            var current = touch.view
+            while let candidate = current, candidate !== view {
+                if !asked.contains(where: { $0 === candidate }) {
+                    asked.append(candidate)
+                    if !candidate.gestureRecognizerShouldBegin(recognizer) { return false }
+                }
+                current = candidate.superview
+            }
+        }
         if let view, !view.gestureRecognizerShouldBegin(recognizer) { return false }
         guard let delegate = recognizer.delegate, delegate !== view else { return true }
         return delegate.gestureRecognizerShouldBegin(recognizer)

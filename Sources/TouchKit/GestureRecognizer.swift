@@ -93,6 +93,9 @@ open class GestureRecognizer: GestureRecognizerActions {
     /// The kinds of touch the recognizer receives (UIKit's `allowedTouchTypes`); a touch of any other kind is never
     /// delivered to it, as if `shouldReceive` had said no. Every kind by default.
     public var allowedTouchTypes: Set<TouchType> = Set(TouchType.allCases)
+    /// Whether a new touch of another kind than the gesture's first (a pen joining a finger's pan) is ignored, left
+    /// to the view, rather than taken into the gesture (UIKit's `requiresExclusiveTouchType`, true by default).
+    public var requiresExclusiveTouchType = true
 
     /// The state as the subclass sees it. Subclasses set it; the setter arbitrates (failure requirements,
     /// exclusivity, `shouldBegin`), so a requested `.began` or `.ended` may leave the state `possible` for a while

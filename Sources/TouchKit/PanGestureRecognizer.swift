@@ -2,7 +2,8 @@
 /// `minimumTranslation` with between `minimumNumberOfTouches` and `maximumNumberOfTouches` fingers down, reports
 /// `changed` as they move, and ends when fewer than `minimumNumberOfTouches` remain.
 ///
-/// The translation counts from where the fingers went down (so it includes the travel before the gesture began);
+/// The translation counts from where the fingers went down (so it includes the travel before the gesture began, made
+/// with at least `minimumNumberOfTouches` fingers);
 /// reset it with `setTranslation(_:in:)`. Fingers added or lifted mid-drag do not make it jump.
 open class PanGestureRecognizer: GestureRecognizer {
     /// Fewest fingers that can pan (UIKit's default 1).
@@ -95,8 +96,11 @@ open class PanGestureRecognizer: GestureRecognizer {
         let current = centroid()
         let delta = current - lastCentroid
         guard delta.isFinite else { return }
-        travel += delta
         lastCentroid = current
+        // Before it begins, only travel made with enough fingers counts: UIKit's pan begins "when the user moves the
+        // minimum number of fingers allowed enough distance", not when one finger went far before a second came.
+        if state == .possible, following.count < minimumNumberOfTouches { return }
+        travel += delta
         tracker.add(travel, at: time)
     }
 

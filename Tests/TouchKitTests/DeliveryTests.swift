@@ -305,6 +305,19 @@ import Testing
         #expect(h.log.entries == ["view.began", "view.ended"])
     }
 
+    @Test("a touched subview's gestureRecognizerShouldBegin vetoes its ancestor's recognizer, as a control does")
+    func touchedSubviewVetoesAncestorRecognizer() {
+        let h = Harness()
+        let control = RecordingView(frame: Rect(x: 0, y: 0, width: 200, height: 200), log: h.log, label: "control")
+        control.shouldBeginAnswer = false
+        h.view.addSubview(control)
+        h.add(TapGestureRecognizer(), "tap")
+        h.tap(100, 100, at: 0)
+        h.tap(300, 300, at: 1)
+        #expect(h.actions == ["tap:ended"])
+        #expect(h.log.entries.prefix(2) == ["control.began", "control.ended"])
+    }
+
     @Test("shouldBegin is asked only when the recognizer is about to begin")
     func shouldBeginTiming() {
         let h = Harness()

@@ -142,6 +142,22 @@ import Testing
         #expect(h.actions.isEmpty)
     }
 
+    @Test("a two-finger pan counts no travel made before the second finger came: it begins on travel with both")
+    func twoFingerPanIgnoresOneFingerTravel() {
+        let h = Harness()
+        let pan = PanGestureRecognizer()
+        pan.minimumNumberOfTouches = 2
+        h.add(pan, "pan")
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 200, 100, at: 0.05)
+        h.down(2, 300, 100, at: 0.1)
+        h.move(1, 201, 100, at: 0.15)
+        #expect(h.actions.isEmpty)
+        h.move(1, 225, 100, at: 0.2)
+        #expect(h.actions == ["pan:began"])
+        #expect(pan.translation(in: nil) == pt(12.5, 0))
+    }
+
     @Test("a two-finger pan begins when both fingers move")
     func twoFingerPan() {
         let h = Harness()

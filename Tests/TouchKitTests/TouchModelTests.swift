@@ -17,6 +17,18 @@ import Testing
         #expect(touch?.phase == .moved)
     }
 
+    @Test("a touch that did not change in an event is stationary in it; it moves again when it moves")
+    func unchangedTouchIsStationary() {
+        let h = Harness()
+        h.down(1, 10, 20, at: 0)
+        h.down(2, 100, 100, at: 0.05)
+        h.move(2, 120, 100, at: 0.1)
+        let phases = { Dictionary(uniqueKeysWithValues: h.window.activeTouches.map { ($0.platformID, $0.phase) }) }
+        #expect(phases() == [1: .stationary, 2: .moved])
+        h.move(1, 15, 20, at: 0.2)
+        #expect(phases() == [1: .moved, 2: .stationary])
+    }
+
     @Test("a touch keeps its identity and view for its whole life, and its view after it ends")
     func identity() {
         let h = Harness()

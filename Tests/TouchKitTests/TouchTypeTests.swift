@@ -30,6 +30,30 @@ import Testing
         #expect(h.log.entries == ["view.began", "view.ended"])
     }
 
+    @Test("a pen landing during a finger's pan is left to the view, not taken into the pan (exclusive touch type)")
+    func penJoiningAFingerPanIsLeftToTheView() {
+        let h = Harness()
+        let pan = h.add(PanGestureRecognizer(), "pan")
+        pan.cancelsTouchesInView = false
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 160, 100, at: 0.1)
+        h.down(2, 400, 400, at: 0.2, type: .pencil)
+        #expect(pan.numberOfTouches == 1)
+        #expect(pan.location(in: nil) == Point(x: 160, y: 100))
+        #expect(h.log.entries.filter { $0 == "view.began" }.count == 2)
+    }
+
+    @Test("with requiresExclusiveTouchType off, a pen joins the finger's pan as a second touch")
+    func penJoinsWhenExclusivityIsOff() {
+        let h = Harness()
+        let pan = h.add(PanGestureRecognizer(), "pan")
+        pan.requiresExclusiveTouchType = false
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 160, 100, at: 0.1)
+        h.down(2, 400, 400, at: 0.2, type: .pencil)
+        #expect(pan.numberOfTouches == 2)
+    }
+
     @Test("a recognizer that allows a type recognizes its touches")
     func allowedTypeRecognizes() {
         let h = Harness()
