@@ -17,6 +17,9 @@ public final class Worker: Sendable {
         case background
         /// SCHED_IDLE (`BackgroundPriority.idleForThisThread`): only a processor nothing else wants.
         case idle
+        /// The process's own priority, for a thread that must answer at once while the others are busy (the one
+        /// that waits for Ctrl+C in a command that writes files: starved, it would answer only once the work is done).
+        case prompt
     }
 
     /// What the thread and the worker share: the thread holds this, not the worker, so a worker let go of is
@@ -70,6 +73,7 @@ public final class Worker: Sendable {
             switch priority {
             case .background: BackgroundPriority.lowerForThisThread()
             case .idle: BackgroundPriority.idleForThisThread()
+            case .prompt: break
             }
             mailbox.serve(wakeUp: wakeUp)
         }

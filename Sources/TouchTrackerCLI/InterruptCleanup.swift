@@ -17,7 +17,7 @@ enum InterruptCleanup {
         for number in signals { sigaddset(&set, number) }
         guard pthread_sigmask(SIG_BLOCK, &set, nil) == 0 else { return }
         let waited = set
-        Worker.run("signal cleanup") {
+        Worker.run("signal cleanup", priority: .prompt) {
             var set = waited
             var number: Int32 = 0
             guard sigwait(&set, &number) == 0 else { return }

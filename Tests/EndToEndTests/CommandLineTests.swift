@@ -212,11 +212,12 @@ struct CommandLineTests {
                 arguments: ["export", document.path, "--svg", out],
                 environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
             defer { app.stop() }
-            guard await created.next(startingWith: ".out.svg.tmp-", timeout: 60) else {
+            let pid = app.pid
+            guard await created.next(startingWith: ".out.svg.tmp-", timeout: 60, then: { kill(pid, SIGTERM) }) else {
                 Issue.record("no temporary file was made: \(app.transcript)")
                 return
             }
-            let status = try await app.terminate()
+            let status = try await app.waitForExit(timeout: .seconds(30))
             if status == 0 { continue }
             #expect(status == 128 + SIGTERM, "\(app.transcript)")
             #expect(names() == ["d.json"])

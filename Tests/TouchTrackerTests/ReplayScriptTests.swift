@@ -49,3 +49,31 @@ import TouchTracker
         #expect(events.map(\.event) == [.key(KeyCommand(key: "z", control: true))])
     }
 }
+
+/// A script's lines: one event each, ended by LF or CRLF only (JSON Lines).
+@Suite struct ReplayScriptLineTests {
+    @Test("a line naming two events (a touch and a key) is refused, not taken as one of them")
+    func lineWithTwoEventsIsRefused() {
+        #expect {
+            try ReplayScript.parse(#"{"t": 0, "id": 1, "phase": "began", "x": 1, "y": 2, "key": "z"}"#)
+        } throws: { error in
+            (error as? ReplayScriptError)?.description
+                == #"line 1: a line is one event, and this one has "key" and "id"; put each on a line of its own"#
+        }
+    }
+
+    @Test("a form feed is no line break: an error after it names the line a text editor shows")
+    func formFeedIsNoLineBreak() {
+        #expect {
+            try ReplayScript.parse("{\"t\": 0, \"key\": \"z\"}\n\u{0C}\n{\"t\": 1,")
+        } throws: { error in
+            (error as? ReplayScriptError)?.line == 3
+        }
+    }
+
+    @Test("U+2028 inside a string does not split the line")
+    func lineSeparatorInAStringIsKept() throws {
+        let events = try ReplayScript.parse("{\"t\": 0, \"menu\": \"a\u{2028}b\"}")
+        #expect(events.map(\.event) == [.menu("a\u{2028}b")])
+    }
+}

@@ -37,8 +37,12 @@ public enum ReplayScript {
     {
         var events: [TimedReplayEvent] = []
         var lastTime = 0.0
-        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
-        {
+        // Lines end at LF or CRLF only, as JSON Lines says: a form feed or U+2028 is no line break (and the latter
+        // may stand in a string).
+        for (offset, rawLine) in text.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+        )
+        .enumerated() {
             let lineNumber = offset + 1
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty { continue }
@@ -77,6 +81,13 @@ public enum ReplayScript {
         guard let timeValue = value["t"] else { throw fail("missing \"t\" (seconds from the start)") }
         guard case .number(let time) = timeValue, time.isFinite, time >= 0, time <= 1e7 else {
             throw fail("\"t\" must be a number of seconds between 0 and 10000000")
+        }
+        // One event a line: a line naming two would silently be taken as one of them.
+        let kinds = ["key", "menu", "hover", "id"].filter { value[$0] != nil }
+        if kinds.count > 1 {
+            throw fail(
+                "a line is one event, and this one has " + kinds.map { "\"\($0)\"" }.joined(separator: " and ")
+                    + "; put each on a line of its own")
         }
         if let keyValue = value["key"] {
             guard case .string(let text) = keyValue, let command = KeyCommand(parsing: text) else {

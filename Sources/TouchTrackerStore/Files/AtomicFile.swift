@@ -91,9 +91,8 @@ public enum AtomicFile {
         let name = PathText.name(of: target.path)
         let folder = try openFolder(folderPath, for: path, missingFolder: missingFolder)
         defer { try? folder.close() }
-        let (fd, temporary) = try createTemporary(in: folder, for: name, path: path)
-        // Noted until it is renamed or removed, so an interrupted command can remove it (`TemporaryFiles`).
-        let noted = TemporaryFiles.note(PathText.join(folderPath, temporary))
+        // Noted as it is made, until it is renamed or removed, so an interrupted command can remove it.
+        let (fd, temporary, noted) = try createTemporary(in: folder, at: folderPath, for: name, path: path)
         defer { TemporaryFiles.forget(noted) }
         // Every way out below closes the descriptor once, and removes the temporary file unless it was renamed.
         func abandon(_ problem: DocumentFileError) -> DocumentFileError {
@@ -139,15 +138,22 @@ public enum AtomicFile {
 
     /// Creates a new temporary file in `folder` that nobody else made: a name that exists (a leftover, a planted
     /// file or link) is never opened; another random name is tried.
-    private static func createTemporary(in folder: FileDescriptor, for name: String, path: String)
-        throws(DocumentFileError) -> (FileDescriptor, String)
-    {
+    /// It is made and noted in `TemporaryFiles` at once (`noting`), so an interrupted command either removes it or
+    /// stops it being made.
+    private static func createTemporary(
+        in folder: FileDescriptor, at folderPath: String, for name: String, path: String
+    ) throws(DocumentFileError) -> (FileDescriptor, String, Int) {
         for _ in 0..<100 {
             let temporary = temporaryName(for: name)
             do {
-                let fd = try FileSystemCalls.openAt(
-                    folder, temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
-                return (fd, temporary)
+                let made = try TemporaryFiles.noting(PathText.join(folderPath, temporary)) { () throws(Errno) in
+                    try FileSystemCalls.openAt(
+                        folder, temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
+                }
+                guard let (fd, noted) = made else {
+                    throw DocumentFileError(path: path, problem: "the command is being interrupted")
+                }
+                return (fd, temporary, noted)
             } catch .fileExists {
                 continue
             } catch {

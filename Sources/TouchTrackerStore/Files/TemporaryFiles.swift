@@ -5,14 +5,19 @@ import Synchronization
 /// interrupted (Ctrl+C during a long export) can remove them before it ends, rather than leave a hidden, truncated
 /// file beside the user's for every interruption. Removing one only ever removes a name this process created.
 public enum TemporaryFiles {
-    private static let written = Mutex<(next: Int, paths: [Int: String])>((0, [:]))
+    private static let written = Mutex<(next: Int, paths: [Int: String], closed: Bool)>((0, [:], false))
 
-    /// Notes `path` as being written; the returned number forgets it again.
-    static func note(_ path: String) -> Int {
-        written.withLock { state in
+    /// Makes the file at `path` with `create` and notes it, both under one lock: a `removeAll` on another thread
+    /// comes wholly before (then nothing is made, and the result is nil) or wholly after (then it removes the file).
+    static func noting<Made, Failure: Error>(_ path: String, _ create: () throws(Failure) -> Made) throws(Failure)
+        -> (made: Made, number: Int)?
+    {
+        try written.withLock { (state) throws(Failure) -> (made: Made, number: Int)? in
+            guard !state.closed else { return nil }
+            let made = try create()
             state.next += 1
             state.paths[state.next] = path
-            return state.next
+            return (made, state.next)
         }
     }
 
@@ -21,10 +26,14 @@ public enum TemporaryFiles {
         _ = written.withLock { $0.paths.removeValue(forKey: number) }
     }
 
-    /// Removes every temporary file being written now and forgets them: for a process about to end on a signal.
+    /// Removes every temporary file being written now, and lets no more be made: for a process about to end on a
+    /// signal.
     public static func removeAll() {
         let paths = written.withLock { state in
-            defer { state.paths.removeAll() }
+            defer {
+                state.paths.removeAll()
+                state.closed = true
+            }
             return Array(state.paths.values)
         }
         for path in paths { _ = PathText.withCString(path) { unlink($0) } }

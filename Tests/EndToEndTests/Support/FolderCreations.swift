@@ -15,12 +15,15 @@ final class FolderCreations {
 
     deinit { close(inotify) }
 
-    /// Waits (on a thread of its own) until a name starting with `prefix` is made, or `timeout` seconds pass.
-    func next(startingWith prefix: String, timeout: Double) async -> Bool {
+    /// Waits (on a thread of its own) until a name starting with `prefix` is made, or `timeout` seconds pass;
+    /// `then` runs on that thread the moment the name is reported (before this task resumes, which takes longer).
+    func next(startingWith prefix: String, timeout: Double, then: @escaping @Sendable () -> Void = {}) async -> Bool {
         await withCheckedContinuation { continuation in
             let inotify = inotify
             Thread.detachNewThread {
-                continuation.resume(returning: Self.wait(on: inotify, for: prefix, timeout: timeout))
+                let made = Self.wait(on: inotify, for: prefix, timeout: timeout)
+                if made { then() }
+                continuation.resume(returning: made)
             }
         }
     }
