@@ -37,7 +37,8 @@ public final class Clock {
     /// comes first, so a limit "at most `limit`" holds at its boundary (a tap lifted at exactly 0.5 s is a tap).
     @discardableResult
     public func schedule(afterMoreThan limit: TimeInterval, _ action: @escaping () -> Void) -> TimerToken {
-        let deadline = now + (limit.isFinite ? Swift.max(0, limit) : 0)
+        // An infinite limit is never passed: the timer never fires (until cancelled).
+        let deadline = limit == .infinity ? .infinity : now + (limit.isFinite ? Swift.max(0, limit) : 0)
         return schedule(at: deadline.nextUp, action)
     }
 

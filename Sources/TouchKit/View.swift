@@ -67,6 +67,8 @@ open class View: Responder {
     /// as in UIKit, which tells a view it leaves only when its window changes; one that leaves its window has them
     /// cancelled.
     public func insertSubview(_ view: View, at index: Int) {
+        // A view cannot hold itself or one of its ancestors (UIKit raises): the tree would become a loop.
+        guard !isDescendant(of: view) else { return }
         if let parent = view.superview {
             if let window = view.window, window === self.window {
                 parent.subviews.removeAll { $0 === view }

@@ -14,7 +14,10 @@ enum InterruptCleanup {
     static func install() {
         var set = sigset_t()
         sigemptyset(&set)
-        for number in signals { sigaddset(&set, number) }
+        // A signal the command was started ignoring (`nohup`, a script's background job) stays ignored: blocked
+        // and waited for, it would end the command after all.
+        for number in signals where !isIgnored(number) { sigaddset(&set, number) }
+        TemporaryFiles.startNoting()
         guard pthread_sigmask(SIG_BLOCK, &set, nil) == 0 else { return }
         let waited = set
         Worker.run("signal cleanup", priority: .prompt) {
@@ -30,5 +33,13 @@ enum InterruptCleanup {
             pthread_sigmask(SIG_UNBLOCK, &only, nil)
             raise(number)
         }
+    }
+
+    private static func isIgnored(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        // Handlers are C function pointers, compared by address (SIG_IGN is the address 1).
+        let handler = current.__sigaction_handler.sa_handler.map { unsafeBitCast($0, to: Int.self) }
+        return handler == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 }

@@ -40,12 +40,14 @@ struct KeyboardCursorAnnouncer {
         guard look.isShown, look != last else { return .nothing }
         defer { last = look }
         let wasDrawing = last?.stroke
-        if let stroke = look.stroke, wasDrawing == nil { countWhenStrokeBegan = look.count(of: stroke) }
-        if let finished = wasDrawing, look.stroke == nil, look.count(of: finished) > countWhenStrokeBegan,
-            let name = newestShape(finished)
-        {
-            return .now(name)
+        // A stroke ended (finished or cancelled) when the look shows none or another kind: Space then Shift+Space
+        // can come between two looks.
+        var finishedName: Message?
+        if let finished = wasDrawing, look.stroke != finished, look.count(of: finished) > countWhenStrokeBegan {
+            finishedName = newestShape(finished)
         }
+        if let stroke = look.stroke, stroke != wasDrawing { countWhenStrokeBegan = look.count(of: stroke) }
+        if let finishedName { return .now(finishedName) }
         guard !look.focusElsewhere, look.location != last?.location || look.stroke != wasDrawing else {
             return .nothing
         }

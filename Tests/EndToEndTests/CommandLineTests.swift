@@ -226,6 +226,30 @@ struct CommandLineTests {
         Issue.record("every export finished before its SIGTERM arrived")
     }
 
+    @Test("an export started ignoring SIGHUP (nohup) goes on through one and writes its output")
+    func exportIgnoringHangUpFinishes() async throws {
+        let folder = try makeTemporaryFolder("export-nohup")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = (0..<100_000).map { #"{"begin": {"x": \#($0 % 800), "y": 5}, "end": {"x": 5, "y": \#($0 % 600)}}"# }
+        let document = folder.appendingPathComponent("d.json")
+        try Data(#"{"version": 1, "lines": [\#(lines.joined(separator: ","))]}"#.utf8).write(to: document)
+        let out = folder.appendingPathComponent("out.svg").path
+        let created = try FolderCreations(watching: folder.path)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // `exec` keeps the shell's process id, so the signal below reaches the export itself.
+        shell.arguments = [
+            "-c", #"trap '' HUP; exec "$0" export "$1" --svg "$2""#, try AppProcess.locateExecutable().path,
+            document.path, out,
+        ]
+        try shell.run()
+        let pid = shell.processIdentifier
+        #expect(await created.next(startingWith: ".out.svg.tmp-", timeout: 60, then: { kill(pid, SIGHUP) }))
+        shell.waitUntilExit()
+        #expect(shell.terminationReason == .exit && shell.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: out))
+    }
+
     @Test(
         "an option given twice is refused in one line, not the earlier one dropped without a word",
         arguments: [

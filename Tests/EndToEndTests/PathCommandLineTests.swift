@@ -294,6 +294,15 @@ struct PathCommandLineTests {
         #expect(try Data(contentsOf: script) == before)
     }
 
+    @Test("a replay's --state and --png may both be /dev/null: a device is written in place, nothing is replaced")
+    func replayOutputsToOneDeviceAreAllowed() async throws {
+        let folder = try folderWithDocumentAndScript("touchtracker-replay-dev-null")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await touchtracker(
+            ["replay", "s.jsonl", "--state", "/dev/null", "--png", "/dev/null"], in: folder)
+        #expect(result.status == 0, "\(result)")
+    }
+
     @Test("a replay's --state and --png naming one file are refused: the picture would replace the state")
     func replayOutputsOnOneFileAreRefused() async throws {
         let folder = try folderWithDocumentAndScript("touchtracker-replay-one-output")

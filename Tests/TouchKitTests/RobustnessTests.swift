@@ -187,6 +187,19 @@ import Testing
         #expect(h.log.entries == ["child.began", "child.cancelled(system)"])
     }
 
+    @Test("a view put inside its own subview (or itself) stays where it was: the tree never becomes a loop")
+    func viewIntoItsOwnDescendantIsRefused() {
+        let h = Harness()
+        let outer = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let inner = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        h.view.addSubview(outer)
+        outer.addSubview(inner)
+        inner.addSubview(outer)
+        outer.addSubview(outer)
+        #expect(outer.superview === h.view && inner.superview === outer)
+        #expect(inner.window === h.window)
+    }
+
     @Test("a view brought to the front while it is dragged keeps its touch and its pan goes on")
     func viewBroughtToFrontKeepsItsGesture() {
         let h = Harness()

@@ -65,6 +65,17 @@ import Testing
         #expect(h.actions == ["tap:ended"])
     }
 
+    @Test("a tap with no time limit (an infinite maximum duration) is a tap however long it is held")
+    func tapWithoutTimeLimit() {
+        let h = Harness()
+        let tap = TapGestureRecognizer()
+        tap.maximumTapDuration = .infinity
+        h.add(tap, "tap")
+        h.down(1, 100, 100, at: 0)
+        h.up(1, 100, 100, at: 30)
+        #expect(h.actions == ["tap:ended"])
+    }
+
     @Test("a second tap exactly the maximum interval after the first lifted makes a double tap")
     func doubleTapAtExactlyMaximumInterval() {
         let h = Harness()

@@ -29,6 +29,16 @@ import Testing
         #expect(phases() == [1: .moved, 2: .stationary])
     }
 
+    @Test("a second tap exactly the multi-tap interval after the first counts 2, as the double-tap recognizer does")
+    func tapCountAtExactlyTheInterval() {
+        let h = Harness()
+        h.down(1, 100, 100, at: 1.0)
+        h.up(1, 100, 100, at: 1.1)
+        h.down(2, 100, 100, at: 1.1 + 0.35)
+        h.up(2, 100, 100, at: 1.5)
+        #expect(h.view.finishedTouches.sorted { $0.identifier < $1.identifier }.map(\.tapCount) == [1, 2])
+    }
+
     @Test("a touch keeps its identity and view for its whole life, and its view after it ends")
     func identity() {
         let h = Harness()

@@ -72,4 +72,19 @@ import TouchTracker
             for: look(x: 260, lines: 3, circles: 1), newestShape: { $0 == .circle ? .circleName(circle) : nil })
         #expect(said == .now(.circleName(circle)))
     }
+
+    @Test("a line finished and a circle begun between two looks: the line is said, and then the circle when finished")
+    func lineThenCircleInOneBatch() {
+        var announcer = KeyboardCursorAnnouncer()
+        let line = Line(begin: Point(x: 200, y: 150), end: Point(x: 300, y: 150))
+        let circle = Circle(corner: Point(x: 300, y: 150), opposite: Point(x: 340, y: 190))
+        let names = { (stroke: KeyboardCursor.Stroke) -> Message? in
+            stroke == .line ? .lineName(from: line.begin, to: line.end) : .circleName(circle)
+        }
+        _ = announcer.saying(for: look(x: 200, drawing: .line, lines: 2, circles: 1), newestShape: names)
+        let lineSaid = announcer.saying(for: look(x: 300, drawing: .circle, lines: 3, circles: 1), newestShape: names)
+        #expect(lineSaid == .now(.lineName(from: line.begin, to: line.end)))
+        let circleSaid = announcer.saying(for: look(x: 340, lines: 3, circles: 2), newestShape: names)
+        #expect(circleSaid == .now(.circleName(circle)))
+    }
 }

@@ -134,6 +134,9 @@ public final class DrawingController {
         // A finger, the mouse and a pen's tip tap, hold and swipe alike; the eraser only erases.
         for recognizer in [tapRecognizer, doubleTapRecognizer, longPressRecognizer, swipeRecognizer] {
             recognizer.allowedTouchTypes = [.direct, .indirectPointer, .pencil]
+            // Every touch counts, whatever made it: a pen landing while a palm rests on a line must fail that
+            // palm's long press (two touches), not leave it to pick the line up and drag it with the hand.
+            recognizer.requiresExclusiveTouchType = false
         }
         drawingView.addGestureRecognizer(doubleTapRecognizer)
         drawingView.addGestureRecognizer(tapRecognizer)

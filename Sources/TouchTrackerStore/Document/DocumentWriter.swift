@@ -27,6 +27,9 @@ public final class DocumentWriter: Sendable {
     }
 
     private struct State {
+        /// The unseen version the last save found in the document's place, to tell one at rest from one still
+        /// being written.
+        var lastUnseen: FileIdentity?
         var pending: DrawingSnapshot?
         /// Numbers each submit; `saved` is the newest one on disk, `attempted` the newest one tried.
         var submitted = 0
@@ -225,6 +228,7 @@ public final class DocumentWriter: Sendable {
         }
         var failure: String?
         var reason: String?
+        var unseenAtRest = false
         do {
             // Checked when the new file is ready, just before it takes the document's place, so another program's
             // version is not replaced unseen; the new version is remembered before anyone can see it at the path.
@@ -235,6 +239,10 @@ public final class DocumentWriter: Sendable {
                 let current = guarded ? identityOf(store.path) : nil
                 try state.withLock { (state: inout State) throws(DocumentFileError) in
                     if state.guardsOutsideChanges, let current, !state.knownVersions.contains(current) {
+                        // The same unseen version at two saves in a row is at rest (a copy still being written
+                        // changes size and time between them): only then is it worth reading.
+                        unseenAtRest = state.lastUnseen == current
+                        state.lastUnseen = current
                         let held = state.heldBack.flatMap { $0.version == current ? $0.problem : nil }
                         throw DocumentFileError(path: store.path, problem: held ?? Self.changedOnDiskProblem)
                     }
@@ -244,7 +252,7 @@ public final class DocumentWriter: Sendable {
         } catch {
             failure = error.description
             reason = error.problem
-            if reason == Self.changedOnDiskProblem { onUnseenVersion() }
+            if reason == Self.changedOnDiskProblem, unseenAtRest { onUnseenVersion() }
         }
         let (status, message) = state.withLock { state -> (Status, String?) in
             state.attempted = max(state.attempted, number)
