@@ -30,6 +30,32 @@ struct WaylandDocumentTests {
         #expect(pasted.count == 2)
     }
 
+    @Test(
+        """
+        a reader waiting for a picture still being made gets the copy it asked for, even once another program's copy \
+        has replaced it on the clipboard
+        """)
+    func readerWaitingForAnEncodingGetsItsCopy() async throws {
+        // Enough lines that the picture takes a second or more to draw, long after wl-paste has asked for it.
+        let lines = (0..<100_000).map { index in
+            Line(begin: Point(x: Double(index % 600), y: 10), end: Point(x: 10, y: Double(index % 400)))
+        }
+        let session = try await WaylandSession.launch(drawing: Drawing(lines: lines))
+        defer { session.stop() }
+        try await session.app.waitForStderrLine(containing: "document read: 100000 lines", timeout: .seconds(30))
+        try session.key(LinuxKey.c, control: true)
+        try await session.app.waitForStderrLine(containing: "copied the drawing to the clipboard")
+        let reader = try ChildProcess(
+            executable: "/usr/bin/wl-paste", arguments: ["--no-newline", "--type", "image/png"],
+            environment: session.server.clientEnvironment, stdout: .capture, stderr: .discard)
+        defer { _ = reader.stop() }
+        try await Task.sleep(for: .milliseconds(300))
+        try await session.runClient("/usr/bin/wl-copy", ["another program's text"], readsOutput: false)
+        #expect(reader.waitForExit(timeout: .seconds(60)) != nil, "wl-paste was never answered")
+        try await waitUntil("wl-paste's output to close", timeout: .seconds(5)) { reader.outputClosed }
+        #expect(Array(reader.stdout.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
     @Test("Ctrl+V pastes the shapes another Wayland program copied (wl-copy) into the saved drawing")
     func pasteReadsWlCopy() async throws {
         let session = try await WaylandSession.launch()
