@@ -33,13 +33,20 @@ public final class Clock {
         schedule(at: now + (delay.isFinite ? Swift.max(0, delay) : 0), action)
     }
 
+    /// Event times are decimal seconds, which binary floating point rounds either way: 0.05 + 0.35 is a hair below
+    /// 0.40, 0.07 + 0.5 a hair above 0.57. Limits are given this much room so that "exactly the limit" falls on the
+    /// side the contract says, whatever the rounding.
+    public static let boundaryTolerance: TimeInterval = 1e-6
+
     /// Schedules `action` to run once more than `limit` seconds have passed: an event at exactly `limit` from now
-    /// comes first, so a limit "at most `limit`" holds at its boundary (a tap lifted at exactly 0.5 s is a tap).
+    /// (give or take `boundaryTolerance`) comes first, so a limit "at most `limit`" holds at its boundary (a tap
+    /// lifted at exactly 0.5 s is a tap).
     @discardableResult
     public func schedule(afterMoreThan limit: TimeInterval, _ action: @escaping () -> Void) -> TimerToken {
         // An infinite limit is never passed: the timer never fires (until cancelled).
-        let deadline = limit == .infinity ? .infinity : now + (limit.isFinite ? Swift.max(0, limit) : 0)
-        return schedule(at: deadline.nextUp, action)
+        let deadline =
+            limit == .infinity ? .infinity : now + (limit.isFinite ? Swift.max(0, limit) : 0) + Self.boundaryTolerance
+        return schedule(at: deadline, action)
     }
 
     /// Schedules `action` at `deadline` (now, if that has passed).

@@ -45,7 +45,8 @@ open class LongPressGestureRecognizer: GestureRecognizer {
                         state = .failed
                     }
                 } else {
-                    timer = scheduleTimer(after: minimumPressDuration) { [self] in
+                    // "At least" the duration: fired a hair early, so a lift at exactly the duration comes after it.
+                    timer = scheduleTimer(after: minimumPressDuration - Clock.boundaryTolerance) { [self] in
                         guard state == .possible else { return }
                         state = .began
                     }

@@ -92,7 +92,7 @@ open class Window: View {
                 touch.phase = .ended
                 let isTap =
                     !touch.leftTapSlop && touch.windowLocation.distance(to: touch.initialWindowLocation) <= tapSlop
-                    && time <= touch.beganAt + maximumTapDuration
+                    && time <= touch.beganAt + maximumTapDuration + Clock.boundaryTolerance
                 lastTap =
                     isTap
                     ? (touch.tapSeriesOrigin, time, touch.tapCount, touch.view.map { ObjectIdentifier($0) }) : nil
@@ -134,9 +134,8 @@ open class Window: View {
         nextTouchIdentifier += 1
         let tapCount: Int
         let origin: Point
-        // Limits compared as the recognizers' timers see them (start + limit), not by subtraction, which can land a
-        // hair above the limit (a tap at 1.1 + 0.35 = 1.4500000000000002 is 0.3500000000000001 after 1.1).
-        if let last = lastTap, time <= last.time + multiTapInterval,
+        // Limits compared as the recognizers' timers see them (start + limit, with the same tolerance for rounding).
+        if let last = lastTap, time <= last.time + multiTapInterval + Clock.boundaryTolerance,
             last.origin.distance(to: input.location) <= multiTapDistance, last.view == ObjectIdentifier(view)
         {
             tapCount = last.count + 1

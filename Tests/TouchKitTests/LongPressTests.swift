@@ -25,6 +25,15 @@ import Testing
         #expect(press.state == .began)
     }
 
+    @Test("at every start time in hundredths, a finger held exactly 0.5 s begins the long press", arguments: 0..<300)
+    func exactDurationBeginsWhateverTheRounding(hundredths: Int) {
+        let h = Harness()
+        h.add(LongPressGestureRecognizer(), "hold")
+        h.down(1, 100, 100, at: Double(hundredths) / 100)
+        h.up(1, 100, 100, at: Double(hundredths + 50) / 100)
+        #expect(h.actions == ["hold:began", "hold:ended"])
+    }
+
     @Test("movement after the long press began reports changed, not cancelled")
     func movementAfterBegin() {
         let h = Harness()

@@ -65,6 +65,25 @@ import Testing
         #expect(h.actions == ["tap:ended"])
     }
 
+    @Test(
+        "at every start time in hundredths, a press of exactly 0.5 s is a tap and a gap of exactly 0.35 s a double tap",
+        arguments: 5..<300)
+    func boundariesHoldWhateverTheRounding(hundredths: Int) {
+        let h = Harness()
+        let single = h.add(TapGestureRecognizer(), "tap")
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        h.add(double, "double")
+        single.require(toFail: double)
+        let start = Double(hundredths) / 100
+        // Decimal times as a script gives them: the end is its own decimal, not start + 0.5 worked out in binary.
+        h.down(1, 100, 100, at: start - 0.05)
+        h.up(1, 100, 100, at: start)
+        h.down(2, 100, 100, at: Double(hundredths + 35) / 100)
+        h.up(2, 100, 100, at: Double(hundredths + 85) / 100)
+        #expect(h.actions == ["double:ended"])
+    }
+
     @Test("a tap with no time limit (an infinite maximum duration) is a tap however long it is held")
     func tapWithoutTimeLimit() {
         let h = Harness()

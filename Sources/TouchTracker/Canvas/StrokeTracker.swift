@@ -105,8 +105,10 @@ public struct StrokeTracker: Sendable {
         var best: (id: UInt64, began: TimeInterval)?
         // The keyboard's line is never paired into a circle.
         for id in linesInProgress.keys where id != KeyboardCursor.lineTouch {
-            // A microsecond of tolerance: 1.1 − 1.0 is a hair above 0.1 in binary floating point.
-            guard let began = tracks[id]?.began, time - began <= circlePairingInterval + 1e-6, time >= began else {
+            // The clock's tolerance: 1.1 − 1.0 is a hair above 0.1 in binary floating point.
+            guard let began = tracks[id]?.began, time - began <= circlePairingInterval + Clock.boundaryTolerance,
+                time >= began
+            else {
                 continue
             }
             if best == nil || (began, id) < (best!.began, best!.id) { best = (id, began) }

@@ -189,6 +189,8 @@ public final class DrawingController {
             keyboard.movingShape = nil
         }
         window.send(input)
+        // The eraser may have taken the selected shape: its menu goes with it (a menu is for the selection).
+        if menuView != nil, drawingView.selection == nil, menu?.items == MenuItem.selectionMenu { closeMenu() }
         inspectorState.noteFailures(of: recognizers)
     }
 
