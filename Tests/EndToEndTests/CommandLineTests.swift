@@ -280,8 +280,11 @@ struct CommandLineTests {
         "a display that cannot be opened is named with where it came from: --display or DISPLAY",
         arguments: [(["--display", ":97"], nil, "--display"), ([], ":97", "DISPLAY")])
     func unopenableDisplayNamesItsSource(arguments: [String], display: String?, source: String) async throws {
+        // A folder of its own: the two cases run at once, and one document would be the other's ("already open").
+        let folder = try makeTemporaryFolder("unopenable-display")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let app = try AppProcess(
-            arguments: arguments + ["--document", "/tmp/unopenable-display-\(getpid()).json"],
+            arguments: arguments + ["--document", folder.appendingPathComponent("d.json").path],
             environment: ["DISPLAY": display, "WAYLAND_DISPLAY": nil])
         let status = try await app.waitForExit()
         #expect(status != 0)
