@@ -229,6 +229,32 @@ struct WaylandDecorationTests {
         #expect(SavedDocument.read(session.document)?.lines.count == 1, "\(session.app.transcript)")
     }
 
+    @Test("a window restored from maximized with libdecor's button takes back the size it had, and remembers it")
+    func restoredWindowTakesBackItsSize() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-wayland-restored")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await WaylandSession.launch(
+            shell: .desktop, folder: folder, extraArguments: ["--geometry", "600x400"])
+        let canvas = try await waitForValue("the window to show", timeout: .seconds(10)) {
+            decoratedCanvasTop(in: try session.screenshot(), width: 600)
+        }
+        try session.input.click(at: (Double(canvas.right - 47), Double(canvas.y - 12)))
+        try await session.app.waitForStderrLine(containing: "maximized", timeout: .seconds(15))
+        // The same button, now at the maximized window's top right, restores it: weston proposes 0x0.
+        try await Task.sleep(for: .seconds(1))
+        let maximized = try await waitForValue("the maximized window to show", timeout: .seconds(10)) {
+            decoratedCanvasTop(in: try session.screenshot(), width: 1024)
+        }
+        try session.input.click(at: (Double(maximized.right - 47), Double(maximized.y - 12)))
+        try await waitUntil("the window restored to 600x400", timeout: .seconds(15)) {
+            session.app.stderrLines.filter { $0.contains("configured 600x400") }.count == 2
+        }
+        #expect(try await session.app.terminate() == 0)
+        session.stop()
+        let memory = try String(contentsOf: folder.appendingPathComponent("drawing.window.json"), encoding: .utf8)
+        #expect(memory.contains("\"width\":600") && !memory.contains("maximized"), "\(memory)")
+    }
+
     @Test("a window maximized with libdecor's button comes back maximized, and remembers its size before that")
     func maximizedWindowComesBackMaximized() async throws {
         let folder = try makeTemporaryFolder("touchtracker-wayland-maximized")

@@ -199,8 +199,11 @@ final class WaylandWindowHost {
     /// The compositor's size for the window (0: the app's choice, the remembered size).
     private func configure(width: Int, height: Int, maximized: Bool, _ handle: (Event) -> Void) {
         isMaximized = maximized
+        // A side left to the app is the size it had when not maximized (a restore from maximized proposes 0x0),
+        // not the maximized size it has now.
+        let remembered = maximized ? size : floatingSize
         let newSize = scale.surfaceSize(
-            fitting: width > 0 ? width : size.width, height: height > 0 ? height : size.height,
+            fitting: width > 0 ? width : remembered.width, height: height > 0 ? height : remembered.height,
             largestSide: ShmBuffer.largestSide)
         if !maximized { floatingSize = newSize }
         if newSize != size || !presenter.isConfigured {

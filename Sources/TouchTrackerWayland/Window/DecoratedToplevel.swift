@@ -17,6 +17,8 @@ final class DecoratedToplevel: ToplevelRole {
     private var wantsMaximized = false
     /// The content size last committed (surface pixels), for configures that leave the size to the window.
     private var contentSize: (width: Int32, height: Int32)
+    /// The content size while not maximized, to go back to.
+    private var floatingContentSize: (width: Int32, height: Int32)
 
     /// Nil when libdecor cannot start here.
     init?(
@@ -26,6 +28,7 @@ final class DecoratedToplevel: ToplevelRole {
         self.surface = surface
         self.report = report
         contentSize = (Int32(max(1, width)), Int32(max(1, height)))
+        floatingContentSize = contentSize
         var contextCallbacks = libdecor_interface()
         contextCallbacks.error = { _, _, message in
             // libdecor's errors carry no user data: they go straight to stderr, in the app's voice.
@@ -85,11 +88,17 @@ final class DecoratedToplevel: ToplevelRole {
         var width: Int32 = 0
         var height: Int32 = 0
         let sized = libdecor_configuration_get_content_size(configuration, frame, &width, &height)
-        if sized, width > 0, height > 0 { contentSize = (width, height) }
         var state = LIBDECOR_WINDOW_STATE_NONE
         let maximized =
             libdecor_configuration_get_window_state(configuration, &state)
             && state.rawValue & LIBDECOR_WINDOW_STATE_MAXIMIZED.rawValue != 0
+        if sized, width > 0, height > 0 {
+            contentSize = (width, height)
+        } else if !maximized {
+            // Left to the window, as a restore from maximized is: the size it had before, not the maximized one.
+            contentSize = floatingContentSize
+        }
+        if !maximized { floatingContentSize = contentSize }
         let committed = libdecor_state_new(contentSize.width, contentSize.height)
         libdecor_frame_commit(frame, committed, configuration)
         libdecor_state_free(committed)
