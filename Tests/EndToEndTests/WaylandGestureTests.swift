@@ -146,6 +146,31 @@ struct WaylandGestureTests {
 /// Keys held down on Wayland: repeating is the client's job there (`wl_keyboard.repeat_info`).
 @Suite("Key repeat on Wayland", .serialized)
 struct WaylandKeyRepeatTests {
+    @Test("a held Z repeats as the modifiers are now: Ctrl let go early undoes once, as on X11")
+    func repeatReadsTheModifiersHeldNow() async throws {
+        let session = try await WaylandSession.launch()
+        defer { session.stop() }
+        for (id, y) in [(0, 100.0), (1, 200.0), (2, 300.0)] { try session.stroke(id: id, from: (40, y), to: (400, y)) }
+        _ = try await session.document(lineCount: 3)
+        let input = session.input
+        try input.key(LinuxKey.leftControl, pressed: true)
+        try input.key(LinuxKey.z, pressed: true)
+        try input.sync()
+        try await Task.sleep(for: .milliseconds(50))
+        try input.key(LinuxKey.leftControl, pressed: false)
+        try input.sync()
+        // Held past weston's 400 ms delay: some 20 repeats of a bare Z, which does nothing.
+        try await Task.sleep(for: .milliseconds(900))
+        try input.key(LinuxKey.z, pressed: false)
+        try input.sync()
+        try await waitUntil("the one undo saved", timeout: .seconds(10)) {
+            SavedDocument.read(session.document)?.lines.count == 2
+        }
+        // And nothing more after it (a Ctrl+Z repeated would go on undoing).
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(SavedDocument.read(session.document)?.lines.count == 2)
+    }
+
     @Test("holding Right while the keyboard draws a line repeats it at the compositor's rate, so the line grows")
     func heldArrowRepeats() async throws {
         let session = try await WaylandSession.launch()

@@ -108,7 +108,9 @@ final class WaylandWindowHost {
             let now = MonotonicClock.now()
             clock.advance(to: now)
             wake.drain()
-            if let command = keyRepeat.due(at: now) { handle(.input(.key(command))) }
+            if let code = keyRepeat.due(at: now), let command = seat?.keyCommand(forKey: code) {
+                handle(.input(.key(command)))
+            }
             service(now)
             if presenter.canDraw { drawFrame(takeExposed()) }
             noteReadiness()
@@ -180,8 +182,8 @@ final class WaylandWindowHost {
         let now = MonotonicClock.now()
         for event in seat.takeEvents() {
             switch event {
-            case .keyPressed(let code, let command, let repeats):
-                keyRepeat.pressed(code: code, command: command, repeats: repeats, at: now)
+            case .keyPressed(let code, _, let repeats):
+                keyRepeat.pressed(code: code, repeats: repeats, at: now)
             case .keyReleased(let code):
                 keyRepeat.released(code: code)
             case .keyboardLeft:

@@ -1,5 +1,6 @@
 internal import CWayland
 import Glibc
+import TouchTracker
 
 /// The seat's touchscreen, pointer and keyboard: takes each device when the seat says it has one, reads its events
 /// into `SeatEvent`s (keys through the compositor's keymap) for the host's loop, and owns the device proxies.
@@ -224,6 +225,9 @@ final class WaylandSeat {
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
+
+    /// What key `code` means with the modifiers held now (for a repeat, read at the time it repeats).
+    func keyCommand(forKey code: UInt32) -> KeyCommand? { keyboardState?.command(forKey: code)?.command }
 
     private func key(_ code: UInt32, pressed: Bool, serial: UInt32) {
         guard pressed else {
