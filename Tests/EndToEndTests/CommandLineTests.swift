@@ -312,4 +312,32 @@ struct CommandLineTests {
             "\(result)")
         #expect(!FileManager.default.fileExists(atPath: state))
     }
+
+    @Test("SIGTERM ends a window stuck connecting to a Wayland socket that never answers")
+    func signalEndsAStuckWaylandConnection() async throws {
+        let folder = try makeTemporaryFolder("silent-compositor")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A socket that accepts connections and never says a word: the first round trip waits for ever.
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = folder.appendingPathComponent("wayland-silent").path
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0 && listen(listener, 4) == 0)
+        let app = try AppProcess(
+            arguments: ["--backend", "wayland", "--document", folder.appendingPathComponent("d.json").path],
+            environment: ["WAYLAND_DISPLAY": path, "DISPLAY": nil])
+        defer { app.stop() }
+        try await Task.sleep(for: .seconds(1))
+        let status = try await app.terminate(timeout: .seconds(5))
+        #expect(status == 128 + SIGTERM, "\(app.transcript)")
+    }
 }

@@ -27,7 +27,9 @@ final class WaylandWindowHost {
     let presenter: WaylandPresenter
     let seat: WaylandSeat?
     let wake = WakePipe()
-    private let signals = SignalPipe()
+    /// Made once the window is set up: until then the signals keep their default action, so Ctrl+C or SIGTERM ends
+    /// an app stuck connecting to a compositor that does not answer (the pipe is read only by the running loop).
+    private let signals: SignalPipe
     private var translator = WaylandInputTranslator()
     private var keyRepeat = KeyRepeat()
     private var appliedRepeatInfo: (rate: Int32, delay: Int32)?
@@ -72,6 +74,7 @@ final class WaylandWindowHost {
             environment: ProcessInfo.processInfo.environment)
         window.apply(scale, width: size.width, height: size.height)
         translator.scale = scale.factor
+        signals = SignalPipe()
     }
 
     /// The canvas's size in device pixels.
