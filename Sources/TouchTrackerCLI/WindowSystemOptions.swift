@@ -48,7 +48,10 @@ struct WindowSystemOptions: ParsableArguments {
             do {
                 return try wayland()
             } catch let error as WaylandError where choice.fallsBackToX11 {
-                if verbose { Diagnostics.note("\(error.description); trying X11 (DISPLAY is set)") }
+                if verbose {
+                    Diagnostics.note("\(error.description); trying X11 (DISPLAY is set)")
+                    Diagnostics.note("backend x11 (the Wayland compositor could not be used and DISPLAY is set)")
+                }
             }
         } else if verbose {
             Diagnostics.note("backend x11 (\(choice.reason))")

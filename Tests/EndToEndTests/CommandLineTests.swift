@@ -340,4 +340,19 @@ struct CommandLineTests {
         let status = try await app.terminate(timeout: .seconds(5))
         #expect(status == 128 + SIGTERM, "\(app.transcript)")
     }
+
+    @Test("without XDG_RUNTIME_DIR a Wayland socket name gets one line saying so, status 2, and no window")
+    func missingRuntimeFolderIsOneLine() async throws {
+        let folder = try makeTemporaryFolder("no-runtime-folder")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = try AppProcess(
+            arguments: ["--document", folder.appendingPathComponent("d.json").path],
+            environment: [
+                "WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": nil, "WAYLAND_SOCKET": nil, "DISPLAY": nil,
+            ])
+        let status = try await app.waitForExit()
+        #expect(status == 2)
+        let lines = app.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("XDG_RUNTIME_DIR is not set"), "\(app.transcript)")
+    }
 }

@@ -122,6 +122,7 @@ struct WaylandDemoTests {
         try await app.waitForStderrLine(containing: "touchtracker: ready")
         #expect(app.stderr.contains("backend wayland (WAYLAND_DISPLAY="), "\(app.transcript)")
         #expect(app.stderr.contains("; trying X11 (DISPLAY is set)"), "\(app.transcript)")
+        #expect(app.stderr.contains("backend x11 (the Wayland compositor could not be used"), "\(app.transcript)")
         #expect(!app.stderr.contains("ready window=wayland"), "\(app.transcript)")
     }
 

@@ -12,6 +12,17 @@ final class WaylandConnection {
     /// Connects to `name` (a socket name in `XDG_RUNTIME_DIR`, or a path), or to `WAYLAND_DISPLAY` when nil.
     init(name: String?) throws(WaylandError) {
         _ = Self.logThroughTouchTracker
+        // A socket name is looked for in XDG_RUNTIME_DIR: without one libwayland prints a line of its own and then
+        // fails with "No such file or directory". Said once, in words, instead (an inherited WAYLAND_SOCKET or an
+        // absolute path needs no folder).
+        let socketName = name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        let runtimeFolder = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? ""
+        if getenv("WAYLAND_SOCKET") == nil, !socketName.hasPrefix("/"), runtimeFolder.isEmpty {
+            throw WaylandError(
+                "cannot connect to the Wayland compositor \"\(socketName)\": XDG_RUNTIME_DIR is not set, so its "
+                    + "socket cannot be found; set XDG_RUNTIME_DIR (usually /run/user/\(getuid())), or use --backend x11"
+            )
+        }
         guard let display = wl_display_connect(name) else {
             // What libwayland tried: the name given, else WAYLAND_DISPLAY's, else its default.
             let shown = "\"" + (name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0") + "\""
