@@ -174,6 +174,7 @@ extension WestonInput {
 /// Linux input key codes (linux/input-event-codes.h) the tests press.
 enum LinuxKey {
     static let leftControl = 29
+    static let leftShift = 42
     static let z = 44
     static let c = 46
     static let v = 47
