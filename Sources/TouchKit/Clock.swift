@@ -43,10 +43,19 @@ public final class Clock {
     /// lifted at exactly 0.5 s is a tap).
     @discardableResult
     public func schedule(afterMoreThan limit: TimeInterval, _ action: @escaping () -> Void) -> TimerToken {
-        // An infinite limit is never passed: the timer never fires (until cancelled).
-        let deadline =
-            limit == .infinity ? .infinity : now + (limit.isFinite ? Swift.max(0, limit) : 0) + Self.boundaryTolerance
-        return schedule(at: deadline, action)
+        schedule(at: Self.lastMoment(within: limit, after: now), action)
+    }
+
+    /// Whether `time` is still within "at most `limit` after `start`", as `schedule(afterMoreThan:)` sees it: for
+    /// checks made when an event comes rather than by a timer (a touch's tap count, a circle's pairing).
+    public static func isWithin(_ limit: TimeInterval, after start: TimeInterval, at time: TimeInterval) -> Bool {
+        time <= lastMoment(within: limit, after: start)
+    }
+
+    /// The end of "at most `limit` after `start`", with `boundaryTolerance` for rounding. An infinite limit never
+    /// ends.
+    private static func lastMoment(within limit: TimeInterval, after start: TimeInterval) -> TimeInterval {
+        limit == .infinity ? .infinity : start + (limit.isFinite ? Swift.max(0, limit) : 0) + boundaryTolerance
     }
 
     /// Schedules `action` at `deadline` (now, if that has passed).

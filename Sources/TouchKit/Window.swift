@@ -92,7 +92,7 @@ open class Window: View {
                 touch.phase = .ended
                 let isTap =
                     !touch.leftTapSlop && touch.windowLocation.distance(to: touch.initialWindowLocation) <= tapSlop
-                    && time <= touch.beganAt + maximumTapDuration + Clock.boundaryTolerance
+                    && Clock.isWithin(maximumTapDuration, after: touch.beganAt, at: time)
                 lastTap =
                     isTap
                     ? (touch.tapSeriesOrigin, time, touch.tapCount, touch.view.map { ObjectIdentifier($0) }) : nil
@@ -134,8 +134,8 @@ open class Window: View {
         nextTouchIdentifier += 1
         let tapCount: Int
         let origin: Point
-        // Limits compared as the recognizers' timers see them (start + limit, with the same tolerance for rounding).
-        if let last = lastTap, time <= last.time + multiTapInterval + Clock.boundaryTolerance,
+        // Limits compared as the recognizers' timers see them.
+        if let last = lastTap, Clock.isWithin(multiTapInterval, after: last.time, at: time),
             last.origin.distance(to: input.location) <= multiTapDistance, last.view == ObjectIdentifier(view)
         {
             tapCount = last.count + 1

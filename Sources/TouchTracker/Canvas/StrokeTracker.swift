@@ -105,8 +105,8 @@ public struct StrokeTracker: Sendable {
         var best: (id: UInt64, began: TimeInterval)?
         // The keyboard's line is never paired into a circle.
         for id in linesInProgress.keys where id != KeyboardCursor.lineTouch {
-            // The clock's tolerance: 1.1 − 1.0 is a hair above 0.1 in binary floating point.
-            guard let began = tracks[id]?.began, time - began <= circlePairingInterval + Clock.boundaryTolerance,
+            // Within the interval as the clock judges limits: 1.1 − 1.0 is a hair above 0.1 in binary floating point.
+            guard let began = tracks[id]?.began, Clock.isWithin(circlePairingInterval, after: began, at: time),
                 time >= began
             else {
                 continue
