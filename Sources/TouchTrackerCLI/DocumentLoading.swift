@@ -87,7 +87,7 @@ enum PathOption {
     /// Refuses writing `option`'s output over `input` (the document, the script), which `named` names: the same
     /// file, by any name or link.
     static func validate(output: String, option: String, isNot input: String, named: String) throws {
-        guard isSameFile(output, input) else { return }
+        guard FileIdentity.sameFile(output, input) else { return }
         throw ValidationError("\(option) \(Diagnostics.shown(output)) is \(named) itself; give another file's name")
     }
 
@@ -95,22 +95,14 @@ enum PathOption {
     static func validate(outputs: [(path: String?, option: String)]) throws {
         // A device or a pipe (`/dev/null` for both, say) is written in place, each output in turn: no clash.
         let given = outputs.compactMap { output in output.path.map { (path: $0, option: output.option) } }
-            .filter { !isSpecialFile($0.path) }
+            .filter { !AtomicFile.writesInPlace($0.path) }
         for (index, later) in given.enumerated() {
-            guard let earlier = given[..<index].first(where: { isSameFile($0.path, later.path) }) else { continue }
+            guard let earlier = given[..<index].first(where: { FileIdentity.sameFile($0.path, later.path) }) else {
+                continue
+            }
             throw ValidationError(
                 "\(later.option) \(Diagnostics.shown(later.path)) is the file \(earlier.option) writes; "
                     + "give each its own name")
         }
     }
-
-    /// Whether `path` leads to something that is not a regular file nor a folder (a device, a pipe, a socket).
-    private static func isSpecialFile(_ path: String) -> Bool {
-        var status = stat()
-        guard PathText.withCString(path, { stat($0, &status) }) == 0 else { return false }
-        let kind = status.st_mode & S_IFMT
-        return kind != S_IFREG && kind != S_IFDIR
-    }
-
-    private static func isSameFile(_ first: String, _ second: String) -> Bool { FileIdentity.sameFile(first, second) }
 }

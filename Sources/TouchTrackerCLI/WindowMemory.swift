@@ -69,11 +69,11 @@ struct WindowMemory {
     /// document named `NAME.window.json`): the place is not worth a drawing.
     func save(_ geometry: WindowGeometry, maximized: Bool = false) throws {
         if FileIdentity.sameFile(path, documentPath) {
-            throw WindowMemoryError("\(PathText.shown(path)) is the document itself (a link to it?); left as it is")
+            throw DocumentFileError(path: path, problem: "it is the document itself (a link to it?); left as it is")
         }
         if holdsSomethingElse {
-            throw WindowMemoryError(
-                "\(PathText.shown(path)) holds something other than a window's place; left as it is")
+            throw DocumentFileError(
+                path: path, problem: "it holds something other than a window's place; left as it is")
         }
         var members: [(key: String, value: JSONValue)] = [
             ("height", .number(Double(geometry.height))), ("width", .number(Double(geometry.width))),
@@ -82,10 +82,4 @@ struct WindowMemory {
         if maximized { members.insert(("maximized", .bool(true)), at: 1) }
         try AtomicFile.write(JSONValue.object(members).encoded(layout: .compact) + [0x0A], to: path)
     }
-}
-
-/// Why the window's place was not remembered, in words.
-struct WindowMemoryError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

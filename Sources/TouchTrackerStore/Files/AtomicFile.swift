@@ -73,6 +73,15 @@ public enum AtomicFile {
         }
     }
 
+    /// Whether a write to `path` goes into what is there (a pipe, a device, a descriptor's name: `FileTarget`'s
+    /// in-place kinds) rather than replacing a file, so that two outputs written there in turn replace nothing.
+    public static func writesInPlace(_ path: String) -> Bool {
+        switch (try? FileTarget.resolve(path))?.kind {
+        case .inPlace?, .special?: true
+        default: false
+        }
+    }
+
     /// The temporary file's name for a target named `name`: `.NAME.tmp-PID-RANDOM`, NAME cut so the whole is at
     /// most 255 bytes.
     static func temporaryName(for name: String) -> String {
