@@ -243,7 +243,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "CX11", "XorgTestSupport",
-                "WestonTestSupport", "SeededRandom",
+                "WestonTestSupport", "SeededRandom", "BackgroundWork",
             ],
             // Measures text as the app lays it out (`@testable import TouchTrackerRender`, which imports CPango).
             swiftSettings: [.unsafeFlags(pangoIncludeFlags())]

@@ -1,3 +1,4 @@
+import BackgroundWork
 import Foundation
 import Glibc
 
@@ -15,12 +16,13 @@ final class FolderCreations {
 
     deinit { close(inotify) }
 
-    /// Waits (on a thread of its own) until a name starting with `prefix` is made, or `timeout` seconds pass;
-    /// `then` runs on that thread the moment the name is reported (before this task resumes, which takes longer).
+    /// Waits (on a worker at the process's own priority, so a busy machine does not hold up `then`) until a name
+    /// starting with `prefix` is made, or `timeout` seconds pass; `then` runs on that worker the moment the name is
+    /// reported (before this task resumes, which takes longer).
     func next(startingWith prefix: String, timeout: Double, then: @escaping @Sendable () -> Void = {}) async -> Bool {
         await withCheckedContinuation { continuation in
             let inotify = inotify
-            Thread.detachNewThread {
+            Worker.run("folder creations", priority: .prompt) {
                 let made = Self.wait(on: inotify, for: prefix, timeout: timeout)
                 if made { then() }
                 continuation.resume(returning: made)
