@@ -47,12 +47,29 @@ enum PathOption {
             throw ValidationError(
                 "\(option) \(Diagnostics.shown(path)) ends in /, which names a folder; give a file's name")
         }
+        // `.` and `..` always name folders: the files beside such a "document" would be `..lock`, `...window.json`.
+        if PathText.name(of: path) == "." || PathText.name(of: path) == ".." {
+            throw ValidationError(
+                "\(option) \(Diagnostics.shown(path)) names a folder; give a file's name")
+        }
         // The shell expands ~ only at the start of a word: `--document=~/d.json` reaches the app as written.
         if path == "~" || path.hasPrefix("~/") {
             throw ValidationError(
                 "\(option) \(Diagnostics.shown(path)): the shell did not expand ~ here (it does not after = or in "
                     + "quotes); give the whole path (./~ for a folder named ~)")
         }
+    }
+
+    /// Refuses a window's document that is a folder (links followed): `--document ~/Drawings` means a file in it, not
+    /// a drawing to be saved beside it as `Drawings.recovered-STAMP`. (A folder put in the document's place while
+    /// the window is open is another matter: the window keeps the drawing, §3b.)
+    static func validateNotFolder(_ path: String?, option: String) throws {
+        guard let path else { return }
+        var status = stat()
+        guard PathText.withCString(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR else { return }
+        throw ValidationError(
+            "\(option) \(Diagnostics.shown(path)) is a folder; give a file's name (such as "
+                + "\(Diagnostics.shown(PathText.join(path, "drawing.json"))))")
     }
 
     /// Refuses a document named in a folder that does not exist (a typing slip, most often): the window would

@@ -71,6 +71,7 @@ struct OpenWindow: ParsableCommand {
     func validate() throws {
         try PathOption.validate(document, option: "--document")
         try PathOption.validateFolder(of: document, option: "--document")
+        try PathOption.validateNotFolder(document, option: "--document")
         if let painterThreads, !(1...64).contains(painterThreads) {
             throw ValidationError("--painter-threads \(painterThreads) is not between 1 and 64")
         }

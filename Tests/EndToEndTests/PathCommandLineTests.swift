@@ -255,6 +255,8 @@ struct PathCommandLineTests {
             (["export", "doc.json", "--png", "new.png/"], "--png new.png/ ends in /, which names a folder"),
             (["replay", "s.jsonl", "--state=~/state.json"], "--state ~/state.json: the shell did not expand ~ here"),
             (["--document=~/d.json"], "--document ~/d.json: the shell did not expand ~ here"),
+            (["--document", "."], "--document . names a folder; give a file's name"),
+            (["export", "doc.json", "--png", "../.."], "--png ../.. names a folder; give a file's name"),
         ])
     func folderNameOrUnexpandedTildeIsRefused(arguments: [String], problem: String) async throws {
         let folder = try folderWithDocumentAndScript("touchtracker-path-words")
@@ -263,6 +265,23 @@ struct PathCommandLineTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains(problem), "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["doc.json", "s.jsonl"])
+    }
+
+    @Test("a window's document that is a folder is refused, naming a file in it, and nothing is written")
+    func windowDocumentThatIsAFolderIsRefused() async throws {
+        let folder = try folderWithDocumentAndScript("touchtracker-document-folder")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Drawings"), withIntermediateDirectories: false)
+        let result = try await touchtracker(["--document", "Drawings"], in: folder)
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.contains(
+                "--document Drawings is a folder; give a file's name (such as Drawings/drawing.json)"), "\(result)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+                "Drawings", "doc.json", "s.jsonl",
+            ])
     }
 
     @Test("export onto the document it reads, by a link to it, is refused and the document is left as it was")
