@@ -13,6 +13,8 @@ public enum AccessibilityRequest: Sendable, Equatable {
     /// A click on this item of this menu (as the client saw it): done only while that menu is still the one open,
     /// so a menu that closed or changed meanwhile is not acted on in its place.
     case activateMenuItem(MenuItem, in: PopupMenu)
+    /// Highlights this item of this menu (a client's `SelectChild`), on the same terms.
+    case highlightMenuItem(MenuItem, in: PopupMenu)
 }
 
 /// The window as AT-SPI 2 objects on the accessibility bus (DESIGN.md §3e), spoken directly over D-Bus with GDBus,
@@ -124,27 +126,19 @@ public final class AccessibilityBridge: Sendable {
         // The same menu open before and after: the same opening, the same items (only its highlight or ticks moved).
         let sameMenu =
             old.menu != nil && old.menu?.opening == newScene.menu?.opening && old.menu?.items == newScene.menu?.items
-        if !sameMenu, old.menu != nil || newScene.menu != nil {
-            // The menu opened, closed or changed: the window's children changed.
-            emit(
-                connection, node: .window, member: "ChildrenChanged", kind: newScene.menu == nil ? "remove" : "add",
-                detail: 1,
-                data: GVariantValues.reference(
-                    busName: busName, path: newScene.menu == nil ? AtspiProtocol.nullPath : AccessibleNode.menu.path))
-        }
-        if let moved = newScene.selection, old.selection == moved, let before = old.shapes[moved],
-            let after = newScene.shapes[moved], before != after
-        {
-            // The selected shape moved (a drag, an arrow key): its new extents on the screen, and its name, which
-            // says where it is (a client keeps names until told).
-            let box = newScene.screenExtents(of: after, lineWidth: lineWidth)
-            emit(
-                connection, node: .shape(moved), member: "BoundsChanged", kind: "", detail: 0,
-                data: GVariantValues.tuple(
-                    [box.minX, box.minY, box.width, box.height].map { GVariantValues.int32(Int32($0.rounded())) }))
-            emit(
-                connection, node: .shape(moved), member: "PropertyChange", kind: "accessible-name", detail: 0,
-                data: GVariantValues.string(newScene.name(of: after)))
+        if !sameMenu {
+            // The menu opened, closed or gave way to another (Colours in the settings): the window's children
+            // changed, the old menu gone first.
+            if old.menu != nil {
+                emit(
+                    connection, node: .window, member: "ChildrenChanged", kind: "remove", detail: 1,
+                    data: GVariantValues.reference(busName: busName, path: AtspiProtocol.nullPath))
+            }
+            if newScene.menu != nil {
+                emit(
+                    connection, node: .window, member: "ChildrenChanged", kind: "add", detail: 1,
+                    data: GVariantValues.reference(busName: busName, path: AccessibleNode.menu.path))
+            }
         }
         if old.selection != newScene.selection {
             if let previous = old.selection { emitState(connection, "selected", false, on: .shape(previous)) }
@@ -186,6 +180,33 @@ public final class AccessibilityBridge: Sendable {
             // as a menu closes or the selection goes. What had it is told it lost it first.
             emitState(connection, "focused", false, on: old.focusedNode)
             emitState(connection, "focused", true, on: newScene.focusedNode)
+        }
+    }
+
+    /// Tells clients that shapes moved (a drag, the arrows, a move undone or redone): each one's new extents on the
+    /// screen and its name, which says where it is (a client keeps names until told). Called once they rest, not at
+    /// every step: a reader hearing each step of a held arrow would hear nothing else. `everything`: the children
+    /// changed, for a client to read them all again.
+    public func tellReshaped(_ reshaped: ReshapedShapes) {
+        let current = scene.withLock { $0 }
+        let (connection, busName) = state.withLock { ($0.connection, $0.busName) }
+        guard let connection, !reshaped.isEmpty else { return }
+        if reshaped.everything {
+            emit(
+                connection, node: .drawing, member: "ChildrenChanged", kind: "remove", detail: 0,
+                data: GVariantValues.reference(busName: busName, path: AtspiProtocol.nullPath))
+            return
+        }
+        for id in reshaped.shapes.sorted() {
+            guard let shape = current.shapes[id] else { continue }
+            let box = current.screenExtents(of: shape, lineWidth: lineWidth)
+            emit(
+                connection, node: .shape(id), member: "BoundsChanged", kind: "", detail: 0,
+                data: GVariantValues.tuple(
+                    [box.minX, box.minY, box.width, box.height].map { GVariantValues.int32(Int32($0.rounded())) }))
+            emit(
+                connection, node: .shape(id), member: "PropertyChange", kind: "accessible-name", detail: 0,
+                data: GVariantValues.string(current.name(of: shape)))
         }
     }
 
@@ -384,7 +405,9 @@ public final class AccessibilityBridge: Sendable {
             return tuple(GVariantValues.string(node.roleName))
         case (AtspiProtocol.accessible, "GetState"):
             var words: [UInt32] = [0, 0]
-            for state in node.states(in: scene) { words[Int(state.rawValue / 32)] |= 1 << (state.rawValue % 32) }
+            for state in node.states(in: scene, lineWidth: lineWidth) {
+                words[Int(state.rawValue / 32)] |= 1 << (state.rawValue % 32)
+            }
             return tuple(GVariantValues.array(of: "u", words.map(GVariantValues.uint32)))
         case (AtspiProtocol.accessible, "GetAttributes"):
             return tuple(GVariantValues.array(of: "{ss}", []))
@@ -426,17 +449,21 @@ public final class AccessibilityBridge: Sendable {
             return tuple(GVariantValues.bool(node != .window))
         case (AtspiProtocol.component, "GetAlpha"):
             return tuple(GVariantValues.double(1))
-        case (AtspiProtocol.action, "GetName"), (AtspiProtocol.action, "GetLocalizedName"),
-            (AtspiProtocol.action, "GetDescription"):
+        case (AtspiProtocol.action, "GetName"):
             let index = argument(0)
             let names = node.actions
             return tuple(GVariantValues.string(names.indices.contains(index) ? names[index] : ""))
+        case (AtspiProtocol.action, "GetLocalizedName"):
+            return tuple(GVariantValues.string(node.actionTitle(argument(0))?.localized(scene.translate) ?? ""))
+        case (AtspiProtocol.action, "GetDescription"):
+            return tuple(GVariantValues.string(node.actionDescription(argument(0))?.localized(scene.translate) ?? ""))
         case (AtspiProtocol.action, "GetKeyBinding"):
             return tuple(GVariantValues.string(keyBinding(of: node, action: argument(0))))
         case (AtspiProtocol.action, "GetActions"):
-            let actions = node.actions.enumerated().map { index, name in
+            let actions = node.actions.indices.map { index in
                 GVariantValues.tuple([
-                    GVariantValues.string(name), GVariantValues.string(name),
+                    GVariantValues.string(node.actionTitle(index)?.localized(scene.translate) ?? ""),
+                    GVariantValues.string(node.actionDescription(index)?.localized(scene.translate) ?? ""),
                     GVariantValues.string(keyBinding(of: node, action: index)),
                 ])
             }
@@ -457,10 +484,16 @@ public final class AccessibilityBridge: Sendable {
             let selected = argument(0) == 0 ? node.selectedChild(in: scene) : nil
             return tuple(reference(selected, busName: busName))
         case (AtspiProtocol.selection, "SelectChild"):
-            guard case .shape(let id)? = node.child(at: argument(0), in: scene) else {
+            switch node.child(at: argument(0), in: scene) {
+            case .shape(let id)?:
+                onRequest(.select(id))
+            case .menuItem(let index, _)?:
+                // A menu's selection is its highlight, as the keys and the pointer move it.
+                guard let menu = scene.menu else { return tuple(GVariantValues.bool(false)) }
+                onRequest(.highlightMenuItem(menu.items[index], in: menu))
+            default:
                 return tuple(GVariantValues.bool(false))
             }
-            onRequest(.select(id))
             return tuple(GVariantValues.bool(true))
         case (AtspiProtocol.selection, "IsChildSelected"):
             let child = node.child(at: argument(0), in: scene)

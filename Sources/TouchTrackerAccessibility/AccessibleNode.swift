@@ -103,6 +103,26 @@ enum AccessibleNode: Hashable {
     /// What the node's actions are called (a shape's: select, delete).
     static let shapeActions = ["select", "delete"]
 
+    /// The name a reader says for the node's action at `index`, in the user's language (nil: no such action).
+    func actionTitle(_ index: Int) -> Message? {
+        guard actions.indices.contains(index) else { return nil }
+        switch self {
+        case .shape: return index == 0 ? Message.selectAction : Message(MenuItem.delete.title)
+        case .menuItem: return Message.clickAction
+        case .application, .window, .drawing, .menu: return nil
+        }
+    }
+
+    /// What the node's action at `index` does, in words a reader says (nil: no such action).
+    func actionDescription(_ index: Int) -> Message? {
+        guard actions.indices.contains(index) else { return nil }
+        switch self {
+        case .shape: return index == 0 ? Message.selectActionDescription : Message.deleteActionDescription
+        case .menuItem: return Message.clickActionDescription
+        case .application, .window, .drawing, .menu: return nil
+        }
+    }
+
     /// What a menu item's one action is called.
     static let menuItemActions = ["click"]
 
@@ -133,7 +153,7 @@ enum AccessibleNode: Hashable {
         case .window: scene.windowTitle
         case .drawing: scene.drawingName
         case .shape(let id): scene.shapes[id].map(scene.name(of:)) ?? ""
-        case .menu: ""
+        case .menu: scene.menuName
         case .menuItem(let index, _):
             scene.menu.flatMap { $0.items.indices.contains(index) ? scene.translate($0.items[index].title) : nil }
                 ?? ""
@@ -171,8 +191,18 @@ enum AccessibleNode: Hashable {
     }
 
     /// The states a client is told (AT-SPI sends them as two 32-bit words).
-    func states(in scene: AccessibleScene) -> [AtspiProtocol.State] {
-        var states: [AtspiProtocol.State] = [.enabled, .sensitive, .showing, .visible]
+    func states(in scene: AccessibleScene, lineWidth: Double) -> [AtspiProtocol.State] {
+        var states: [AtspiProtocol.State] = [.enabled, .sensitive, .visible]
+        switch self {
+        case .application, .window, .drawing, .menu, .menuItem: states.append(.showing)
+        case .shape(let id):
+            // Showing only where the window shows it: a shape moved beyond the window's edge, or left there as the
+            // window shrank, is not on the screen.
+            let window = Rect(origin: .zero, size: scene.windowSize)
+            if let shape = scene.shapes[id], shape.strokeBounds(defaultWidth: lineWidth).intersects(window) {
+                states.append(.showing)
+            }
+        }
         switch self {
         case .application: break
         case .window: if scene.isActive { states.append(.active) }

@@ -25,7 +25,7 @@ public struct AccessibleScene: Sendable {
 
     public init(
         windowTitle: String, windowOrigin: Point, windowSize: Size, shapes: ShapeCollection, selection: ShapeID?,
-        menu: PopupMenu? = nil, isActive: Bool = true, activation: Int = 0, translate: @escaping Translate
+        menu: PopupMenu? = nil, isActive: Bool = true, activation: Int = 0, translate: Translate
     ) {
         self.menu = menu
         self.isActive = isActive
@@ -39,31 +39,32 @@ public struct AccessibleScene: Sendable {
     }
 
     /// The drawing's accessible description: what the gestures and the keys do, in the user's language.
-    public var drawingDescription: String {
-        (Message.gestureHint.localized(translate) + "\n" + Message.keyboardHint.localized(translate))
-            .split(separator: "\n").joined(separator: ". ")
-    }
+    public var drawingDescription: String { Message.drawingDescription.localized(translate) }
 
     /// The drawing's accessible name: "Drawing, 12 lines, 1 circle".
     public var drawingName: String {
-        Message.drawing(lines: shapes.lineCount, circles: shapes.circleCount).map { $0.localized(translate) }
-            .joined(separator: ", ")
+        Message.drawing(lines: shapes.lineCount, circles: shapes.circleCount).localized(translate)
     }
 
     /// A shape's accessible name: "Line from 10, 20 to 300, 40", "Circle at 100, 100, radius 50", and its colour
     /// when it is not black.
     public func name(of shape: Shape) -> String {
-        var name: String
+        let name: Message
         switch shape {
-        case .line(let line):
-            name = Message.lineName(from: line.begin, to: line.end).localized(translate)
-        case .circle(let circle):
-            name = Message.circleName(circle).localized(translate)
+        case .line(let line): name = Message.lineName(from: line.begin, to: line.end)
+        case .circle(let circle): name = Message.circleName(circle)
         }
-        if let color = shape.color, color != .black {
-            name += ", " + (LineColor.palette.first { $0.color == color }.map { translate($0.name) } ?? color.hex)
-        }
-        return name
+        guard let color = shape.color, color != .black else { return name.localized(translate) }
+        let colour = Message(LineColor.palette.first { $0.color == color }?.name ?? color.hex)
+        return Message.colored(name, colour).localized(translate)
+    }
+
+    /// The open menu's name: the selected shape's menu, the settings, or the colours.
+    var menuName: String {
+        guard let menu else { return "" }
+        if menu.items.contains(.delete) { return Message.shapeMenuName.localized(translate) }
+        if menu.items.contains(.colors) { return Message.settingsMenuName.localized(translate) }
+        return translate(MenuItem.colors.title)
     }
 
     /// Where the keyboard's focus is, as a reader should hear it: the open menu's highlighted item, else the selected

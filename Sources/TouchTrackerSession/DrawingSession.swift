@@ -84,6 +84,9 @@ public final class DrawingSession {
     /// What a screen reader is told as the keyboard draws, and the timer that says where the cursor rests.
     private var cursorAnnouncer = KeyboardCursorAnnouncer()
     private var cursorRestTimer: TimerToken?
+    /// Shapes moved since a reader was last told, told once they rest (`shapeRestDelay`), and the timer for it.
+    private var reshapedToTell = ReshapedShapes()
+    private var shapeRestTimer: TimerToken?
     /// The passing notice last written to the log (`--verbose`), so each is logged once, when it is first shown.
     private var loggedNotice: String?
 
@@ -302,6 +305,7 @@ public final class DrawingSession {
             publishedScene = (view.shapes.revision, view.selection, menu, size, windowIsActive, activations)
             accessibility.publish(accessibleScene())
         }
+        tellReshapedShapesWhenStill(to: accessibility)
         if let notice = noticeAnnouncer.toAnnounce(
             shows: controller.overlay.notice, standing: controller.standingNotice,
             passingShown: controller.passingNoticesShown)
@@ -363,6 +367,26 @@ public final class DrawingSession {
     /// How long the arrows rest before the cursor's place is said.
     static let cursorRestDelay = 0.3
 
+    /// Tells the tree which shapes moved once they have rested a moment (`shapeRestDelay` after the last step): a
+    /// held arrow or a drag moves a shape dozens of times a second, and a reader told of each would say nothing else.
+    private func tellReshapedShapesWhenStill(to accessibility: AccessibilityBridge) {
+        let reshaped = controller.drawingView.takeReshapedShapes()
+        guard !reshaped.isEmpty else { return }
+        reshapedToTell.merge(reshaped)
+        if let shapeRestTimer { clock.cancel(shapeRestTimer) }
+        shapeRestTimer = clock.schedule(after: Self.shapeRestDelay) { [weak self] in
+            guard let self else { return }
+            shapeRestTimer = nil
+            // The tree is told the scene as it is now first: the timer may fire before the next frame publishes it.
+            publishAccessibleScene()
+            accessibility.tellReshaped(reshapedToTell)
+            reshapedToTell = ReshapedShapes()
+        }
+    }
+
+    /// How long a moved shape rests before a reader is told where it is now.
+    static let shapeRestDelay = 0.3
+
     /// Does what assistive clients asked: select, delete, deselect (as a tap and the menu would).
     private func doAccessibilityRequests() {
         for request in accessibilityRequests.take() { perform(request) }
@@ -384,6 +408,9 @@ public final class DrawingSession {
             else { return }
             // Chosen by a screen reader: a menu it opens (the colours) gets the focus, as from the keyboard.
             controller.activate(item, highlightingNext: true)
+        case .highlightMenuItem(let item, let seen):
+            guard let menu = controller.menu, menu.opening == seen.opening, menu.items == seen.items else { return }
+            controller.highlight(item)
         }
     }
 

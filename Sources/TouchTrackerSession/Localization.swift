@@ -1,5 +1,6 @@
 import CIntl
 import Foundation
+import TouchTracker
 import TouchTrackerRender
 
 /// The user's language for what the window shows, through glibc's gettext: the catalogs `touchtracker.mo`
@@ -66,9 +67,18 @@ public enum Localization {
         return nil
     }
 
-    /// `english` in the user's language, or as it is when no catalog has it.
-    public static let translate: @Sendable (String) -> String = { english in
-        // gettext hands back its argument when it has no translation: copied while that C string still lives.
-        english.withCString { String(cString: dgettext(domain, $0)) }
-    }
+    /// `english` in the user's language, or as it is when no catalog has it; a counting text in the form the
+    /// language's catalog chooses for the count (its `Plural-Forms`).
+    public static let translate = Translate(
+        text: { english in
+            // gettext hands back its argument when it has no translation: copied while that C string still lives.
+            english.withCString { String(cString: dgettext(domain, $0)) }
+        },
+        plural: { one, many, count in
+            one.withCString { one in
+                many.withCString { many in
+                    String(cString: dngettext(domain, one, many, UInt(clamping: max(0, count))))
+                }
+            }
+        })
 }

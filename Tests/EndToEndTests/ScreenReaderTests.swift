@@ -53,8 +53,9 @@ struct ScreenReaderTests {
         #expect(lines.contains("drawing Drawing, 2 lines, 1 circle canvas 3"), "\(result.output)")
         #expect(
             lines.contains {
-                $0.hasPrefix("described Drag with a finger or the mouse to draw. ")
-                    && $0.contains("Keys: the arrows move the cursor · Space starts and ends a line")
+                $0.hasPrefix("described Drag with a finger or the mouse to draw a line; ")
+                    && $0.contains("Keys: the arrows move the cursor; Space starts and ends a line")
+                    && $0.contains("Delete deletes it") && $0.contains("Ctrl+Z undoes")
             }, "\(result.output)")
         #expect(lines.contains("shape Line from 10, 20 to 300, 40 | image 4 14 302 32"), "\(result.output)")
         #expect(lines.contains("shape Line from 50, 60 to 60, 200, Red | image 44 54 22 152"), "\(result.output)")
@@ -253,6 +254,86 @@ struct ScreenReaderTests {
         ] {
             #expect(output.contains("'\(kind)'"), "\(kind) not heard: \(output)")
         }
+    }
+
+    @Test(
+        """
+        a listening client hears a shape's new name once a run of arrow presses rests, not at each press, and \
+        again when Ctrl+Z puts it back
+        """)
+    func movedShapeIsRenamedOnceItRestsAndAfterUndo() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        let client = try await ListeningClient.start(
+            on: bus, events: ["object:property-change:accessible-name"],
+            listen: """
+                if event.source.getRoleName() == "image":
+                    print("renamed", event.source.name, flush=True)
+                """, seconds: 6)
+        defer { client.stop() }
+        let pointer = try session.server.pointer
+        try pointer.moveTo(x: 600, y: 450)
+        try pointer.sync()
+        try await Task.sleep(for: .milliseconds(300))
+        let codes = try session.keycodes(["Tab", "Right", "Escape", "Control_L", "z"])
+        // Tab selects the first line; five presses of Right move it 50 px in one run; Escape deselects; Ctrl+Z
+        // takes the run back.
+        try session.pressEach([codes[0]])
+        try await Task.sleep(for: .milliseconds(300))
+        try session.pressEach(Array(repeating: codes[1], count: 5))
+        try await Task.sleep(for: .milliseconds(1000))
+        try session.pressEach([codes[2]])
+        try session.pressChord([codes[3], codes[4]])
+        let (status, output) = try await client.finish()
+        #expect(status == 0, "\(output)")
+        let renamed = output.split(separator: "\n").filter { $0.hasPrefix("renamed ") }
+        #expect(
+            renamed == ["renamed Line from 60, 20 to 350, 40", "renamed Line from 10, 20 to 300, 40"], "\(output)")
+    }
+
+    @Test(
+        """
+        the menus are named, their actions have translated names and descriptions, and a client's SelectChild \
+        highlights an item
+        """)
+    func menusAndActionsSpeakTheUsersLanguage() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus, environment: ["LANGUAGE": "de", "LANG": "de_DE.UTF-8"])
+        defer { session.stop() }
+        let pointer = try session.server.pointer
+        try pointer.moveTo(x: 600, y: 450)
+        try pointer.sync()
+        try await Task.sleep(for: .milliseconds(300))
+        // F2 opens the settings, with their first item highlighted.
+        try session.pressEach(try session.keycodes(["F2"]))
+        try await Task.sleep(for: .milliseconds(500))
+        let result = try bus.runClient(
+            AccessibilityBus.findDrawing + """
+                import time
+                menu = window[1]
+                print("menu", menu.name, "|", menu.getRoleName())
+                action = drawing[0].queryAction()
+                print("shape actions", [(action.getName(i), action.getLocalizedName(i), action.getDescription(i))
+                    for i in range(action.nActions)])
+                item = menu[0].queryAction()
+                print("item action", item.getName(0), "|", item.getLocalizedName(0), "|", item.getDescription(0))
+                print("selected child", menu.querySelection().selectChild(2))
+                time.sleep(0.5)
+                print("highlighted", menu.querySelection().getSelectedChild(0).name)
+                """)
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("menu Einstellungen | menu"), "\(result.output)")
+        #expect(
+            lines.contains(
+                "shape actions [('select', 'Auswählen', 'Die Form auswählen'), ('delete', 'Löschen', 'Die Form löschen')]"
+            ), "\(result.output)")
+        #expect(lines.contains("item action click | Klicken | Den Eintrag wählen"), "\(result.output)")
+        #expect(lines.contains("selected child True"), "\(result.output)")
+        #expect(lines.contains("highlighted Breite nach Tempo"), "\(result.output)")
     }
 
     @Test(

@@ -46,6 +46,31 @@ import TouchTrackerDemoPainter
         return entries
     }
 
+    /// The catalog's counting texts: msgid → (msgid_plural, the msgstr[N] forms in order).
+    static func pluralCatalog(_ name: String) throws -> [String: (many: String, forms: [String])] {
+        let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        var entries: [String: (many: String, forms: [String])] = [:]
+        var id: String?
+        for line in text.split(separator: "\n") {
+            let value = String(line.drop(while: { $0 != "\"" }).dropFirst().dropLast())
+            if line.hasPrefix("msgid ") {
+                id = value
+            } else if line.hasPrefix("msgid_plural "), let current = id {
+                entries[current] = (value, [])
+            } else if line.hasPrefix("msgstr["), let current = id {
+                entries[current]?.forms.append(value)
+            }
+        }
+        return entries
+    }
+
+    /// How many plural forms the catalog's language has (its header's `Plural-Forms: nplurals=N`).
+    static func pluralFormCount(_ name: String) throws -> Int {
+        let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        let field = try #require(text.firstRange(of: "nplurals="))
+        return try #require(Int(text[field.upperBound...].prefix { $0.isNumber }))
+    }
+
     static func placeholders(_ text: String) -> [String] {
         (1...9).map { "{\($0)}" }.filter { text.contains($0) }
     }
@@ -54,6 +79,27 @@ import TouchTrackerDemoPainter
     func templateMatchesCode(_ name: String) throws {
         let template = try Self.catalog(name).keys.filter { !$0.isEmpty }
         #expect(Set(template) == Set(Self.texts))
+        let plurals = try Self.pluralCatalog(name)
+        #expect(Set(plurals.keys) == Set(Message.pluralTemplates.map(\.one)))
+        for (one, many) in Message.pluralTemplates { #expect(plurals[one]?.many == many) }
+    }
+
+    @Test(
+        "each language gives every counting text as many forms as its plural rule has, each keeping only the count",
+        arguments: ["de.po", "fr.po", "es.po", "ja.po", "ar.po"])
+    func pluralFormsComplete(_ name: String) throws {
+        let plurals = try Self.pluralCatalog(name)
+        let count = try Self.pluralFormCount(name)
+        for (one, many) in Message.pluralTemplates {
+            let entry = try #require(plurals[one], "\(name) lacks \"\(one)\"")
+            #expect(entry.many == many)
+            #expect(entry.forms.count == count, "\(name): \(entry.forms)")
+            for form in entry.forms {
+                #expect(!form.isEmpty, "\(name) leaves a form of \"\(one)\" untranslated")
+                // A form may leave the number out ("one line", "two lines"), but adds no other placeholder.
+                #expect(Set(Self.placeholders(form)).isSubset(of: ["{1}"]), "\(name): \"\(form)\"")
+            }
+        }
     }
 
     @Test(

@@ -163,6 +163,6 @@ import TouchTracker
         let message = Message.optionSwitched(.widthBySpeed, on: true)
         let german = ["{1}: on": "{1}: an", "Width by Speed": "Breite nach Tempo"]
         #expect(message.description == "Width by Speed: on")
-        #expect(message.localized { german[$0] ?? $0 } == "Breite nach Tempo: an")
+        #expect(message.localized(Translate(text: { german[$0] ?? $0 })) == "Breite nach Tempo: an")
     }
 }

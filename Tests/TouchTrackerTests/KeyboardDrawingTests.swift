@@ -200,6 +200,35 @@ import TouchKit
         #expect(!keyboard.controller.drawingView.undoStack.canUndo)
     }
 
+    /// The selected shape's stroke box (what the window shows of it).
+    static func box(_ keyboard: Keyboard) -> Rect {
+        let view = keyboard.controller.drawingView
+        return view.selection.flatMap { view.shapes[$0] }?.strokeBounds(defaultWidth: view.lineWidth) ?? .null
+    }
+
+    @Test("the arrows move the selected shape up to the window's edge and no further")
+    func arrowsStopAShapeAtTheWindowsEdge() {
+        let keyboard = Keyboard(drawing: Self.twoLines)
+        keyboard.press("Tab")
+        keyboard.press("Left", times: 5)
+        keyboard.press("Up", times: 5)
+        #expect(Self.box(keyboard).minX == 0 && Self.box(keyboard).minY == 0)
+        keyboard.press("Right", times: 100)
+        keyboard.press("Down", times: 100)
+        #expect(Self.box(keyboard).maxX == 400 && Self.box(keyboard).maxY == 300)
+    }
+
+    @Test("a shape wider than the window moves across it only while it still spans the window")
+    func aShapeWiderThanTheWindowKeepsSpanningIt() {
+        let keyboard = Keyboard(
+            drawing: Drawing(lines: [Line(begin: Point(x: -50, y: 100), end: Point(x: 450, y: 100))]))
+        keyboard.press("Tab")
+        keyboard.press("Right", times: 20)
+        #expect(Self.box(keyboard).minX == 0)
+        keyboard.press("Left", times: 40)
+        #expect(Self.box(keyboard).maxX == 400)
+    }
+
     @Test("two runs of arrow presses, another key between them, are two undo steps")
     func separateRunsAreSeparateSteps() {
         let keyboard = Keyboard(drawing: Self.twoLines)

@@ -13,6 +13,8 @@ public final class DrawingView: View {
     /// What changed in the drawing's look since the renderer last took it. Only the model notes changes here; the
     /// renderer takes them (`takeChanges`) and keeps its own bookkeeping.
     public internal(set) var changes = DrawingChanges()
+    /// The shapes changed in place since the last `takeReshapedShapes`.
+    private var reshaped = ReshapedShapes()
     /// Called after every completed edit (and undo or redo, and option change) with the new document, as a snapshot
     /// taken in constant time (the receiver builds the `Drawing` from it, off the event loop if it likes).
     public var onEdit: ((DrawingSnapshot) -> Void)?
@@ -201,13 +203,21 @@ public final class DrawingView: View {
                 changes.add(strokeRegion(from))
                 changes.add(strokeRegion(to))
             case .everything:
+                reshaped.noteEverything()
                 // Not the window's region: how and when the window shows the complete shapes anew is the
                 // renderer's choice (it may keep showing what it has until it has caught up, rather than spend a
                 // whole-window frame that a finger drawing meanwhile would wait for).
                 changes.noteEverythingChanged()
             }
         }
+        reshaped.note(update.reshaped)
         if update.edited { onEdit?(document.snapshot) }
+    }
+
+    /// The shapes changed in place since the last take, handed over and forgotten.
+    public func takeReshapedShapes() -> ReshapedShapes {
+        defer { reshaped = ReshapedShapes() }
+        return reshaped
     }
 
     private func strokeRegion(_ shape: Shape) -> DamageRegion { .stroke(of: shape, defaultWidth: lineWidth) }

@@ -38,10 +38,15 @@ public struct DrawingDocument: Sendable {
         public var changes: [DocumentChange] = []
         /// Whether the document changed (an edit, its undo or redo, an option): it must be saved.
         public var edited = false
+        /// Shapes changed in place: the same shape, somewhere else (a drag step, an arrow key, a move undone or
+        /// redone). Those who name shapes by where they are (a screen reader) must hear of it; the list of shapes
+        /// is unchanged.
+        public var reshaped: [ShapeID] = []
 
         mutating func merge(_ other: Update) {
             changes += other.changes
             edited = edited || other.edited
+            reshaped += other.reshaped
         }
 
         /// More changed shapes than this in one update (a large paste, its undo or redo) are reported as
@@ -212,7 +217,7 @@ public struct DrawingDocument: Sendable {
         guard moved.isStorable else { return Update() }
         if moveOrigin == nil { moveOrigin = shape }
         shapes.replace(id, with: moved)
-        return Update(changes: [.selectionMoved(from: shape, to: moved)])
+        return Update(changes: [.selectionMoved(from: shape, to: moved)], reshaped: [id])
     }
 
     /// Moves the selected shape by `offset` at once, as one edit (saved), not a drag (a keyboard's arrow press).
@@ -231,7 +236,7 @@ public struct DrawingDocument: Sendable {
         } else {
             undoStack.record(.move(id: id, from: shape, to: moved))
         }
-        return Update(changes: [.selectionMoved(from: shape, to: moved)], edited: true)
+        return Update(changes: [.selectionMoved(from: shape, to: moved)], edited: true, reshaped: [id])
     }
 
     /// Ends a move in progress, recording it for undo (and so for saving).
@@ -337,6 +342,7 @@ public struct DrawingDocument: Sendable {
             if let current = shapes[id] { update.changes.append(.leftRest(current)) }
             shapes.replace(id, with: target)
             update.changes.append(.cameToRest(id, target))
+            update.reshaped.append(id)
         }
         update.collapseIfMany()
         return update

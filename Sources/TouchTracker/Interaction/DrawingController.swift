@@ -359,9 +359,11 @@ public final class DrawingController {
             keyboard.move(by: offset, within: window.bounds)
             drawingView.moveKeyboardStroke(stroke, to: keyboard.location, time: window.clock.now)
         } else if let selection = drawingView.selection, dragAnchor == nil {
-            drawingView.nudgeSelectedShape(by: offset, joiningLastMove: keyboard.movingShape == selection)
+            let box = drawingView.shapes[selection]?.strokeBounds(defaultWidth: drawingView.lineWidth) ?? .null
+            let step = KeyboardCursor.shapeStep(offset, moving: box, within: window.bounds)
+            drawingView.nudgeSelectedShape(by: step, joiningLastMove: keyboard.movingShape == selection)
             keyboard.movingShape = drawingView.selection
-            keyboard.move(by: offset, within: window.bounds)
+            keyboard.move(by: step, within: window.bounds)
         } else {
             keyboard.move(by: offset, within: window.bounds)
         }
@@ -485,6 +487,14 @@ public final class DrawingController {
         guard drawingView.paste(prepared) else { return false }
         closeMenu()
         showNotice(.pasted(count: prepared.shapes.count))
+        return true
+    }
+
+    /// Highlights `item` of the open menu, as the keys would reach it. Returns whether the open menu has it.
+    @discardableResult
+    public func highlight(_ item: MenuItem) -> Bool {
+        guard let menuView, let index = menuView.menu.items.firstIndex(of: item) else { return false }
+        menuView.setHighlight(index)
         return true
     }
 

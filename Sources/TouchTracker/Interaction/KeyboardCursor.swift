@@ -74,6 +74,23 @@ public struct KeyboardCursor: Hashable, Sendable {
         return Rect(x: point.x - reach, y: point.y - reach, width: 2 * reach, height: 2 * reach)
     }
 
+    /// As much of `offset` as a shape whose stroke covers `box` may move by an arrow key: it stops at the window's
+    /// edge (`bounds`), so the keyboard cannot push it out of sight. A shape larger than the window may move only
+    /// while it still covers the window across; one already beyond an edge (the window made smaller) may come back
+    /// but goes no further out.
+    static func shapeStep(_ offset: Point, moving box: Rect, within bounds: Rect) -> Point {
+        func along(_ step: Double, from low: Double, size: Double, in start: Double, _ length: Double) -> Double {
+            let lowest = min(start, start + length - size)
+            let highest = max(start, start + length - size)
+            if step > 0 { return low >= highest ? 0 : min(low + step, highest) - low }
+            if step < 0 { return low <= lowest ? 0 : max(low + step, lowest) - low }
+            return 0
+        }
+        return Point(
+            x: along(offset.x, from: box.minX, size: box.width, in: bounds.minX, bounds.width),
+            y: along(offset.y, from: box.minY, size: box.height, in: bounds.minY, bounds.height))
+    }
+
     /// `location` moved by `offset`, kept inside `bounds`.
     mutating func move(by offset: Point, within bounds: Rect) {
         location = Point(

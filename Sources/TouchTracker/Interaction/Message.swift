@@ -14,16 +14,25 @@ public struct Message: Hashable, Sendable, CustomStringConvertible {
     /// The English template: a msgid of the translation catalogs (`Resources/po`).
     public let template: String
     public let arguments: [Argument]
+    /// For a text that counts something: the count that chooses its form, and its English plural form (the
+    /// catalogs' msgid_plural); `template` is then the singular form.
+    public let plural: Plural?
+
+    public struct Plural: Hashable, Sendable {
+        public var template: String
+        public var count: Int
+    }
 
     public init(_ template: String, _ arguments: Argument...) {
         self.template = template
         self.arguments = arguments
+        self.plural = nil
     }
 
     /// The text with `translate` applied to the template and to every argument that is a message, and the
     /// arguments put in place of their placeholders.
-    public func localized(_ translate: (String) -> String) -> String {
-        var text = translate(template)
+    public func localized(_ translate: Translate) -> String {
+        var text = plural.map { translate(one: template, many: $0.template, count: $0.count) } ?? translate(template)
         for (index, argument) in arguments.enumerated() {
             let value: String
             switch argument {
@@ -36,7 +45,7 @@ public struct Message: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The English text.
-    public var description: String { localized { $0 } }
+    public var description: String { localized(untranslated) }
 }
 
 extension String {
@@ -68,26 +77,31 @@ extension Message {
         case notSaved = "Not saved: {1} — retrying"
         case unsavedCopyKept = "Unsaved copy kept in {1}"
         case inspectorHeading = "Gesture inspector (F1 hides)"
-        case drawingName = "Drawing"
-        case oneLine = "1 line"
-        case manyLines = "{1} lines"
-        case oneCircle = "1 circle"
-        case manyCircles = "{1} circles"
+        case drawingName = "Drawing, {1}"
+        case drawingNameWithCircles = "Drawing, {1}, {2}"
+        case drawingDescription =
+            "Drag with a finger or the mouse to draw a line; tap a line to select it; double-tap to clear; hold a line and drag to move it. Keys: the arrows move the cursor; Space starts and ends a line, Shift+Space a circle; Escape cancels; Tab and Shift+Tab select a shape, the arrows move it, Delete deletes it, the Menu key opens its menu; Ctrl+Z undoes, Ctrl+Y redoes; Ctrl+Shift+Delete clears the drawing; Ctrl+C copies, Ctrl+V pastes; Ctrl+S saves a PNG picture beside the drawing; C: colours; F2: settings."
         case lineName = "Line from {1}, {2} to {3}, {4}"
         case circleName = "Circle at {1}, {2}, radius {3}"
+        case ovalName = "Oval at {1}, {2}, {3} by {4}"
+        case coloredShapeName = "{1}, {2}"
+        case shapeMenuName = "Shape"
+        case settingsMenuName = "Settings"
+        case selectAction = "Select"
+        case clickAction = "Click"
+        case selectActionDescription = "Select the shape"
+        case deleteActionDescription = "Delete the shape"
+        case clickActionDescription = "Choose the item"
         case keyboardCursorAt = "Cursor at {1}, {2}"
-        case keyboardHint =
-            "Keys: the arrows move the cursor · Space starts and ends a line, Shift+Space a circle · Tab selects a shape · F2: settings"
         case keyboardLineTo = "Drawing a line to {1}, {2}"
         case keyboardCircleAt = "Drawing a circle at {1}, {2}, radius {3}"
+        case keyboardOvalAt = "Drawing an oval at {1}, {2}, {3} by {4}"
         case gestureHint =
             "Drag with a finger or the mouse to draw\nTap a line to select it · Double-tap to clear\nHold a line and drag to move it · F1: gesture inspector\nArrows and Space draw from the keyboard · F2: settings"
         case inspectorTouches = "touches: {1}"
         case copiedSelection = "Copied the selected shape"
         case copiedDrawing = "Copied the drawing"
         case nothingToCopy = "Nothing to copy: the drawing is empty"
-        case pastedOne = "Pasted 1 shape"
-        case pastedMany = "Pasted {1} shapes"
         case nothingToPaste = "Nothing to paste: the clipboard holds no TouchTracker shapes"
         case cannotPaste = "Cannot paste: the clipboard's drawing is not readable"
         case fullOfLines = "The drawing is full: at most {1} lines"
@@ -99,6 +113,35 @@ extension Message {
     init(_ template: Template, _ arguments: Argument...) {
         self.template = template.rawValue
         self.arguments = arguments
+        self.plural = nil
+    }
+
+    /// A text that counts: `count` chooses its form in the user's language (its first argument is the count).
+    init(_ forms: PluralTemplate, count: Int) {
+        self.template = forms.one
+        self.arguments = [.literal("\(count)")]
+        self.plural = Plural(template: forms.many, count: count)
+    }
+
+    /// The texts that count something, by their English forms (msgid and msgid_plural in the catalogs).
+    enum PluralTemplate: CaseIterable {
+        case lines, circles, pasted
+
+        var one: String {
+            switch self {
+            case .lines: "{1} line"
+            case .circles: "{1} circle"
+            case .pasted: "Pasted {1} shape"
+            }
+        }
+
+        var many: String {
+            switch self {
+            case .lines: "{1} lines"
+            case .circles: "{1} circles"
+            case .pasted: "Pasted {1} shapes"
+            }
+        }
     }
 
     public static func optionSwitched(_ option: DrawingOption, on: Bool) -> Message {
@@ -126,14 +169,30 @@ extension Message {
     public static let inspectorHeading = Message(.inspectorHeading)
 
     /// The drawing as assistive technology names it: "Drawing, 12 lines, 1 circle".
-    public static func drawing(lines: Int, circles: Int) -> [Message] {
-        var parts = [Message(.drawingName)]
-        parts.append(lines == 1 ? Message(.oneLine) : Message(.manyLines, .literal("\(lines)")))
-        if circles > 0 {
-            parts.append(circles == 1 ? Message(.oneCircle) : Message(.manyCircles, .literal("\(circles)")))
-        }
-        return parts
+    public static func drawing(lines: Int, circles: Int) -> Message {
+        let lines = Message(.lines, count: lines)
+        guard circles > 0 else { return Message(.drawingName, .message(lines)) }
+        return Message(.drawingNameWithCircles, .message(lines), .message(Message(.circles, count: circles)))
     }
+
+    /// What the drawing's gestures and keys do, for a screen reader (the drawing's description).
+    public static let drawingDescription = Message(.drawingDescription)
+
+    /// A shape's name with its colour's: "Line from 10, 20 to 300, 40, Green".
+    public static func colored(_ name: Message, _ colour: Message) -> Message {
+        Message(.coloredShapeName, .message(name), .message(colour))
+    }
+
+    /// The popup menus as assistive technology names them: the selected shape's, the settings, the colours.
+    public static let shapeMenuName = Message(.shapeMenuName)
+    public static let settingsMenuName = Message(.settingsMenuName)
+
+    /// The actions a screen reader offers, by their names and what they do.
+    public static let selectAction = Message(.selectAction)
+    public static let clickAction = Message(.clickAction)
+    public static let selectActionDescription = Message(.selectActionDescription)
+    public static let deleteActionDescription = Message(.deleteActionDescription)
+    public static let clickActionDescription = Message(.clickActionDescription)
 
     /// A line as assistive technology names it (window pixels, rounded).
     public static func lineName(from begin: Point, to end: Point) -> Message {
@@ -154,26 +213,26 @@ extension Message {
 
     /// Where the circle the keyboard draws is now, and how big, for a screen reader.
     public static func keyboardCircle(_ circle: Circle) -> Message {
-        Message(
-            .keyboardCircleAt, .literal(rounded(circle.center.x)), .literal(rounded(circle.center.y)),
-            .literal(rounded(meanRadius(of: circle))))
+        named(circle, circle: .keyboardCircleAt, oval: .keyboardOvalAt)
     }
 
-    /// A circle as assistive technology names it (an oval by its mean radius).
+    /// A circle as assistive technology names it: "Circle at 100, 100, radius 50", or, when its box is not square
+    /// (to the pixel), "Oval at 100, 100, 120 by 60" (its width and height).
     public static func circleName(_ circle: Circle) -> Message {
-        Message(
-            .circleName, .literal(rounded(circle.center.x)), .literal(rounded(circle.center.y)),
-            .literal(rounded(meanRadius(of: circle))))
+        named(circle, circle: .circleName, oval: .ovalName)
     }
 
-    private static func meanRadius(of circle: Circle) -> Double { (circle.frame.width + circle.frame.height) / 4 }
+    private static func named(_ circle: Circle, circle round: Template, oval: Template) -> Message {
+        let (x, y) = (rounded(circle.center.x), rounded(circle.center.y))
+        let (width, height) = (rounded(circle.frame.width), rounded(circle.frame.height))
+        guard width == height else { return Message(oval, .literal(x), .literal(y), .literal(width), .literal(height)) }
+        return Message(round, .literal(x), .literal(y), .literal(rounded(circle.frame.width / 2)))
+    }
 
     private static func rounded(_ value: Double) -> String { "\(Int(value.rounded()))" }
 
     /// The hint an empty window shows until the first stroke: the gestures, one line each.
     public static let gestureHint = Message(.gestureHint)
-    /// What the keys do, for a screen reader (the drawing's description, after the gestures).
-    public static let keyboardHint = Message(.keyboardHint)
 
     public static func inspectorTouches(_ count: Int) -> Message { Message(.inspectorTouches, .literal("\(count)")) }
 
@@ -184,7 +243,7 @@ extension Message {
     public static let cannotPaste = Message(.cannotPaste)
 
     public static func pasted(count: Int) -> Message {
-        count == 1 ? Message(.pastedOne) : Message(.pastedMany, .literal("\(count)"))
+        Message(.pasted, count: count)
     }
 
     /// A stroke was dropped: the drawing holds `limit` shapes of `kind`, as many as a document may.
@@ -212,4 +271,7 @@ extension Message {
     public static let templates: [String] =
         (MenuItem.selectionMenu + MenuItem.settingsMenu + MenuItem.colorMenu).map(\.title)
         + Template.allCases.map(\.rawValue)
+
+    /// The texts that count something, by their English singular and plural forms (msgid, msgid_plural).
+    public static let pluralTemplates: [(one: String, many: String)] = PluralTemplate.allCases.map { ($0.one, $0.many) }
 }

@@ -31,7 +31,7 @@ public struct PopupMenu: Hashable, Sendable {
     /// (the user's language; English by default).
     public init(
         anchor: Point, items: [MenuItem], checkedItems: [MenuItem] = [], within bounds: Rect, scale: Double = 1,
-        translate: (String) -> String = { $0 }
+        translate: Translate = untranslated
     ) {
         self.anchor = anchor
         self.items = items
