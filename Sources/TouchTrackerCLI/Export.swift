@@ -64,6 +64,13 @@ struct Export: ParsableCommand {
         do {
             let bytes = try DrawingExporter.render(drawing, format: format, width: canvas.0, height: canvas.1)
             try AtomicFile.write(bytes, to: path, missingFolder: .refuse)
+            let cut = DrawingExporter.shapesCutOff(in: drawing, width: canvas.0, height: canvas.1)
+            if cut > 0 {
+                Diagnostics.note(
+                    "\(cut) \(cut == 1 ? "shape reaches" : "shapes reach") outside the picture (0, 0 to "
+                        + "\(canvas.0)x\(canvas.1) in the window's pixels) and \(cut == 1 ? "is" : "are") cut off there"
+                        + (size == nil ? "" : "; a larger --size shows more"))
+            }
         } catch let error as DocumentFileError {
             Diagnostics.error("cannot write \(error)")
             throw ExitCode(1)

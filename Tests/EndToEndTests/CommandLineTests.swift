@@ -162,6 +162,28 @@ struct CommandLineTests {
         #expect(small.width == 300 && small.height == 200)
     }
 
+    @Test("export says in one line how many shapes reach outside the picture and are cut off, and still writes it")
+    func exportSaysWhatItCutsOff() async throws {
+        let folder = try makeTemporaryFolder("export-cut")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("d.json").path
+        try Data(
+            #"""
+            {"version": 1, "lines": [{"begin": {"x": 10, "y": 10}, "end": {"x": 20000, "y": 100}},
+            {"begin": {"x": -100, "y": -20}, "end": {"x": 10, "y": 10}},
+            {"begin": {"x": 100, "y": 100}, "end": {"x": 200, "y": 200}}]}
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: document))
+        let out = folder.appendingPathComponent("out.png").path
+        let result = try await touchtracker(["export", document, "--png", out])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stderr
+                == "touchtracker: 2 shapes reach outside the picture (0, 0 to 16384x600 in the window's pixels) and "
+                + "are cut off there\n", "\(result)")
+        #expect(try CairoSurface(readingPNG: out).width == 16384)
+    }
+
     @Test(
         "export of an unreadable document prints one 'cannot read document' line, exits 1 and writes nothing",
         arguments: ["not json", #"{"version": 99, "lines": []}"#, nil])

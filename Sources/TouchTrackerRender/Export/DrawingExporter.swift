@@ -27,6 +27,20 @@ public enum DrawingExporter {
         return (width, height)
     }
 
+    /// How many of `drawing`'s shapes reach outside a `width` x `height` picture from the origin: left of or above
+    /// it (a line dragged past the window's edge), or beyond the largest canvas (`canvasSize` grows to at most
+    /// 16384 px a side). Those are cut off at the picture's edge.
+    public static func shapesCutOff(
+        in drawing: Drawing, width: Int, height: Int, lineWidth: Double = 10
+    ) -> Int {
+        let page = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        return drawing.shapes.count { shape in
+            let bounds = shape.strokeBounds(defaultWidth: lineWidth)
+            return bounds.minX < page.minX || bounds.minY < page.minY || bounds.maxX > page.maxX
+                || bounds.maxY > page.maxY
+        }
+    }
+
     /// `drawing` as a `format` file's bytes, on a `width` x `height` page (pixels; PDF points are the same number).
     public static func render(
         _ drawing: Drawing, format: ExportFormat, width: Int, height: Int, lineWidth: Double = 10
