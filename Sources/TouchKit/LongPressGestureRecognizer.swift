@@ -17,6 +17,18 @@ open class LongPressGestureRecognizer: GestureRecognizer {
     private var tapsCompleted = 0
     private var down: [Touch] = []
     private var timer: TimerToken?
+    /// The press lasted its duration and asked to begin (it may still wait for its failure requirements).
+    private var pressHeldLongEnough: Bool { heldWindowLocation != nil }
+    /// Where the fingers were (their centroid, in the window) when the press lasted its duration.
+    private var heldWindowLocation: Point?
+
+    /// Where the fingers were held when the press lasted its duration, in `view`'s coordinates (the window's when
+    /// nil): the place that was pressed. It differs from `location(in:)` at `.began` only when the press had to wait
+    /// for another recognizer to fail and the fingers moved meanwhile; nil before the duration.
+    public func heldLocation(in view: View?) -> Point? {
+        guard let heldWindowLocation else { return nil }
+        return view?.convert(heldWindowLocation, from: nil) ?? heldWindowLocation
+    }
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {
         for touch in touches {
@@ -48,6 +60,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
                     // "At least" the duration: fired a hair early, so a lift at exactly the duration comes after it.
                     timer = scheduleTimer(after: minimumPressDuration - Clock.boundaryTolerance) { [self] in
                         guard state == .possible else { return }
+                        heldWindowLocation = location(in: nil)
                         state = .began
                     }
                 }
@@ -58,6 +71,10 @@ open class LongPressGestureRecognizer: GestureRecognizer {
     open override func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {
         switch state {
         case .possible:
+            // Held long enough and waiting only for its failure requirements (a swipe that may still be made at
+            // the very instant the press's duration ends): it has recognized, and moving now is the drag that
+            // follows, as lifting now ends the press it recognized (`GestureArena`), not a press that wandered.
+            if pressHeldLongEnough { return }
             for touch in touches
             where !(touch.windowLocation.distance(to: touch.initialWindowLocation) <= allowableMovement) {
                 state = .failed
@@ -100,6 +117,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
     open override func reset() {
         super.reset()
         tapsCompleted = 0
+        heldWindowLocation = nil
         down.removeAll()
         timer = nil
     }

@@ -444,6 +444,26 @@ import Testing
         #expect(h.actions == ["pan:began", "pan:changed"])
         #expect(translation == pt(30, 0))
     }
+
+    @Test(
+        """
+        a long press held its 0.5 s and waiting for a swipe that may still be made at that instant is not failed by \
+        a move at that instant: it begins once the swipe fails, at the finger's new place
+        """)
+    func longPressWaitingForASwipeKeepsAMoveAtItsDeadline() {
+        let h = Harness()
+        let press = h.add(LongPressGestureRecognizer(), "press")
+        let swipe = h.add(SwipeGestureRecognizer(), "swipe")
+        swipe.numberOfTouchesRequired = 3
+        press.require(toFail: swipe)
+        var location = Point.zero
+        press.addTarget { p in location = p.location(in: nil) }
+        h.down(1, 100, 100, at: 0)
+        h.move(1, 100, 200, at: 0.5)
+        h.advance(to: 0.501)
+        #expect(h.actions == ["press:began"])
+        #expect(location == pt(100, 200))
+    }
 }
 
 /// Every combination of the three delivery properties, for a tap that recognizes and for one that fails.

@@ -608,8 +608,15 @@ public final class DrawingController {
         switch recognizer.state {
         case .began:
             closeMenu()
-            drawingView.select(drawingView.shape(at: point))
-            dragAnchor = point
+            // The shape pressed is the one where the finger was held; a finger that moved while the press waited
+            // for the three-finger swipe to fail drags it from there at once.
+            let held = recognizer.heldLocation(in: drawingView) ?? point
+            drawingView.select(drawingView.shape(at: held))
+            dragAnchor = held
+            if point != held, point.isFinite {
+                drawingView.moveSelectedShape(by: point - held)
+                dragAnchor = point
+            }
         case .changed:
             // The shape's travel is exactly the pressing finger's travel, whatever other fingers do.
             guard let anchor = dragAnchor, point.isFinite else { return }
