@@ -150,13 +150,16 @@ open class View: Responder {
 
     // MARK: Coordinate conversion
 
+    // Untransformed, a point moves by the offset between the two centres, worked out first: a view placed where
+    // its superview's coordinates and its own agree (the usual full-window view) then adds exactly zero, so a
+    // finger's 0.1 stays 0.1 rather than coming back as 0.1 - 400 + 400 = 0.10000000000002274.
     func convertToSuperview(_ point: Point) -> Point {
-        if transform.isIdentity { return point - bounds.center + center }
+        if transform.isIdentity { return point + (center - bounds.center) }
         return transform.apply(to: point - bounds.center) + center
     }
 
     func convertFromSuperview(_ point: Point) -> Point {
-        if transform.isIdentity { return point - center + bounds.center }
+        if transform.isIdentity { return point + (bounds.center - center) }
         return transform.inverted().apply(to: point - center) + bounds.center
     }
 

@@ -45,6 +45,19 @@ import Testing
         #expect(b.convert(pt(0, 0), from: a) == pt(-190, -80))
     }
 
+    @Test("a view that fills its window converts fractional points exactly, both ways, whatever the window's size")
+    func fullWindowConversionIsExact() {
+        for size in [200.0, 800, 1921] {
+            let window = Window(frame: Rect(x: 0, y: 0, width: size, height: size * 0.75))
+            let view = View(frame: window.bounds)
+            window.addSubview(view)
+            for value in [0.1, 100.1, 0.3, 1e-9] {
+                #expect(view.convert(pt(value, value), from: nil) == pt(value, value))
+                #expect(view.convert(pt(value, value), to: nil) == pt(value, value))
+            }
+        }
+    }
+
     @Test("bounds origin shifts the content, as scrolling does")
     func boundsOrigin() {
         let window = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400))
