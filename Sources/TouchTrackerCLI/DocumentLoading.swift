@@ -42,6 +42,12 @@ enum PathOption {
     static func validate(_ path: String?, option: String) throws {
         guard let path else { return }
         if path.isEmpty { throw ValidationError("\(option) is empty; give a file's name") }
+        // Many tools read `-` as the standard stream; here it would be a file of that name, written unasked.
+        if path == "-" {
+            throw ValidationError(
+                "\(option) -: - is not standard input or output here; give /dev/stdin or /dev/stdout, or ./- for a "
+                    + "file named -")
+        }
         // A name ending in / is a folder's: written as a file, `new.png/` would become `new.png` unasked.
         if path.hasSuffix("/") {
             throw ValidationError(

@@ -98,7 +98,10 @@ struct TouchTrackerCommand: ParsableCommand {
         } catch {
             // Help and the version are asked for, not errors: printed in full, as the parser prints them.
             guard exitCode(for: error) != .success else { exit(withError: error) }
-            let problem = dashedValue(in: arguments, missingFrom: message(for: error)) ?? oneLine(message(for: error))
+            let said = message(for: error)
+            let problem =
+                dashedValue(in: arguments, missingFrom: said) ?? emptyValue(in: arguments, missingFrom: said)
+                ?? singleDashWord(in: arguments) ?? oneLine(said)
             Diagnostics.error("\(problem) (\(helpCommand(for: arguments)) lists the options)")
             Glibc.exit(exitCode(for: error).rawValue)
         }
@@ -136,6 +139,43 @@ struct TouchTrackerCommand: ParsableCommand {
         else { return nil }
         return "\(option) \(PathText.shown(value)): a value that starts with - is read as an option; "
             + "write \(option)=\(PathText.shown(value))"
+    }
+
+    /// What to say when the parser found no value for `--option=` (an unset shell variable after the `=`): the
+    /// same words as for an empty value given apart (`--document ""`).
+    static func emptyValue(in arguments: [String], missingFrom message: String) -> String? {
+        let prefix = "Missing value for '"
+        guard message.hasPrefix(prefix) else { return nil }
+        let option = String(message.dropFirst(prefix.count).prefix { $0 != " " && $0 != "'" })
+        guard arguments.prefix(while: { $0 != "--" }).contains(option + "=") else { return nil }
+        return pathOptions.contains(option)
+            ? "\(option) is empty; give a file's name" : "\(option) is empty; give a value"
+    }
+
+    /// The options whose value is a file's path.
+    static let pathOptions: Set<String> = ["--document", "--state", "--png", "--svg", "--pdf", "--replay"]
+
+    /// Every long option of every command, to tell `-png` (a dash short of `--png`) from a word that is no option.
+    static let longOptions: Set<String> = pathOptions.union([
+        "--geometry", "--backend", "--display", "--scale", "--verbose", "--trace-frames", "--painter-threads",
+        "--size", "--help", "--version",
+    ])
+
+    /// What to say about the first word (before a `--`) that starts with a single `-` and is no option (only `-h`
+    /// is), when the command line was refused: the parser took it for an option, so a file named `-s.jsonl` went
+    /// missing and `-png` was no `--png`, and its own message names neither.
+    static func singleDashWord(in arguments: [String]) -> String? {
+        guard
+            let word = arguments.prefix(while: { $0 != "--" }).first(where: {
+                $0.hasPrefix("-") && !$0.hasPrefix("--") && $0 != "-" && $0 != "-h"
+            })
+        else { return nil }
+        let shown = PathText.shown(word)
+        if longOptions.contains("-" + word) { return "\(shown) is no option; did you mean -\(shown)?" }
+        if word.contains(".") || word.contains("/") {
+            return "\(shown) is read as an option, not a file's name; write ./\(shown) for a file of that name"
+        }
+        return "\(shown) is no option; options start with --"
     }
 
     /// The subcommands' names, as typed.

@@ -267,6 +267,30 @@ struct PathCommandLineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["doc.json", "s.jsonl"])
     }
 
+    @Test(
+        """
+        an empty --option=, a lone - as a file, and a word with one dash are each refused in words naming them, and \
+        nothing is written
+        """,
+        arguments: [
+            (["--document="], "--document is empty; give a file's name"),
+            (["export", "doc.json", "--png="], "--png is empty; give a file's name"),
+            (["export", "doc.json", "--png", "-"], "--png -: - is not standard input or output here; give /dev/stdin"),
+            (["replay", "s.jsonl", "--state", "-"], "--state -: - is not standard input or output here"),
+            (["export", "doc.json", "-png", "x.png"], "-png is no option; did you mean --png?"),
+            (["replay", "-s.jsonl"], "-s.jsonl is read as an option, not a file's name; write ./-s.jsonl"),
+            (["replay", "s.jsonl", "-q"], "-q is no option; options start with --"),
+        ])
+    func oddWordsAreNamed(arguments: [String], problem: String) async throws {
+        let folder = try folderWithDocumentAndScript("touchtracker-odd-words")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await touchtracker(arguments, in: folder)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.hasPrefix("touchtracker: " + problem), "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["doc.json", "s.jsonl"])
+    }
+
     @Test("a window's document that is a folder is refused, naming a file in it, and nothing is written")
     func windowDocumentThatIsAFolderIsRefused() async throws {
         let folder = try folderWithDocumentAndScript("touchtracker-document-folder")
