@@ -35,27 +35,31 @@ import TouchKit
     static func translateXI(
         _ translator: inout EventTranslator, evtype: Int32, window: CX11.Window = windowID, sourceID: Int32 = 12,
         detail: Int32, x: Double, y: Double, time: Time, flags: Int32 = 0, mask: UInt8 = 0, values: [Double] = [],
-        now: Double
+        buttons: UInt8? = nil, now: Double
     ) -> [PlatformEvent] {
         var maskBytes = [mask]
         var values = values
+        var buttonBytes = [buttons ?? 0]
         return maskBytes.withUnsafeMutableBufferPointer { maskPointer in
             values.withUnsafeMutableBufferPointer { valuePointer in
-                var device = XIDeviceEvent()
-                device.type = GenericEvent
-                device.extension = xiOpcode
-                device.evtype = evtype
-                device.time = time
-                device.deviceid = 2
-                device.sourceid = sourceID
-                device.detail = detail
-                device.event = window
-                device.event_x = x
-                device.event_y = y
-                device.flags = flags
-                device.valuators = XIValuatorState(
-                    mask_len: 1, mask: maskPointer.baseAddress, values: valuePointer.baseAddress)
-                return translateCookie(&translator, evtype: evtype, data: &device, now: now)
+                buttonBytes.withUnsafeMutableBufferPointer { buttonPointer in
+                    var device = XIDeviceEvent()
+                    device.type = GenericEvent
+                    device.extension = xiOpcode
+                    device.evtype = evtype
+                    device.time = time
+                    device.deviceid = 2
+                    device.sourceid = sourceID
+                    device.detail = detail
+                    device.event = window
+                    device.event_x = x
+                    device.event_y = y
+                    device.flags = flags
+                    device.valuators = XIValuatorState(
+                        mask_len: 1, mask: maskPointer.baseAddress, values: valuePointer.baseAddress)
+                    if buttons != nil { device.buttons = XIButtonState(mask_len: 1, mask: buttonPointer.baseAddress) }
+                    return translateCookie(&translator, evtype: evtype, data: &device, now: now)
+                }
             }
         }
     }
@@ -257,6 +261,38 @@ import TouchKit
                 Self.translateXI(
                     &translator, evtype: XI_ButtonRelease, sourceID: 9, detail: 1, x: 5, y: 6, time: 2, now: 1)))
         #expect(ended.id == began.id && ended.phase == .ended)
+    }
+
+    @Test(
+        """
+        two devices' button 1 held at once: the one release X sends, or a motion with button 1 up, ends every \
+        device's line at its last point
+        """,
+        arguments: [XI_ButtonRelease, XI_Motion])
+    func oneReleaseEndsEveryPointingDevicesLine(ending: Int32) throws {
+        var translator = Self.translator()
+        _ = Self.translateXI(&translator, evtype: XI_ButtonPress, sourceID: 9, detail: 1, x: 10, y: 10, time: 1, now: 1)
+        _ = Self.translateXI(
+            &translator, evtype: XI_Motion, sourceID: 9, detail: 0, x: 30, y: 10, time: 2, buttons: 0x02, now: 1)
+        // A second mouse (device 11) pressed meanwhile: X sends it no press of its own; only its motion.
+        _ = Self.translateXI(
+            &translator, evtype: XI_Motion, sourceID: 11, detail: 0, x: 200, y: 200, time: 3, buttons: 0x02, now: 1)
+        let events = Self.translateXI(
+            &translator, evtype: ending, sourceID: 11, detail: ending == XI_ButtonRelease ? 1 : 0, x: 210, y: 200,
+            time: 4, buttons: ending == XI_ButtonRelease ? 0x02 : 0, now: 1)
+        let ended = events.compactMap { event -> TouchInput? in
+            guard case .touch(let touch) = event, touch.phase == .ended else { return nil }
+            return touch
+        }
+        #expect(ended.map(\.id) == [Self.mouseID | 9], "\(events)")
+        #expect(ended.first?.location == Point(x: 30, y: 10))
+        // Nothing is left drawing: the first mouse's next motion hovers.
+        let after = Self.translateXI(
+            &translator, evtype: XI_Motion, sourceID: 9, detail: 0, x: 50, y: 50, time: 5, buttons: 0, now: 1)
+        #expect(
+            !after.contains {
+                if case .touch = $0 { true } else { false }
+            }, "\(after)")
     }
 
     @Test("pointer events the server emulates from a touch are dropped: a finger never draws twice")
@@ -498,7 +534,7 @@ import TouchKit
         #expect(began.tilt == StylusTilt(x: 30, y: -15))
     }
 
-    @Test("a mouse held down keeps its line while a pen hovers: the pen's motion hovers, the mouse's moves the line")
+    @Test("a mouse held down keeps its line while a pen hovers: the pen's motion hovers and leaves the line alone")
     func mouseAndPenAreSeparateTouches() throws {
         var translator = Self.translator(
             devices: PointerDevices(tools: [15: .pen], proximityLeftTypes: [91], toolsTellingProximity: [15]))
@@ -509,11 +545,7 @@ import TouchKit
             Issue.record("expected the pen to hover, got \(pen)")
             return
         }
-        // The pen's release (another device) does not end the mouse's touch; the mouse's does.
-        #expect(
-            Self.translateXI(
-                &translator, evtype: XI_ButtonRelease, sourceID: 15, detail: 1, x: 300, y: 300, time: 3, now: 1
-            ).isEmpty)
+        // The pen's motion does not move the mouse's line; the mouse's release ends it where the mouse last was.
         let ended = try #require(
             Self.onlyTouch(
                 Self.translateXI(

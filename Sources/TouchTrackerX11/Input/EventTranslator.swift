@@ -192,10 +192,21 @@ struct EventTranslator {
         case XI_ButtonPress, XI_ButtonRelease, XI_Motion:
             // The server also emulates pointer events from touches; a finger must never draw twice.
             if e.flags & XIPointerEmulated != 0 { return [] }
+            // X keeps one button 1 for a master pointer and all its devices: a second device pressing while another
+            // holds it sends nothing, and the one release comes when the last lets go. So a release of button 1,
+            // or any event saying it is no longer held, ends every device's line, each at its last point (none is
+            // left drawing for good, following a pointer whose button is up).
+            var ended: [PlatformEvent] = []
+            if (type == XI_ButtonRelease && e.detail == 1) || (type == XI_Motion && holdsButton1(e) == false) {
+                for source in pointerTouches.keys.sorted() where source != e.sourceid || type == XI_Motion {
+                    ended += endPointerTouch(of: source, at: time)
+                }
+            }
             // A pen is a pointer whose tip is button 1 and whose "Abs Pressure" axis says how hard it presses.
-            return mouse(
-                type: type, button: e.detail, location: location, time: time, sourceID: e.sourceid,
-                force: pressure(of: e), tilt: tilt(of: e))
+            return ended
+                + mouse(
+                    type: type, button: e.detail, location: location, time: time, sourceID: e.sourceid,
+                    force: pressure(of: e), tilt: tilt(of: e))
         default:
             return []
         }
@@ -286,16 +297,42 @@ struct EventTranslator {
         }
     }
 
+    /// Whether the event says button 1 is held (its button state, as it was just before the event); nil when it
+    /// carries no button state.
+    private func holdsButton1(_ event: XIDeviceEvent) -> Bool? {
+        guard event.buttons.mask_len > 0, let mask = event.buttons.mask else { return nil }
+        return mask[0] & (1 << 1) != 0
+    }
+
+    /// What kind of touch a pointing device's button 1 makes: a pen's tip, an eraser, or a mouse's.
+    private func touchType(of source: Int32) -> TouchType {
+        switch devices.tools[source] {
+        case .pen: .pencil
+        case .eraser: .eraser
+        case nil: .indirectPointer
+        }
+    }
+
+    /// Ends the line `source`'s button 1 draws, at its last point: its release, whether X reported it or not.
+    private mutating func endPointerTouch(
+        of source: Int32, at time: Double, force: Double? = nil, tilt: StylusTilt? = nil
+    ) -> [PlatformEvent] {
+        guard let last = pointerTouches.removeValue(forKey: source) else { return [] }
+        let type = touchType(of: source)
+        let id = Self.mouseIDBase | UInt64(UInt32(bitPattern: source))
+        touchSources[id] = nil
+        let ended = PlatformEvent.touch(
+            TouchInput(id: id, phase: .ended, location: last, timestamp: time, force: force, type: type, tilt: tilt))
+        // A pen that cannot tell when it leaves the tablet's reach counts as leaving when it lifts.
+        let leaves = type.isStylus && !devices.toolsTellingProximity.contains(source)
+        return leaves ? [ended, .stylusLeft] : [ended]
+    }
+
     private mutating func mouse(
         type: Int32, button: Int32, location: Point, time: Double, sourceID: Int32, force: Double? = nil,
         tilt: StylusTilt? = nil
     ) -> [PlatformEvent] {
-        let touchType: TouchType
-        switch devices.tools[sourceID] {
-        case .pen: touchType = .pencil
-        case .eraser: touchType = .eraser
-        case nil: touchType = .indirectPointer
-        }
+        let touchType = touchType(of: sourceID)
         let id = Self.mouseIDBase | UInt64(UInt32(bitPattern: sourceID))
         func touch(_ phase: TouchInput.Phase, at location: Point) -> PlatformEvent {
             .touch(
@@ -330,12 +367,7 @@ struct EventTranslator {
             pointerTouches[sourceID] = location
             return [touch(.moved, at: location)]
         case XI_ButtonRelease where button == 1:
-            guard let last = pointerTouches.removeValue(forKey: sourceID) else { return [] }
-            touchSources[id] = nil
-            let ended = touch(.ended, at: last)
-            // A pen that cannot tell when it leaves the tablet's reach counts as leaving when it lifts.
-            let leaves = touchType.isStylus && !devices.toolsTellingProximity.contains(sourceID)
-            return leaves ? [ended, .stylusLeft] : [ended]
+            return endPointerTouch(of: sourceID, at: time, force: force, tilt: tilt)
         default:
             return []
         }
