@@ -457,7 +457,7 @@ public final class DrawingSession {
             case .readable(let document, let adopted):
                 // Acknowledged first: putting it on screen hands the writer a save that may replace it.
                 adopted()
-                controller.drawingView.replaceDrawing(with: document)
+                controller.replaceDrawing(with: document)
                 controller.showNotice(.reloaded(documentName))
                 if options.verbose { log("reloaded \(documentName): changed on disk") }
             case .unreadable(let problem, let copied):

@@ -29,6 +29,17 @@ import TouchTracker
         #expect(canvas.view.drawing.lines == theirs)
     }
 
+    @Test("a reload while a shape's Delete menu is open closes the menu with the selection")
+    func reloadClosesTheSelectionsMenu() {
+        let controller = DrawingController(size: Size(width: 800, height: 600), drawing: Drawing(lines: [mine]))
+        controller.handleKey(KeyCommand(key: "Tab"))
+        controller.handleKey(KeyCommand(key: "Menu"))
+        #expect(controller.menu?.items == MenuItem.selectionMenu)
+        controller.replaceDrawing(with: LoadedDocument(Drawing(lines: theirs)))
+        #expect(controller.drawingView.selection == nil)
+        #expect(controller.menu == nil)
+    }
+
     @Test("a reload is saved like any edit, and lines drawn after it go on top of the reloaded ones")
     func reloadIsAnEdit() {
         var canvas = Canvas()

@@ -96,6 +96,18 @@ public final class DrawingController {
         if drawingView.undoStack.canUndo || drawingView.undoStack.canRedo { onEdit?(drawingView.snapshot) }
     }
 
+    /// Replaces every complete shape with `loaded`'s (the document changed on disk and was read again), as one
+    /// undoable edit; the selection goes, and with it its menu.
+    public func replaceDrawing(with loaded: consuming LoadedDocument) {
+        drawingView.replaceDrawing(with: loaded)
+        closeSelectionMenuWithoutSelection()
+    }
+
+    /// Closes the selected shape's menu once nothing is selected: a menu is for the selection.
+    private func closeSelectionMenuWithoutSelection() {
+        if menuView != nil, drawingView.selection == nil, menu?.items == MenuItem.selectionMenu { closeMenu() }
+    }
+
     /// Sets every distance from its 96-dpi default (DESIGN.md §2) times `scale`, and redraws at the new scale.
     private func applyScale() {
         InteractionMetrics(scale: scale).apply(to: self)
@@ -189,8 +201,8 @@ public final class DrawingController {
             keyboard.movingShape = nil
         }
         window.send(input)
-        // The eraser may have taken the selected shape: its menu goes with it (a menu is for the selection).
-        if menuView != nil, drawingView.selection == nil, menu?.items == MenuItem.selectionMenu { closeMenu() }
+        // The eraser may have taken the selected shape: its menu goes with it.
+        closeSelectionMenuWithoutSelection()
         inspectorState.noteFailures(of: recognizers)
     }
 
