@@ -123,6 +123,8 @@ struct HostileInputTests {
         let touch = try server.touch
         var tried = 0
         for document in BadDocument.all where !document.kind.isUnreadable {
+            // A folder named as the window's document is refused before the window opens (PathCommandLineTests).
+            if case .directory = document.kind { continue }
             let folder = server.directory.path + "/case\(tried)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
             let path = folder + "/drawing.json"
