@@ -138,6 +138,11 @@ public final class AccessibilityBridge: Sendable {
                 emit(
                     connection, node: .window, member: "ChildrenChanged", kind: "add", detail: 1,
                     data: GVariantValues.reference(busName: busName, path: AccessibleNode.menu.path))
+                // Every menu is the same object (`…/menu`): a client that read the last one's name keeps it unless
+                // told.
+                emit(
+                    connection, node: .menu, member: "PropertyChange", kind: "accessible-name", detail: 0,
+                    data: GVariantValues.string(newScene.menuName))
             }
         }
         if old.selection != newScene.selection {
@@ -207,6 +212,11 @@ public final class AccessibilityBridge: Sendable {
             emit(
                 connection, node: .shape(id), member: "PropertyChange", kind: "accessible-name", detail: 0,
                 data: GVariantValues.string(current.name(of: shape)))
+            // Moved beyond the window's edge, or back into it.
+            emitState(
+                connection, "showing",
+                AccessibleNode.shape(id).states(in: current, lineWidth: lineWidth).contains(.showing),
+                on: .shape(id))
         }
     }
 

@@ -64,12 +64,14 @@ struct Export: ParsableCommand {
         do {
             let bytes = try DrawingExporter.render(drawing, format: format, width: canvas.0, height: canvas.1)
             try AtomicFile.write(bytes, to: path, missingFolder: .refuse)
-            let cut = DrawingExporter.shapesCutOff(in: drawing, width: canvas.0, height: canvas.1)
+            let (cut, pastFarEdges) = DrawingExporter.shapesCutOff(in: drawing, width: canvas.0, height: canvas.1)
             if cut > 0 {
+                // A larger --size shows more only of what lies past the right or bottom, and only up to the largest.
+                let larger = size != nil && pastFarEdges && (canvas.0 < 16384 || canvas.1 < 16384)
                 Diagnostics.note(
                     "\(cut) \(cut == 1 ? "shape reaches" : "shapes reach") outside the picture (0, 0 to "
                         + "\(canvas.0)x\(canvas.1) in the window's pixels) and \(cut == 1 ? "is" : "are") cut off there"
-                        + (size == nil ? "" : "; a larger --size shows more"))
+                        + (larger ? "; a larger --size shows more" : ""))
             }
         } catch let error as DocumentFileError {
             Diagnostics.error("cannot write \(error)")

@@ -294,6 +294,20 @@ public final class DrawingSession {
     /// a new notice to the screen reader.
     private func publishAccessibleScene() {
         guard let accessibility else { return }
+        publishSceneIfChanged(to: accessibility)
+        tellReshapedShapesWhenStill(to: accessibility)
+        if let notice = noticeAnnouncer.toAnnounce(
+            shows: controller.overlay.notice, standing: controller.standingNotice,
+            passingShown: controller.passingNoticesShown)
+        {
+            accessibility.announce(notice.localized(Localization.translate))
+        }
+        announceKeyboardCursor(to: accessibility)
+    }
+
+    /// Hands the tree the window as it is now, when the shapes, the selection, the menu, the size or the activation
+    /// changed since it was last told.
+    private func publishSceneIfChanged(to accessibility: AccessibilityBridge) {
         let view = controller.drawingView
         let size = Size(width: Double(renderer.width), height: Double(renderer.height))
         let menu = controller.menu
@@ -305,14 +319,6 @@ public final class DrawingSession {
             publishedScene = (view.shapes.revision, view.selection, menu, size, windowIsActive, activations)
             accessibility.publish(accessibleScene())
         }
-        tellReshapedShapesWhenStill(to: accessibility)
-        if let notice = noticeAnnouncer.toAnnounce(
-            shows: controller.overlay.notice, standing: controller.standingNotice,
-            passingShown: controller.passingNoticesShown)
-        {
-            accessibility.announce(notice.localized(Localization.translate))
-        }
-        announceKeyboardCursor(to: accessibility)
     }
 
     /// How the keyboard looks to a screen reader now.
@@ -378,7 +384,8 @@ public final class DrawingSession {
             guard let self else { return }
             shapeRestTimer = nil
             // The tree is told the scene as it is now first: the timer may fire before the next frame publishes it.
-            publishAccessibleScene()
+            // (Moves made since the last frame are not taken here: they restart the wait when the frame takes them.)
+            publishSceneIfChanged(to: accessibility)
             accessibility.tellReshaped(reshapedToTell)
             reshapedToTell = ReshapedShapes()
         }

@@ -182,6 +182,11 @@ struct CommandLineTests {
                 == "touchtracker: 2 shapes reach outside the picture (0, 0 to 16384x600 in the window's pixels) and "
                 + "are cut off there\n", "\(result)")
         #expect(try CairoSurface(readingPNG: out).width == 16384)
+        // A line that starts on the picture's edge loses only a sliver of its round cap: nothing to say.
+        try Data(#"{"version": 1, "lines": [{"begin": {"x": 0, "y": 3}, "end": {"x": 300, "y": 300}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: document))
+        let edge = try await touchtracker(["export", document, "--png", out])
+        #expect(edge.status == 0 && edge.stderr.isEmpty, "\(edge)")
     }
 
     @Test(

@@ -293,6 +293,34 @@ struct ScreenReaderTests {
             renamed == ["renamed Line from 60, 20 to 350, 40", "renamed Line from 10, 20 to 300, 40"], "\(output)")
     }
 
+    @Test("a listening client hears the menu renamed as the colour menu takes the settings' place")
+    func menuGivingWayToAnotherIsRenamed() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        let client = try await ListeningClient.start(
+            on: bus, events: ["object:property-change:accessible-name"],
+            listen: """
+                if event.source.getRoleName() == "menu":
+                    print("menu named", event.source.name, flush=True)
+                """, seconds: 5)
+        defer { client.stop() }
+        let pointer = try session.server.pointer
+        try pointer.moveTo(x: 600, y: 450)
+        try pointer.sync()
+        try await Task.sleep(for: .milliseconds(300))
+        // F2 opens the settings on their first item; Up wraps to Colours, the last; Return opens the colours.
+        for key in try session.keycodes(["F2", "Up", "Return"]) {
+            try session.pressEach([key])
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        let (status, output) = try await client.finish()
+        #expect(status == 0, "\(output)")
+        let named = output.split(separator: "\n").filter { $0.hasPrefix("menu named") }
+        #expect(named == ["menu named Settings", "menu named Colours"], "\(output)")
+    }
+
     @Test(
         """
         the menus are named, their actions have translated names and descriptions, and a client's SelectChild \

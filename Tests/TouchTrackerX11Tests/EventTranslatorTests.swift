@@ -35,7 +35,7 @@ import TouchKit
     static func translateXI(
         _ translator: inout EventTranslator, evtype: Int32, window: CX11.Window = windowID, sourceID: Int32 = 12,
         detail: Int32, x: Double, y: Double, time: Time, flags: Int32 = 0, mask: UInt8 = 0, values: [Double] = [],
-        buttons: UInt8? = nil, now: Double
+        buttons: UInt8? = nil, master: Int32 = 2, now: Double
     ) -> [PlatformEvent] {
         var maskBytes = [mask]
         var values = values
@@ -48,7 +48,7 @@ import TouchKit
                     device.extension = xiOpcode
                     device.evtype = evtype
                     device.time = time
-                    device.deviceid = 2
+                    device.deviceid = master
                     device.sourceid = sourceID
                     device.detail = detail
                     device.event = window
@@ -293,6 +293,24 @@ import TouchKit
             !after.contains {
                 if case .touch = $0 { true } else { false }
             }, "\(after)")
+    }
+
+    @Test("a second master pointer keeps its own button 1: its release and its motions end none of the first's lines")
+    func eachMasterPointerKeepsItsOwnButton() throws {
+        var translator = Self.translator()
+        _ = Self.translateXI(&translator, evtype: XI_ButtonPress, sourceID: 9, detail: 1, x: 10, y: 10, time: 1, now: 1)
+        _ = Self.translateXI(
+            &translator, evtype: XI_ButtonPress, sourceID: 11, detail: 1, x: 100, y: 100, time: 2, master: 4, now: 1)
+        let released = Self.translateXI(
+            &translator, evtype: XI_ButtonRelease, sourceID: 11, detail: 1, x: 110, y: 100, time: 3, master: 4, now: 1)
+        let moved = Self.translateXI(
+            &translator, evtype: XI_Motion, sourceID: 13, detail: 0, x: 300, y: 300, time: 4, buttons: 0, master: 4,
+            now: 1)
+        let ended = (released + moved).compactMap { event -> UInt64? in
+            guard case .touch(let touch) = event, touch.phase == .ended else { return nil }
+            return touch.id
+        }
+        #expect(ended == [Self.mouseID | 11], "\(released + moved)")
     }
 
     @Test("pointer events the server emulates from a touch are dropped: a finger never draws twice")

@@ -27,18 +27,30 @@ public enum DrawingExporter {
         return (width, height)
     }
 
-    /// How many of `drawing`'s shapes reach outside a `width` x `height` picture from the origin: left of or above
-    /// it (a line dragged past the window's edge), or beyond the largest canvas (`canvasSize` grows to at most
-    /// 16384 px a side). Those are cut off at the picture's edge.
-    public static func shapesCutOff(
-        in drawing: Drawing, width: Int, height: Int, lineWidth: Double = 10
-    ) -> Int {
-        let page = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
-        return drawing.shapes.count { shape in
-            let bounds = shape.strokeBounds(defaultWidth: lineWidth)
-            return bounds.minX < page.minX || bounds.minY < page.minY || bounds.maxX > page.maxX
-                || bounds.maxY > page.maxY
+    /// Which of `drawing`'s shapes the picture cuts: how many have their path (a line's segment, a circle's box)
+    /// outside a `width` x `height` picture from the origin — left of or above it (a line dragged past the window's
+    /// edge), or beyond its right or bottom edge (past `--size`, or past the 16384 px `canvasSize` grows to at most)
+    /// — and whether any reaches past the right or bottom, which a larger picture would show. A round cap or a
+    /// stroke's width poking out is not counted.
+    public static func shapesCutOff(in drawing: Drawing, width: Int, height: Int) -> (count: Int, pastFarEdges: Bool) {
+        var count = 0
+        var pastFarEdges = false
+        for shape in drawing.shapes {
+            let path: Rect
+            switch shape {
+            case .line(let line):
+                path = Rect(
+                    x: min(line.begin.x, line.end.x), y: min(line.begin.y, line.end.y),
+                    width: abs(line.end.x - line.begin.x), height: abs(line.end.y - line.begin.y))
+            case .circle(let circle):
+                path = circle.frame
+            }
+            let far = path.maxX > Double(width) || path.maxY > Double(height)
+            guard far || path.minX < 0 || path.minY < 0 else { continue }
+            count += 1
+            pastFarEdges = pastFarEdges || far
         }
+        return (count, pastFarEdges)
     }
 
     /// `drawing` as a `format` file's bytes, on a `width` x `height` page (pixels; PDF points are the same number).

@@ -45,9 +45,11 @@ struct EventTranslator {
     private var touchSources: [UInt64: Int32] = [:]
     /// The pointing devices (a mouse, a pen, an eraser) whose button 1 is down, by source device, each with where
     /// its touch was at its press or last move. Each source's touch is its own: another device's motion does not
-    /// move it, nor its release end it. A release is reported where the master pointer is, which another device (a
-    /// finger's emulated pointer) may have moved meanwhile; the touch ends where its own device last was.
+    /// move it. A release is reported where the master pointer is, which another device (a finger's emulated
+    /// pointer) may have moved meanwhile; the touch ends where its own device last was.
     private var pointerTouches: [Int32: Point] = [:]
+    /// The master pointer each of `pointerTouches` was pressed through: each master keeps its own button 1.
+    private var pointerTouchMasters: [Int32: Int32] = [:]
     /// The tool that last hovered or touched, for a leave the server reports for the master device (when a stroke
     /// that went out of the window lifts, its grab ends with a leave of the master's).
     private var lastStylusSource: Int32?
@@ -198,10 +200,12 @@ struct EventTranslator {
             // left drawing for good, following a pointer whose button is up).
             var ended: [PlatformEvent] = []
             if (type == XI_ButtonRelease && e.detail == 1) || (type == XI_Motion && holdsButton1(e) == false) {
-                for source in pointerTouches.keys.sorted() where source != e.sourceid || type == XI_Motion {
+                for source in pointerTouches.keys.sorted()
+                where pointerTouchMasters[source] == e.deviceid && (source != e.sourceid || type == XI_Motion) {
                     ended += endPointerTouch(of: source, at: time)
                 }
             }
+            if type == XI_ButtonPress, e.detail == 1 { pointerTouchMasters[e.sourceid] = e.deviceid }
             // A pen is a pointer whose tip is button 1 and whose "Abs Pressure" axis says how hard it presses.
             return ended
                 + mouse(
@@ -318,6 +322,7 @@ struct EventTranslator {
         of source: Int32, at time: Double, force: Double? = nil, tilt: StylusTilt? = nil
     ) -> [PlatformEvent] {
         guard let last = pointerTouches.removeValue(forKey: source) else { return [] }
+        pointerTouchMasters[source] = nil
         let type = touchType(of: source)
         let id = Self.mouseIDBase | UInt64(UInt32(bitPattern: source))
         touchSources[id] = nil
