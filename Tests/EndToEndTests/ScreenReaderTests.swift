@@ -26,6 +26,15 @@ struct ScreenReaderTests {
         return session
     }
 
+    /// Moves the pointer away from the shapes, where the window opened (so no hover or paste lands on them), and
+    /// lets the window see it.
+    private func parkPointer(in session: AppSession) async throws {
+        let pointer = try session.server.pointer
+        try pointer.moveTo(x: 600, y: 450)
+        try pointer.sync()
+        try await Task.sleep(for: .milliseconds(300))
+    }
+
     @Test(
         """
         an assistive client finds the application, its window and the drawing, and reads every shape's name, role \
@@ -235,10 +244,7 @@ struct ScreenReaderTests {
         }
         // The keyboard moves the selected line and copies it (a notice: "Copied the selected shape").
         let codes = try session.keycodes(["Right", "Control_L", "c"])
-        let pointer = try session.server.pointer
-        try pointer.moveTo(x: 600, y: 450)
-        try pointer.sync()
-        try await Task.sleep(for: .milliseconds(300))
+        try await parkPointer(in: session)
         try session.pressEach([codes[0]])
         try session.pressChord([codes[1], codes[2]])
         let ended = try await waitForValue("the client to finish", timeout: .seconds(20), poll: .milliseconds(100)) {
@@ -256,69 +262,59 @@ struct ScreenReaderTests {
         }
     }
 
+    /// The names objects of `role` take, as a listening client hears them (accessible-name changes), while `act`
+    /// drives the window (its pointer parked away from the shapes first); the client listens for `seconds`.
+    private func namesHeard(
+        of role: String, seconds: Int, while act: (AppSession) async throws -> Void
+    ) async throws -> [String] {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        let client = try await ListeningClient.start(
+            on: bus, events: ["object:property-change:accessible-name"],
+            listen: """
+                if event.source.getRoleName() == "\(role)":
+                    print("named", event.source.name, flush=True)
+                """, seconds: seconds)
+        defer { client.stop() }
+        try await parkPointer(in: session)
+        try await act(session)
+        let (status, output) = try await client.finish()
+        #expect(status == 0, "\(output)")
+        return output.split(separator: "\n").filter { $0.hasPrefix("named ") }.map { String($0.dropFirst(6)) }
+    }
+
     @Test(
         """
         a listening client hears a shape's new name once a run of arrow presses rests, not at each press, and \
         again when Ctrl+Z puts it back
         """)
     func movedShapeIsRenamedOnceItRestsAndAfterUndo() async throws {
-        let bus = try await AccessibilityBus()
-        defer { bus.stop() }
-        let session = try await launch(bus)
-        defer { session.stop() }
-        let client = try await ListeningClient.start(
-            on: bus, events: ["object:property-change:accessible-name"],
-            listen: """
-                if event.source.getRoleName() == "image":
-                    print("renamed", event.source.name, flush=True)
-                """, seconds: 6)
-        defer { client.stop() }
-        let pointer = try session.server.pointer
-        try pointer.moveTo(x: 600, y: 450)
-        try pointer.sync()
-        try await Task.sleep(for: .milliseconds(300))
-        let codes = try session.keycodes(["Tab", "Right", "Escape", "Control_L", "z"])
-        // Tab selects the first line; five presses of Right move it 50 px in one run; Escape deselects; Ctrl+Z
-        // takes the run back.
-        try session.pressEach([codes[0]])
-        try await Task.sleep(for: .milliseconds(300))
-        try session.pressEach(Array(repeating: codes[1], count: 5))
-        try await Task.sleep(for: .milliseconds(1000))
-        try session.pressEach([codes[2]])
-        try session.pressChord([codes[3], codes[4]])
-        let (status, output) = try await client.finish()
-        #expect(status == 0, "\(output)")
-        let renamed = output.split(separator: "\n").filter { $0.hasPrefix("renamed ") }
-        #expect(
-            renamed == ["renamed Line from 60, 20 to 350, 40", "renamed Line from 10, 20 to 300, 40"], "\(output)")
+        let names = try await namesHeard(of: "image", seconds: 6) { session in
+            let codes = try session.keycodes(["Tab", "Right", "Escape", "Control_L", "z"])
+            // Tab selects the first line; five presses of Right move it 50 px in one run; Escape deselects; Ctrl+Z
+            // takes the run back.
+            try session.pressEach([codes[0]])
+            try await Task.sleep(for: .milliseconds(300))
+            try session.pressEach(Array(repeating: codes[1], count: 5))
+            try await Task.sleep(for: .milliseconds(1000))
+            try session.pressEach([codes[2]])
+            try session.pressChord([codes[3], codes[4]])
+        }
+        #expect(names == ["Line from 60, 20 to 350, 40", "Line from 10, 20 to 300, 40"])
     }
 
     @Test("a listening client hears the menu renamed as the colour menu takes the settings' place")
     func menuGivingWayToAnotherIsRenamed() async throws {
-        let bus = try await AccessibilityBus()
-        defer { bus.stop() }
-        let session = try await launch(bus)
-        defer { session.stop() }
-        let client = try await ListeningClient.start(
-            on: bus, events: ["object:property-change:accessible-name"],
-            listen: """
-                if event.source.getRoleName() == "menu":
-                    print("menu named", event.source.name, flush=True)
-                """, seconds: 5)
-        defer { client.stop() }
-        let pointer = try session.server.pointer
-        try pointer.moveTo(x: 600, y: 450)
-        try pointer.sync()
-        try await Task.sleep(for: .milliseconds(300))
-        // F2 opens the settings on their first item; Up wraps to Colours, the last; Return opens the colours.
-        for key in try session.keycodes(["F2", "Up", "Return"]) {
-            try session.pressEach([key])
-            try await Task.sleep(for: .milliseconds(300))
+        let names = try await namesHeard(of: "menu", seconds: 5) { session in
+            // F2 opens the settings on their first item; Up wraps to Colours, the last; Return opens the colours.
+            for key in try session.keycodes(["F2", "Up", "Return"]) {
+                try session.pressEach([key])
+                try await Task.sleep(for: .milliseconds(300))
+            }
         }
-        let (status, output) = try await client.finish()
-        #expect(status == 0, "\(output)")
-        let named = output.split(separator: "\n").filter { $0.hasPrefix("menu named") }
-        #expect(named == ["menu named Settings", "menu named Colours"], "\(output)")
+        #expect(names == ["Settings", "Colours"])
     }
 
     @Test(
@@ -331,10 +327,7 @@ struct ScreenReaderTests {
         defer { bus.stop() }
         let session = try await launch(bus, environment: ["LANGUAGE": "de", "LANG": "de_DE.UTF-8"])
         defer { session.stop() }
-        let pointer = try session.server.pointer
-        try pointer.moveTo(x: 600, y: 450)
-        try pointer.sync()
-        try await Task.sleep(for: .milliseconds(300))
+        try await parkPointer(in: session)
         // F2 opens the settings, with their first item highlighted.
         try session.pressEach(try session.keycodes(["F2"]))
         try await Task.sleep(for: .milliseconds(500))
@@ -382,10 +375,7 @@ struct ScreenReaderTests {
                     print("heard", event.type, event.source.getRoleName(), event.source.name, flush=True)
                 """, seconds: 8)
         defer { client.stop() }
-        let pointer = try session.server.pointer
-        try pointer.moveTo(x: 600, y: 450)
-        try pointer.sync()
-        try await Task.sleep(for: .milliseconds(300))
+        try await parkPointer(in: session)
         // Tab selects the first line, Menu opens its menu on Delete, Down stays there, Escape closes the menu; F2
         // opens the settings on their first item, A turns Colour by Angle on (its tick), Escape closes them.
         for key in try session.keycodes(["Tab", "Menu", "Down", "Escape", "F2", "a", "Escape"]) {
@@ -417,10 +407,7 @@ struct ScreenReaderTests {
         let client = try await ListeningClient.start(
             on: bus, events: ["object:announcement"], listen: #"print("said", event.any_data, flush=True)"#, seconds: 6)
         defer { client.stop() }
-        let pointer = try session.server.pointer
-        try pointer.moveTo(x: 600, y: 450)
-        try pointer.sync()
-        try await Task.sleep(for: .milliseconds(300))
+        try await parkPointer(in: session)
         // The cursor starts at the window's middle (320, 240): Right, a rest, then a line 20 px to the right.
         for (key, rest) in [("Right", 800), ("space", 100), ("Right", 100), ("Right", 100), ("space", 300)] {
             try session.pressEach(try session.keycodes([key]))
