@@ -101,7 +101,7 @@ struct TouchTrackerCommand: ParsableCommand {
             let said = message(for: error)
             let problem =
                 dashedValue(in: arguments, missingFrom: said) ?? emptyValue(in: arguments, missingFrom: said)
-                ?? singleDashWord(in: arguments) ?? oneLine(said)
+                ?? optionAfterDoubleDash(in: arguments) ?? singleDashWord(in: arguments) ?? oneLine(said)
             Diagnostics.error("\(problem) (\(helpCommand(for: arguments)) lists the options)")
             Glibc.exit(exitCode(for: error).rawValue)
         }
@@ -160,6 +160,15 @@ struct TouchTrackerCommand: ParsableCommand {
         "--geometry", "--backend", "--display", "--scale", "--verbose", "--trace-frames", "--painter-threads",
         "--size", "--help", "--version",
     ])
+
+    /// What to say about an option written after `--`, when the command line was refused: everything after `--`
+    /// is a name, so `export -- d.json --png out.png` has no `--png` and two documents.
+    static func optionAfterDoubleDash(in arguments: [String]) -> String? {
+        guard let end = arguments.firstIndex(of: "--"),
+            let option = arguments[(end + 1)...].first(where: { longOptions.contains(String($0.prefix { $0 != "=" })) })
+        else { return nil }
+        return "\(PathText.shown(option)) after -- is read as a name, not an option; put the options before --"
+    }
 
     /// What to say about the first word (before a `--`) that starts with a single `-` and is no option (only `-h`
     /// is), when the command line was refused: the parser took it for an option, so a file named `-s.jsonl` went

@@ -280,6 +280,10 @@ struct PathCommandLineTests {
             (["export", "doc.json", "-png", "x.png"], "-png is no option; did you mean --png?"),
             (["replay", "-s.jsonl"], "-s.jsonl is read as an option, not a file's name; write ./-s.jsonl"),
             (["replay", "s.jsonl", "-q"], "-q is no option; options start with --"),
+            (
+                ["export", "--", "doc.json", "--png", "x.png"],
+                "--png after -- is read as a name, not an option; put the options before --"
+            ),
         ])
     func oddWordsAreNamed(arguments: [String], problem: String) async throws {
         let folder = try folderWithDocumentAndScript("touchtracker-odd-words")
