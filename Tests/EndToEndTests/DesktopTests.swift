@@ -336,6 +336,31 @@ struct DesktopTests {
         #expect(run.app.stderr.contains("cannot remember the window's place"), "\(run.app.transcript)")
     }
 
+    @Test(
+        """
+        a window made larger, smaller and larger again makes one new shared image for its frames, not one at each \
+        change: a window maximized again does not wait for the kernel to fault in a new one
+        """)
+    func shrinkingKeepsTheSharedImage() async throws {
+        let session = try await AppSession.launch(extraArguments: ["--trace-frames"])
+        defer { session.stop() }
+        let window = try #require(session.app.windowID)
+        for (index, (width, height)) in [(1000, 740), (300, 200), (1000, 740)].enumerated() {
+            try session.server.resizeWindow(window, width: width, height: height)
+            // The frame of this size, after those of the sizes before it.
+            try await waitUntil("the \(width)x\(height) frame, number \(index + 1)", timeout: .seconds(10)) {
+                session.app.stderr.components(separatedBy: "\n").filter {
+                    $0.contains("frame presented") && ($0.contains("size=1000x740") || $0.contains("size=300x200"))
+                }.reduce(into: [String]()) { sizes, line in
+                    let size = line.contains("size=300x200") ? "small" : "large"
+                    if sizes.last != size { sizes.append(size) }
+                }.count == index + 1
+            }
+        }
+        let made = session.app.stderr.components(separatedBy: "\n").filter { $0.contains("a shared image of") }
+        #expect(made.count == 1, "\(made)")
+    }
+
     @Test("a closed window comes back at the size and place it had, kept in DOCUMENT.window.json")
     func windowPlaceIsRemembered() async throws {
         let server = try await XorgServer.start()

@@ -82,6 +82,7 @@ public final class X11App {
         windowHost.setIcon(log: log)
         if options.verbose {
             windowHost.describeInput(log: log)
+            windowHost.presenter.onSharedImageMade = { log("frames: a shared image of \($0)x\($1) made") }
             log(
                 "scale \(scale) (Xft.dpi \(dpi.map { "\($0)" } ?? "unset")\(options.scale != nil ? ", --scale given" : ""))"
             )

@@ -33,6 +33,8 @@ final class WindowPresenter {
     private var shared: SharedImage?
     /// False once the server could not attach a segment: it will not later.
     private var sharedMemoryWorks = true
+    /// Called with each shared image's size as it is made after the first (for `--verbose`).
+    var onSharedImageMade: ((_ width: Int, _ height: Int) -> Void)?
 
     init(window: X11Window) throws(CairoError) {
         let display = window.display
@@ -125,17 +127,15 @@ final class WindowPresenter {
         window.display.flush()
     }
 
-    /// The shared image for frames of a `width` x `height` window: made at the first frame, and again when the
-    /// window outgrows it or shrinks to under a quarter of it. Its sides are rounded up to 256 px, so dragging a
+    /// The shared image for frames of a `width` x `height` window: made at the first frame, and again only when the
+    /// window outgrows it. A window that shrinks keeps it: making an image is mostly the kernel faulting in its
+    /// pages, on the loop (~24 ms for 3840x2160), so a window maximized, restored and maximized again would pay it
+    /// at every maximize, and giving it back costs the loop too. Its sides are rounded up to 256 px, so dragging a
     /// window's edge does not make a segment (and a round trip) per step. A canvas made on the old one keeps it
     /// until the canvas goes. A new image becomes the presenter's at once unless `replacing` is false.
     private func sharedImage(width: Int, height: Int, replacing: Bool = true) -> SharedImage? {
         guard sharedMemoryWorks else { return nil }
-        if let shared, width <= shared.width, height <= shared.height,
-            width * height * 4 >= shared.width * shared.height
-        {
-            return shared
-        }
+        if let shared, width <= shared.width, height <= shared.height { return shared }
         let image = makeSharedImage(width: width, height: height)
         if replacing { shared = image }
         return image
@@ -147,6 +147,7 @@ final class WindowPresenter {
         let image = SharedImage(
             display: window.display, visual: visual, depth: depth, width: roundedUp(width), height: roundedUp(height))
         if image == nil { sharedMemoryWorks = false }
+        if let image { onSharedImageMade?(image.width, image.height) }
         return image
     }
 
