@@ -464,16 +464,18 @@ public final class AccessibilityBridge: Sendable {
             let names = node.actions
             return tuple(GVariantValues.string(names.indices.contains(index) ? names[index] : ""))
         case (AtspiProtocol.action, "GetLocalizedName"):
-            return tuple(GVariantValues.string(node.actionTitle(argument(0))?.localized(scene.translate) ?? ""))
+            return tuple(GVariantValues.string(node.actionWords(argument(0))?.title.localized(scene.translate) ?? ""))
         case (AtspiProtocol.action, "GetDescription"):
-            return tuple(GVariantValues.string(node.actionDescription(argument(0))?.localized(scene.translate) ?? ""))
+            return tuple(
+                GVariantValues.string(node.actionWords(argument(0))?.description.localized(scene.translate) ?? ""))
         case (AtspiProtocol.action, "GetKeyBinding"):
             return tuple(GVariantValues.string(keyBinding(of: node, action: argument(0))))
         case (AtspiProtocol.action, "GetActions"):
             let actions = node.actions.indices.map { index in
-                GVariantValues.tuple([
-                    GVariantValues.string(node.actionTitle(index)?.localized(scene.translate) ?? ""),
-                    GVariantValues.string(node.actionDescription(index)?.localized(scene.translate) ?? ""),
+                let words = node.actionWords(index)
+                return GVariantValues.tuple([
+                    GVariantValues.string(words?.title.localized(scene.translate) ?? ""),
+                    GVariantValues.string(words?.description.localized(scene.translate) ?? ""),
                     GVariantValues.string(keyBinding(of: node, action: index)),
                 ])
             }

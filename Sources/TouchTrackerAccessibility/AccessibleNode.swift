@@ -103,22 +103,16 @@ enum AccessibleNode: Hashable {
     /// What the node's actions are called (a shape's: select, delete).
     static let shapeActions = ["select", "delete"]
 
-    /// The name a reader says for the node's action at `index`, in the user's language (nil: no such action).
-    func actionTitle(_ index: Int) -> Message? {
+    /// What a reader says of the node's action at `index`, in the user's language: its name and what it does (nil:
+    /// no such action).
+    func actionWords(_ index: Int) -> (title: Message, description: Message)? {
         guard actions.indices.contains(index) else { return nil }
         switch self {
-        case .shape: return index == 0 ? Message.selectAction : Message(MenuItem.delete.title)
-        case .menuItem: return Message.clickAction
-        case .application, .window, .drawing, .menu: return nil
-        }
-    }
-
-    /// What the node's action at `index` does, in words a reader says (nil: no such action).
-    func actionDescription(_ index: Int) -> Message? {
-        guard actions.indices.contains(index) else { return nil }
-        switch self {
-        case .shape: return index == 0 ? Message.selectActionDescription : Message.deleteActionDescription
-        case .menuItem: return Message.clickActionDescription
+        case .shape:
+            return index == 0
+                ? (Message.selectAction, Message.selectActionDescription)
+                : (Message(MenuItem.delete.title), Message.deleteActionDescription)
+        case .menuItem: return (Message.clickAction, Message.clickActionDescription)
         case .application, .window, .drawing, .menu: return nil
         }
     }

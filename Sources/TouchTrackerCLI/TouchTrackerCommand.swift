@@ -131,10 +131,8 @@ struct TouchTrackerCommand: ParsableCommand {
     /// What to say when the parser found no value for an option because its value starts with `-` (`--size -5x3`,
     /// `--state -o.json`): the parser takes such a word for an option, and `--option=value` is the way to give it.
     static func dashedValue(in arguments: [String], missingFrom message: String) -> String? {
-        let prefix = "Missing value for '"
-        guard message.hasPrefix(prefix) else { return nil }
-        let option = String(message.dropFirst(prefix.count).prefix { $0 != " " && $0 != "'" })
-        guard let index = arguments.firstIndex(of: option), index + 1 < arguments.count,
+        guard let option = optionMissingItsValue(in: message), let index = arguments.firstIndex(of: option),
+            index + 1 < arguments.count,
             case let value = arguments[index + 1], value.hasPrefix("-"), !value.hasPrefix("--")
         else { return nil }
         return "\(option) \(PathText.shown(value)): a value that starts with - is read as an option; "
@@ -144,12 +142,18 @@ struct TouchTrackerCommand: ParsableCommand {
     /// What to say when the parser found no value for `--option=` (an unset shell variable after the `=`): the
     /// same words as for an empty value given apart (`--document ""`).
     static func emptyValue(in arguments: [String], missingFrom message: String) -> String? {
-        let prefix = "Missing value for '"
-        guard message.hasPrefix(prefix) else { return nil }
-        let option = String(message.dropFirst(prefix.count).prefix { $0 != " " && $0 != "'" })
-        guard arguments.prefix(while: { $0 != "--" }).contains(option + "=") else { return nil }
+        guard let option = optionMissingItsValue(in: message),
+            arguments.prefix(while: { $0 != "--" }).contains(option + "=")
+        else { return nil }
         return pathOptions.contains(option)
             ? "\(option) is empty; give a file's name" : "\(option) is empty; give a value"
+    }
+
+    /// The option a parser's "Missing value for '--size <WxH>'" names, or nil for any other message.
+    private static func optionMissingItsValue(in message: String) -> String? {
+        let prefix = "Missing value for '"
+        guard message.hasPrefix(prefix) else { return nil }
+        return String(message.dropFirst(prefix.count).prefix { $0 != " " && $0 != "'" })
     }
 
     /// The options whose value is a file's path.

@@ -39,9 +39,7 @@ public enum DrawingExporter {
             let path: Rect
             switch shape {
             case .line(let line):
-                path = Rect(
-                    x: min(line.begin.x, line.end.x), y: min(line.begin.y, line.end.y),
-                    width: abs(line.end.x - line.begin.x), height: abs(line.end.y - line.begin.y))
+                path = Rect.bounding(line.begin, line.end)
             case .circle(let circle):
                 path = circle.frame
             }

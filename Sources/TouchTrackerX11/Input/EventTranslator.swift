@@ -308,6 +308,9 @@ struct EventTranslator {
         return mask[0] & (1 << 1) != 0
     }
 
+    /// The touch id of a pointing device's button 1: the device's id above `mouseIDBase`.
+    private static func pointerTouchID(of source: Int32) -> UInt64 { mouseIDBase | UInt64(UInt32(bitPattern: source)) }
+
     /// What kind of touch a pointing device's button 1 makes: a pen's tip, an eraser, or a mouse's.
     private func touchType(of source: Int32) -> TouchType {
         switch devices.tools[source] {
@@ -324,7 +327,7 @@ struct EventTranslator {
         guard let last = pointerTouches.removeValue(forKey: source) else { return [] }
         pointerTouchMasters[source] = nil
         let type = touchType(of: source)
-        let id = Self.mouseIDBase | UInt64(UInt32(bitPattern: source))
+        let id = Self.pointerTouchID(of: source)
         touchSources[id] = nil
         let ended = PlatformEvent.touch(
             TouchInput(id: id, phase: .ended, location: last, timestamp: time, force: force, type: type, tilt: tilt))
@@ -338,7 +341,7 @@ struct EventTranslator {
         tilt: StylusTilt? = nil
     ) -> [PlatformEvent] {
         let touchType = touchType(of: sourceID)
-        let id = Self.mouseIDBase | UInt64(UInt32(bitPattern: sourceID))
+        let id = Self.pointerTouchID(of: sourceID)
         func touch(_ phase: TouchInput.Phase, at location: Point) -> PlatformEvent {
             .touch(
                 TouchInput(
