@@ -164,7 +164,7 @@ let package = Package(
             name: "TouchTrackerBench",
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "XorgTestSupport",
-                "WestonTestSupport", "SeededRandom", "JSON",
+                "WestonTestSupport", "KWinTestSupport", "SeededRandom", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
