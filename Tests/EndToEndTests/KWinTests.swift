@@ -193,6 +193,21 @@ struct KWinDesktopTests {
         try await other.waitForStderrLine(containing: "touchtracker: ready", timeout: .seconds(20))
         _ = try await KWinSession.shownWindow(of: other, on: server)
 
+        func comeForwardRequests() -> Int {
+            session.app.stderrLines.filter { $0.contains("asked to come forward") }.count
+        }
+        // First a token KWin never issued: KWin refuses it (it only asks for attention), so the other window stays
+        // the active one. Without this, a KWin that activated on any token would let the test below pass.
+        let forged = try KWinSession.launchApp(
+            on: server, document: session.document, environment: ["XDG_ACTIVATION_TOKEN": "kwin-999999"])
+        #expect(try await forged.waitForExit(timeout: .seconds(20)) == 0, "\(forged.transcript)")
+        try await waitUntil("the window to be asked to come forward", timeout: .seconds(5)) {
+            comeForwardRequests() == 1
+        }
+        try await Task.sleep(for: .seconds(1))
+        let stillActive = try await server.windows().first { $0.active }
+        #expect(stillActive?.pid == other.pid, "a forged token activated \(String(describing: stillActive))")
+
         // A launcher's token, as KWin hands one out (to the tests' client, privileged by its .desktop file).
         let token = try server.input.activationToken(appID: "touchtracker")
         #expect(token.hasPrefix("kwin-"), "not a token of KWin's: \(token)")
@@ -200,7 +215,9 @@ struct KWinDesktopTests {
             on: server, document: session.document, environment: ["XDG_ACTIVATION_TOKEN": token])
         #expect(try await second.waitForExit(timeout: .seconds(20)) == 0, "\(second.transcript)")
         #expect(second.stderr.contains("process \(session.app.pid)"), "\(second.transcript)")
-        try await session.app.waitForStderrLine(containing: "asked to come forward", timeout: .seconds(5))
+        try await waitUntil("the window to be asked to come forward again", timeout: .seconds(5)) {
+            comeForwardRequests() == 2
+        }
         let active = try await server.waitForWindow("the first window to become the active one") {
             $0.pid == session.app.pid && $0.active
         }
