@@ -16,6 +16,12 @@ struct KWinGestureTests {
     func touchIsSavedInLogicalUnits(scale: Double) async throws {
         let session = try await KWinSession.launch(scale: scale)
         defer { session.stop() }
+        if scale != 1 {
+            // The window really paints at KWin's fractional scale (wp_fractional_scale_v1), not at 1 or at the
+            // output's rounded-up integer scale 2.
+            let lastScale = session.app.stderrLines.last { $0.contains("painting at scale") }
+            #expect(lastScale?.contains("painting at scale \(scale) now") == true, "\(session.app.transcript)")
+        }
         try session.input.stroke(id: 0, from: (120, 110), to: (300, 110))
         let document = try await session.document(lineCount: 1)
         #expect(document.lines[0].begin.distance(to: (120, 110)) <= 1, "\(document.lines)")
