@@ -34,13 +34,20 @@ enum KWinLatency {
         case .success(let run):
             let stats = WaylandLatency.Stats(run.committed)
             let delivery = WaylandLatency.Stats(run.delivered)
+            // The moves KWin took in quickly (its roundtrip under 2 ms): on a busy machine KWin's own stalls make
+            // the p99, and these show what is left for the app. Only a figure: the target is on every move.
+            let quick = zip(run.committed, run.delivered).filter { $0.1 < 0.002 }.map(\.0)
+            let quickStats = WaylandLatency.Stats(quick)
             return Row(
                 name: name,
                 figure: stats.figure(warmUp: warmUpMoves) + "; KWin taking the fake input: median "
-                    + "\(Bench.ms(delivery.median)), p99 \(Bench.ms(delivery.p99)); buffer \(run.width)x\(run.height)",
+                    + "\(Bench.ms(delivery.median)), p99 \(Bench.ms(delivery.p99)); the \(quick.count) moves KWin took "
+                    + "in under 2 ms: median \(Bench.ms(quickStats.median)), p99 \(Bench.ms(quickStats.p99)); buffer "
+                    + "\(run.width)x\(run.height)",
                 target: target, passed: scale == 1 || stats.p99 <= targetP99,
                 values: stats.values.merging([
                     "deliveredMedianSeconds": delivery.median, "deliveredP99Seconds": delivery.p99,
+                    "quickDeliveryMoves": Double(quick.count), "quickDeliveryP99Seconds": quickStats.p99,
                 ]) { $1 })
         case .failure(let error):
             return notMeasured(name, target, error)
