@@ -179,7 +179,7 @@ struct CommandLineTests {
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stderr
-                == "touchtracker: 2 shapes reach outside the picture (0, 0 to 16384x600 in the window's pixels) and "
+                == "touchtracker: 2 shapes reach outside the picture (0, 0 to 16384x600 in drawing units) and "
                 + "are cut off there\n", "\(result)")
         #expect(try CairoSurface(readingPNG: out).width == 16384)
         // A line that starts on the picture's edge loses only a sliver of its round cap: nothing to say.

@@ -96,7 +96,8 @@ struct DesktopTests {
     }
 
     @Test(
-        "with Xft.dpi 192 set by xrdb, lines are 20 px wide, a 15 px wobble is still a tap, and taps select 35 px away")
+        "with Xft.dpi 192 set by xrdb, lines are 20 px wide, 15 px wobbles are taps, taps select 35 px away, units saved"
+    )
     func hiDPIFromXftDpi() async throws {
         let server = try await XorgServer.start()
         defer { server.stop() }
@@ -121,6 +122,10 @@ struct DesktopTests {
         try run.drawLine(id: 1, from: (100, 200), to: (600, 200))
         let saved = try await SavedDocument.wait(for: document, lineCount: 1)
         #expect(saved.lines.count == 1, "\(saved.lines)")
+        // Saved in drawing units: the screen's pixels over 2, so the drawing has this size on every screen.
+        let line = try #require(saved.lines.first)
+        #expect(abs(line.begin.x - 50) <= 0.5 && abs(line.begin.y - 100) <= 0.5, "\(line)")
+        #expect(abs(line.end.x - 300) <= 0.5 && abs(line.end.y - 100) <= 0.5, "\(line)")
 
         // 20 px wide: black 8 px off the centre line, white 13 px off.
         try await waitUntil("a 20 px line", timeout: .seconds(5), poll: .milliseconds(50)) {
