@@ -9,12 +9,19 @@ extension CairoSurface {
     ) throws(CairoError) -> CairoSurface {
         let surface = try CairoSurface(width: width, height: height, format: .screen)
         let context = try CairoContext(surface: surface)
-        context.paint(solid: background)
+        // Only where the stretched picture does not reach needs the background: each pixel is written once (on the
+        // event loop, at a change of scale, every millisecond counts).
+        let reach = (width: Double(source.width) * factor, height: Double(source.height) * factor)
+        if reach.width < Double(width) || reach.height < Double(height) { context.paint(solid: background) }
         source.flush()
         cairo_save(context.pointer)
+        cairo_rectangle(context.pointer, 0, 0, min(reach.width, Double(width)), min(reach.height, Double(height)))
+        cairo_clip(context.pointer)
         cairo_scale(context.pointer, factor, factor)
         cairo_set_source_surface(context.pointer, source.pointer, 0, 0)
         cairo_pattern_set_filter(cairo_get_source(context.pointer), CAIRO_FILTER_FAST)
+        // A copy, not a blend: the source is opaque.
+        cairo_set_operator(context.pointer, CAIRO_OPERATOR_SOURCE)
         cairo_paint(context.pointer)
         cairo_restore(context.pointer)
         try context.checkStatus("stretching the window's picture to a new scale")
