@@ -417,6 +417,9 @@ enum Responsiveness {
         defer { for change in changes { change.waitUntilExit() } }
         let result = try await secondFinger(&finger, moves: 300) { move, _ in
             guard move == 40 || move == 170 else { return true }
+            // Two xrdb at once would each merge into what the other has not written yet: the last one to write
+            // would win, whichever that is.
+            changes.last?.waitUntilExit()
             changes.append(try setDPI(move == 40 ? 192 : 96, on: session.server.display))
             return true
         }
