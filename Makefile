@@ -15,6 +15,11 @@ BIN ?=
 # gettext's msgfmt compiles the translations.
 RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev libglib2.0-dev pkg-config gettext \
 	libwayland-dev wayland-protocols libxkbcommon-dev libdecor-0-dev libdecor-0-plugin-1-cairo
+# The screen reader the tests run against the app (OrcaTests): Debian 12's Orca 43, speaking through a private
+# speech-dispatcher with the espeak-ng module and libao's null output; python3-gi with GTK 3's bindings makes the
+# control window.
+ORCA_TEST_PACKAGES := orca speech-dispatcher speech-dispatcher-espeak-ng espeak-ng libao4 python3-gi \
+	gir1.2-gtk-3.0
 # Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol header
 # comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
 # (renders exported PDFs back to pixels); and a headless weston with Xwayland and an input module of the tests'
@@ -23,6 +28,7 @@ TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xser
 	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript fonts-ipafont-gothic fonts-dejavu-core \
 	dpkg-dev lintian appstream binutils xclip at-spi2-core dbus-daemon dbus-bin python3-pyatspi \
 	weston libweston-10-dev xwayland wl-clipboard
+TEST_PACKAGES += $(ORCA_TEST_PACKAGES)
 
 .PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources \
 	locales deb deps-deb wayland-protocols
