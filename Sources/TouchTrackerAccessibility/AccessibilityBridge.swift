@@ -33,9 +33,9 @@ public enum AccessibilityRequest: Sendable, Equatable {
 public final class AccessibilityBridge: Sendable {
     /// The scene clients are answered from, and what was last announced about it.
     private let scene: Mutex<AccessibleScene>
-    private let state = Mutex(BridgeState())
+    let state = Mutex(BridgeState())
     private let onRequest: @Sendable (AccessibilityRequest) -> Void
-    private let log: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
     private let lineWidth: Double
     private let worker: Worker
 
@@ -47,6 +47,8 @@ public final class AccessibilityBridge: Sendable {
         var busName = ""
         var desktop: (busName: String, path: String) = ("", AtspiProtocol.nullPath)
         var applicationID: Int32 = 0
+        /// How many keystroke listeners (screen readers) the registry has, as it last said.
+        var keyListeners = 0
         var stopped = false
     }
 
@@ -298,6 +300,8 @@ public final class AccessibilityBridge: Sendable {
         }
         guard go else { return }
         embed(connection, busName: busName, box: box)
+        let keyListenerWatch = watchKeyListeners(connection, box: box.toOpaque())
+        defer { g_dbus_connection_signal_unsubscribe(connection, keyListenerWatch) }
         while !state.withLock({ $0.stopped }) { g_main_context_iteration(context, 1) }
         state.withLock {
             $0.connection = nil

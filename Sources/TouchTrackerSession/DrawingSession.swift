@@ -72,6 +72,8 @@ public final class DrawingSession {
     private var accessibility: AccessibilityBridge?
     /// What assistive clients asked for, done at the next frame.
     private let accessibilityRequests = AccessibilityMailbox()
+    /// Keys a screen reader hears (and may consume) before the app acts on them.
+    private let registryKeys: RegistryKeyGate
     /// What the accessible tree was last told: the shapes' revision, the selection and the window's size.
     private var publishedScene:
         (revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size, active: Bool, activation: Int)?
@@ -132,6 +134,7 @@ public final class DrawingSession {
         export = BackgroundExport(wakeUp: host.wakeUp)
         diskChanges = DiskChangeMailbox(wakeUp: host.wakeUp)
         backgroundPaste = BackgroundPaste(wakeUp: host.wakeUp)
+        registryKeys = RegistryKeyGate(wakeUp: host.wakeUp)
         controller.onCopy = { [unowned self] shapes in self.copy(shapes) }
         controller.onPaste = { [unowned self] in self.paste() }
         if options.exportPath != nil {
@@ -193,6 +196,8 @@ public final class DrawingSession {
             if options.verbose { log("device \(source) removed; its touches are cancelled") }
         case .key(let command):
             controller.handleKey(command)
+        case .keyEvent(let report, let command):
+            registryKeys.pass(report, command: command, through: accessibility) { controller.handleKey($0) }
         case .focusChanged:
             break
         }
@@ -241,6 +246,10 @@ public final class DrawingSession {
         reportExports()
         adoptDiskChanges()
         adoptPreparedPaste()
+        registryKeys.actOnAnswered { command in
+            clock.advance(to: MonotonicClock.now())
+            controller.handleKey(command)
+        }
         doAccessibilityRequests()
         let standing = standingNotice?()
         if standing != controller.standingNotice {

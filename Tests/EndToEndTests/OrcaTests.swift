@@ -101,4 +101,63 @@ struct OrcaTests {
             #expect(said.joined(separator: " ").count < 200, "\(said)")
         }
     }
+
+    /// Focuses the app and waits until Orca has said the window and the app knows a screen reader listens to keys.
+    private func focusAndSettle(_ desktop: Desktop) async throws {
+        let mark = desktop.orca.mark
+        try desktop.focusApp()
+        try await desktop.session.app.waitForStderrLine(
+            containing: "a screen reader listens to the keys", timeout: .seconds(20))
+        try await desktop.orca.waitForSpeech("TouchTracker frame", after: mark)
+        _ = try await desktop.orca.speechSettled(after: mark, quiet: .milliseconds(800))
+    }
+
+    @Test(
+        """
+        keys go through the registry: Orca echoes the app's keys, and its Where Am I (KP_Enter) speaks the focused \
+        shape, then the drawing with its count
+        """)
+    func orcaHearsTheAppsKeys() async throws {
+        try await withDesktop { desktop in
+            try await focusAndSettle(desktop)
+            var mark = desktop.orca.mark
+            try await desktop.press(["Tab"])
+            try await desktop.orca.waitForSpeech("tab", after: mark)
+            try await desktop.orca.waitForSpeech("Line from 100, 100 to 300, 100", after: mark)
+            mark = desktop.orca.mark
+            try await desktop.press(["KP_Enter"])
+            try await desktop.orca.waitForSpeech("Line from 100, 100 to 300, 100", after: mark)
+            mark = desktop.orca.mark
+            try await desktop.press(["Escape"])
+            _ = try await desktop.orca.speechSettled(after: mark, quiet: .milliseconds(800))
+            mark = desktop.orca.mark
+            try await desktop.press(["KP_Enter"])
+            try await desktop.orca.waitForSpeech("Drawing, 3 lines", after: mark)
+        }
+    }
+
+    @Test(
+        """
+        a key Orca consumes does nothing in the app: in Orca's learn mode (Insert+H) Space and the arrows draw no \
+        line; after Escape leaves it, the same keys draw one
+        """)
+    func consumedKeysDoNothing() async throws {
+        try await withDesktop { desktop in
+            try await focusAndSettle(desktop)
+            var mark = desktop.orca.mark
+            try await desktop.chord(["Insert", "h"])
+            try await desktop.orca.waitForSpeech("learn mode", after: mark)
+            mark = desktop.orca.mark
+            try await desktop.press(["Right", "space", "Right", "Right", "space"])
+            try await desktop.orca.waitForSpeech("space", after: mark)
+            mark = desktop.orca.mark
+            try await desktop.press(["Escape"])
+            try await desktop.orca.waitForSpeech("Exiting learn mode", after: mark)
+            try await Task.sleep(for: .seconds(1))
+            #expect(SavedDocument.read(desktop.session.document)?.lines.count == 3)
+            try await desktop.press(["Right", "space", "Right", "Right", "space"])
+            let saved = try await desktop.session.savedDocument(lineCount: 4)
+            #expect(saved.lines.count == 4)
+        }
+    }
 }
