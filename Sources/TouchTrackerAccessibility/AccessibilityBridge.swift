@@ -101,19 +101,27 @@ public final class AccessibilityBridge: Sendable {
     /// Tells clients what the window shows now: children added or removed, a new selection, a new name.
     public func publish(_ newScene: AccessibleScene) {
         let old = scene.withLock { scene in
-            defer { scene = newScene }
-            return scene
+            let old = scene
+            // What was last said stays the notice's name.
+            scene = newScene
+            scene.notice = old.notice
+            return old
         }
         let (connection, busName) = state.withLock { ($0.connection, $0.busName) }
         guard let connection else { return }
         // The children changed only when the list of shapes did (a move keeps it, and its storage, as it was).
         if old.shapes.revision != newScene.shapes.revision, old.shapes.order != newScene.shapes.order {
-            // One shape added anywhere (a line goes in below the circles): "add" at its place, with it. Anything
-            // else: "the children changed" at index 0, which tells a client to read them all again.
+            // One shape added anywhere (a line goes in below the circles): "add" at its place, with it; one removed:
+            // "remove" at its place, with it. Anything else: "the children changed" at index 0, which tells a client
+            // to read them all again.
             if let added = Self.singleInsertion(from: old.shapes.order, to: newScene.shapes.order) {
                 emit(
                     connection, node: .drawing, member: "ChildrenChanged", kind: "add", detail: Int32(added.index),
                     data: GVariantValues.reference(busName: busName, path: AccessibleNode.shape(added.id).path))
+            } else if let removed = Self.singleInsertion(from: newScene.shapes.order, to: old.shapes.order) {
+                emit(
+                    connection, node: .drawing, member: "ChildrenChanged", kind: "remove", detail: Int32(removed.index),
+                    data: GVariantValues.reference(busName: busName, path: AccessibleNode.shape(removed.id).path))
             } else {
                 emit(
                     connection, node: .drawing, member: "ChildrenChanged", kind: "remove", detail: 0,
@@ -148,7 +156,10 @@ public final class AccessibilityBridge: Sendable {
             }
         }
         if old.selection != newScene.selection {
-            if let previous = old.selection { emitState(connection, "selected", false, on: .shape(previous)) }
+            // A shape deleted is gone: no event names it.
+            if let previous = old.selection, newScene.shapes[previous] != nil {
+                emitState(connection, "selected", false, on: .shape(previous))
+            }
             if let current = newScene.selection { emitState(connection, "selected", true, on: .shape(current)) }
             emitSelectionChanged(connection, on: .drawing)
         }
@@ -184,8 +195,8 @@ public final class AccessibilityBridge: Sendable {
             )
         } else if newScene.isActive, old.focusedNode != newScene.focusedNode {
             // A reader speaks what gains the focus: the highlighted item, the selected shape, or the drawing again
-            // as a menu closes or the selection goes. What had it is told it lost it first.
-            emitState(connection, "focused", false, on: old.focusedNode)
+            // as a menu closes or the selection goes. What had it is told it lost it first (unless it is gone).
+            if old.focusedNode.exists(in: newScene) { emitState(connection, "focused", false, on: old.focusedNode) }
             emitState(connection, "focused", true, on: newScene.focusedNode)
         }
     }
@@ -234,10 +245,18 @@ public final class AccessibilityBridge: Sendable {
             data: GVariantValues.int32(0))
     }
 
-    /// Says `text` to a screen reader (a notice the window shows): AT-SPI's announcement, politely.
+    /// Says `text` to a screen reader (a notice the window shows, where the keyboard cursor rests): AT-SPI's
+    /// announcement, politely, for a current screen reader; and for Orca 43, which does not listen to announcements,
+    /// the notice node renamed and shown anew (a notification whose showing state turns on is what it speaks).
     public func announce(_ text: String) {
+        scene.withLock { $0.notice = text }
         guard let connection = state.withLock({ $0.connection }) else { return }
         emit(connection, node: .window, member: "Announcement", kind: "", detail: 1, data: GVariantValues.string(text))
+        emitState(connection, "showing", false, on: .notice)
+        emit(
+            connection, node: .notice, member: "PropertyChange", kind: "accessible-name", detail: 0,
+            data: GVariantValues.string(text))
+        emitState(connection, "showing", true, on: .notice)
     }
 
     /// Leaves the accessibility bus and ends the worker.
@@ -607,7 +626,7 @@ public final class AccessibilityBridge: Sendable {
             return scene.menu.flatMap { menu in
                 menu.items.indices.first { menu.itemFrame($0).contains(point) }.flatMap(scene.menuItemNode)
             }
-        case .shape, .menuItem: return nil
+        case .shape, .menuItem, .notice: return nil
         }
     }
 

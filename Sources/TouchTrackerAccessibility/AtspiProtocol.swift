@@ -27,6 +27,7 @@ enum AtspiProtocol {
         case menu = 33
         case menuItem = 35
         case application = 75
+        case notification = 101
     }
 
     enum State: UInt32 {

@@ -86,6 +86,8 @@ public final class DrawingSession {
     /// What a screen reader is told as the keyboard draws, and the timer that says where the cursor rests.
     private var cursorAnnouncer = KeyboardCursorAnnouncer()
     private var cursorRestTimer: TimerToken?
+    /// What the last undo or redo changed, said at the next frame (after the tree is told).
+    private var undoOutcome: Message?
     /// Shapes moved since a reader was last told, told once they rest (`shapeRestDelay`), and the timer for it.
     private var reshapedToTell = ReshapedShapes()
     private var shapeRestTimer: TimerToken?
@@ -195,12 +197,43 @@ public final class DrawingSession {
         case .deviceRemoved(let source):
             if options.verbose { log("device \(source) removed; its touches are cancelled") }
         case .key(let command):
-            controller.handleKey(command)
+            handleKey(command)
         case .keyEvent(let report, let command):
-            registryKeys.pass(report, command: command, through: accessibility) { controller.handleKey($0) }
+            registryKeys.pass(report, command: command, through: accessibility) { handleKey($0) }
         case .focusChanged:
             break
         }
+    }
+
+    /// A key's command for the controller; what an undo or a redo changed is told to a screen reader.
+    private func handleKey(_ command: KeyCommand) {
+        let action = KeyMap.action(for: command)
+        if action == .deleteSelection || action == .activateHighlighted {
+            selectingNeighbourOfDeleted { _ = controller.handleKey(command) }
+            return
+        }
+        guard accessibility != nil, action == .undo || action == .redo else {
+            controller.handleKey(command)
+            return
+        }
+        let before = controller.drawingView.shapes
+        controller.handleKey(command)
+        undoOutcome = UndoOutcome.message(redo: action == .redo, before: before, after: controller.drawingView.shapes)
+    }
+
+    /// Does `edit`; when it deleted the selected shape, the selection (and with it the keyboard's and a screen
+    /// reader's focus) goes to the next shape in drawing order, the previous one if it was the last, the drawing
+    /// when none is left: where Tab would have gone from it.
+    private func selectingNeighbourOfDeleted(_ edit: () -> Void) {
+        let shapes = controller.drawingView.shapes
+        let selected = controller.drawingView.selection
+        let position = selected.flatMap { shapes.orderPosition(of: $0) }
+        edit()
+        let order = controller.drawingView.shapes.order
+        guard let selected, let position, controller.drawingView.shapes[selected] == nil,
+            controller.drawingView.selection == nil, !order.isEmpty
+        else { return }
+        controller.select(order[min(position, order.count - 1)])
     }
 
     /// The window is now `width` x `height` device pixels: the canvas first (a failure is logged, the old one
@@ -248,7 +281,7 @@ public final class DrawingSession {
         adoptPreparedPaste()
         registryKeys.actOnAnswered { command in
             clock.advance(to: MonotonicClock.now())
-            controller.handleKey(command)
+            handleKey(command)
         }
         doAccessibilityRequests()
         let standing = standingNotice?()
@@ -305,6 +338,11 @@ public final class DrawingSession {
         guard let accessibility else { return }
         publishSceneIfChanged(to: accessibility)
         tellReshapedShapesWhenStill(to: accessibility)
+        if let outcome = undoOutcome {
+            undoOutcome = nil
+            dropCursorRest()
+            accessibility.announce(outcome.localized(Localization.translate))
+        }
         if let notice = noticeAnnouncer.toAnnounce(
             shows: controller.overlay.notice, standing: controller.standingNotice,
             passingShown: controller.passingNoticesShown)
@@ -414,7 +452,8 @@ public final class DrawingSession {
         case .select(let id):
             controller.select(id)
         case .delete(let id):
-            controller.delete(id)
+            if controller.drawingView.selection != id { controller.select(id) }
+            selectingNeighbourOfDeleted { controller.delete(id) }
         case .deselect:
             controller.select(nil)
         case .activateMenuItem(let item, let seen):

@@ -7,6 +7,10 @@ public final class AccessibilityBus: Sendable {
     public let address: String
     private let daemon: ChildProcess
     private let launcher: ChildProcess
+    /// The launcher's own `XDG_RUNTIME_DIR`: it puts the accessibility bus's socket in `…/at-spi/bus`, one path for
+    /// every launcher of the user otherwise, so buses of tests running at once (on this machine, by anyone) would
+    /// take each other's socket.
+    private let runtimeFolder: URL
 
     public static let python = "/usr/bin/python3"
 
@@ -28,6 +32,9 @@ public final class AccessibilityBus: Sendable {
         """
 
     public init() async throws {
+        runtimeFolder = FileManager.default.temporaryDirectory.appendingPathComponent("a11y-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: runtimeFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         daemon = try ChildProcess(
             executable: "/usr/bin/dbus-daemon", arguments: ["--session", "--nofork", "--print-address=1"],
             environment: ["PATH": "/usr/bin:/bin"])
@@ -37,7 +44,9 @@ public final class AccessibilityBus: Sendable {
         }
         launcher = try ChildProcess(
             executable: "/usr/libexec/at-spi-bus-launcher", arguments: ["--launch-immediately"],
-            environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
+            environment: [
+                "DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtimeFolder.path,
+            ])
         // Up once it owns org.a11y.Bus on the session bus.
         let address = address
         try await waitUntil("the accessibility bus", timeout: .seconds(10), poll: .milliseconds(50)) {
@@ -77,5 +86,6 @@ public final class AccessibilityBus: Sendable {
     public func stop() {
         _ = launcher.stop(timeout: .seconds(5))
         _ = daemon.stop(timeout: .seconds(5))
+        try? FileManager.default.removeItem(at: runtimeFolder)
     }
 }

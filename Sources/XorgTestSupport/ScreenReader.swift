@@ -134,7 +134,10 @@ public final class ScreenReader: Sendable {
     {
         do {
             return try await waitForValue("Orca to say \"\(text)\"", timeout: timeout, poll: .milliseconds(50)) {
-                if let exit = orca.exit { throw StartError(description: "Orca ended: \(exit)\n\(debugTail)") }
+                if let exit = orca.exit {
+                    let errors = String(decoding: orca.stderr, as: UTF8.self)
+                    throw StartError(description: "Orca ended: \(exit)\n\(errors)\n\(debugTail)")
+                }
                 return utterances.dropFirst(mark).first { $0.contains(text) }
             }
         } catch let error as WaitTimeout {

@@ -26,9 +26,12 @@ struct OrcaTests {
         let orca: ScreenReader
         let control: ControlWindow?
 
-        /// Gives the keyboard focus to the app's window.
-        func focusApp() throws {
+        /// Gives the keyboard focus to the app's window, afresh: away first (the pointer resting over the window may
+        /// have given it the focus already), then to it.
+        func focusApp() async throws {
             let window = try #require(session.app.windowID, "\(session.app.transcript)")
+            try session.server.focusWindow(nil)
+            try await Task.sleep(for: .milliseconds(300))
             try session.server.focusWindow(window)
         }
 
@@ -93,19 +96,22 @@ struct OrcaTests {
     func focusSpeaksShortWords() async throws {
         try await withDesktop { desktop in
             let mark = desktop.orca.mark
-            try desktop.focusApp()
+            try await desktop.focusApp()
             try await desktop.orca.waitForSpeech("TouchTracker frame", after: mark)
             let said = try await desktop.orca.speechSettled(after: mark)
             print("focus said:", said)
             #expect(said.contains { $0.contains("Drawing, 3 lines") }, "\(said)")
+            // One short sentence points to the key help; the help itself is not spoken unasked.
+            #expect(said.contains { $0.contains("press H for the keys") }, "\(said)")
             #expect(said.joined(separator: " ").count < 200, "\(said)")
+            #expect(Set(said).count == said.count, "nothing is said twice: \(said)")
         }
     }
 
     /// Focuses the app and waits until Orca has said the window and the app knows a screen reader listens to keys.
     private func focusAndSettle(_ desktop: Desktop) async throws {
         let mark = desktop.orca.mark
-        try desktop.focusApp()
+        try await desktop.focusApp()
         try await desktop.session.app.waitForStderrLine(
             containing: "a screen reader listens to the keys", timeout: .seconds(20))
         try await desktop.orca.waitForSpeech("TouchTracker frame", after: mark)
@@ -158,6 +164,112 @@ struct OrcaTests {
             try await desktop.press(["Right", "space", "Right", "Right", "space"])
             let saved = try await desktop.session.savedDocument(lineCount: 4)
             #expect(saved.lines.count == 4)
+        }
+    }
+
+    @Test(
+        """
+        drawing from the keyboard is spoken by Orca 43: where the cursor rests, where the line in progress ends once \
+        the arrows rest, the finished line's name, and a cancelled line
+        """)
+    func keyboardDrawingIsSpoken() async throws {
+        try await withDesktop { desktop in
+            try await focusAndSettle(desktop)
+            let orca = desktop.orca
+            // The cursor starts at the window's middle (320, 240); each arrow moves it 10 px.
+            var mark = orca.mark
+            try await desktop.press(["Right"], pause: .milliseconds(900))
+            try await orca.waitForSpeech("Cursor at 330, 240", after: mark)
+            mark = orca.mark
+            try await desktop.press(["space", "Right"], pause: .milliseconds(100))
+            try await desktop.press(["Right"], pause: .milliseconds(900))
+            try await orca.waitForSpeech("Drawing a line to 350, 240", after: mark)
+            let inProgress = try await orca.speechSettled(after: mark, quiet: .milliseconds(600))
+            #expect(inProgress.filter { $0.contains("Drawing a line to") }.count == 1, "\(inProgress)")
+            mark = orca.mark
+            try await desktop.press(["space"])
+            try await orca.waitForSpeech("Line from 330, 240 to 350, 240", after: mark)
+            _ = try await desktop.session.savedDocument(lineCount: 4)
+            mark = orca.mark
+            try await desktop.press(["space", "Down"], pause: .milliseconds(100))
+            try await desktop.press(["Escape"])
+            try await orca.waitForSpeech("Line cancelled", after: mark)
+        }
+    }
+
+    @Test("Tab, Tab, Shift+Tab: Orca says each line the keyboard selects, then the one before")
+    func tabSpeaksEachShape() async throws {
+        try await withDesktop { desktop in
+            try await focusAndSettle(desktop)
+            let orca = desktop.orca
+            var mark = orca.mark
+            try await desktop.press(["Tab"])
+            try await orca.waitForSpeech("Line from 100, 100 to 300, 100", after: mark)
+            mark = orca.mark
+            try await desktop.press(["Tab"])
+            try await orca.waitForSpeech("Line from 100, 200 to 300, 200", after: mark)
+            mark = orca.mark
+            try await desktop.chord(["Shift_L", "Tab"])
+            try await orca.waitForSpeech("Line from 100, 100 to 300, 100", after: mark)
+        }
+    }
+
+    @Test("the Menu key opens the shape's menu, spoken with its item; Escape goes back to the shape")
+    func menuAndEscapeAreSpoken() async throws {
+        try await withDesktop { desktop in
+            try await focusAndSettle(desktop)
+            let orca = desktop.orca
+            try await desktop.press(["Tab"])
+            _ = try await orca.speechSettled(after: orca.mark, quiet: .milliseconds(600))
+            var mark = orca.mark
+            try await desktop.press(["Menu"])
+            try await orca.waitForSpeech("Delete", after: mark)
+            mark = orca.mark
+            try await desktop.press(["Escape"])
+            try await orca.waitForSpeech("Line from 100, 100 to 300, 100", after: mark)
+        }
+    }
+
+    @Test(
+        """
+        Delete gives the focus to the next shape, spoken, with no key help; the last shape's delete goes to the one \
+        before, and Tab goes on from there; Ctrl+Z and Ctrl+Y say what they changed
+        """)
+    func deleteFocusesTheNextShapeAndUndoIsSpoken() async throws {
+        try await withDesktop { desktop in
+            try await focusAndSettle(desktop)
+            let orca = desktop.orca
+            try await desktop.press(["Tab", "Tab"])
+            _ = try await orca.speechSettled(after: orca.mark, quiet: .milliseconds(600))
+            var mark = orca.mark
+            try await desktop.press(["Delete"])
+            try await orca.waitForSpeech("Line from 100, 300 to 300, 300", after: mark)
+            var said = try await orca.speechSettled(after: mark, quiet: .milliseconds(800))
+            #expect(!said.contains { $0.contains("Drag with a finger") }, "\(said)")
+            _ = try await desktop.session.savedDocument(lineCount: 2)
+            #expect(SavedDocument.read(desktop.session.document)?.lines.count == 2)
+            // The last shape deleted: the one before it gets the focus.
+            mark = orca.mark
+            try await desktop.press(["Delete"])
+            try await orca.waitForSpeech("Line from 100, 100 to 300, 100", after: mark)
+            mark = orca.mark
+            try await desktop.chord(["Control_L", "z"])
+            try await orca.waitForSpeech("Undone: Line from 100, 300 to 300, 300 restored", after: mark)
+            mark = orca.mark
+            try await desktop.chord(["Control_L", "y"])
+            try await orca.waitForSpeech("Redone: Line from 100, 300 to 300, 300 removed", after: mark)
+            said = try await orca.speechSettled(after: mark, quiet: .milliseconds(800))
+            #expect(!said.contains { $0.contains("Drag with a finger") }, "\(said)")
+        }
+    }
+
+    @Test("a notice the window shows (Ctrl+C copies the drawing) is spoken by Orca 43")
+    func windowNoticeIsSpoken() async throws {
+        try await withDesktop { desktop in
+            try await focusAndSettle(desktop)
+            let mark = desktop.orca.mark
+            try await desktop.chord(["Control_L", "c"])
+            try await desktop.orca.waitForSpeech("Copied the drawing", after: mark)
         }
     }
 }

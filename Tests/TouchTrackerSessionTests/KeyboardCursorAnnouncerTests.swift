@@ -33,12 +33,20 @@ import TouchTracker
         #expect(said == .now(.lineName(from: line.begin, to: line.end)))
     }
 
-    @Test("a line Escape cancelled is not said as drawn")
-    func cancelledLineIsNotSaidAsDrawn() {
+    @Test("a line Escape cancelled is not said as drawn: it is said cancelled, at once")
+    func cancelledLineIsSaidCancelled() {
         var announcer = KeyboardCursorAnnouncer()
         _ = announcer.saying(for: look(x: 200, drawing: .line), newestShape: { _ in nil })
         let said = announcer.saying(for: look(x: 200), newestShape: { _ in .lineName(from: .zero, to: .zero) })
-        #expect(said == .whenStill)
+        #expect(said == .now(.strokeCancelled(.line)))
+        #expect(said == .now(Message("Line cancelled")))
+    }
+
+    @Test("a circle Escape cancelled is said cancelled")
+    func cancelledCircleIsSaidCancelled() {
+        var announcer = KeyboardCursorAnnouncer()
+        _ = announcer.saying(for: look(x: 200, drawing: .circle), newestShape: { _ in nil })
+        #expect(announcer.saying(for: look(x: 200), newestShape: { _ in nil }) == .now(Message("Circle cancelled")))
     }
 
     @Test("with a shape selected the cursor's moves are not said: the shape's focus and name speak")
