@@ -26,4 +26,6 @@ enum PlatformEvent {
     case keyReleased(KeyEventReport)
     /// Selection traffic for the clipboard (`X11Clipboard`).
     case clipboard(ClipboardEvent)
+    /// The X resources on the root window changed (`xrdb`, or a desktop's scale setting): `Xft.dpi` may be new.
+    case resourcesChanged
 }
