@@ -100,9 +100,15 @@ extension AccessibilityBridge {
         let subscription = g_dbus_connection_signal_subscribe(
             connection, nil, Self.deviceEventListener, nil, Self.deviceEventControllerPath, nil,
             G_DBUS_SIGNAL_FLAGS_NONE,
-            { connection, _, _, _, _, _, data in
+            { connection, _, _, _, member, _, data in
                 let box = Unmanaged<BridgeBox>.fromOpaque(data!).takeUnretainedValue()
-                if let connection { box.bridge.countKeyListeners(connection, box: data!) }
+                // One more listener is known without asking (Orca registers hundreds, one per modifier mask, at
+                // start); one gone may have been the last, so the registry is asked.
+                if let member, String(cString: member) == "KeystrokeListenerRegistered" {
+                    box.bridge.addKeyListener()
+                } else if let connection {
+                    box.bridge.countKeyListeners(connection, box: data!)
+                }
             }, box, nil)
         countKeyListeners(connection, box: box)
         return subscription
@@ -131,6 +137,10 @@ extension AccessibilityBridge {
                 }
                 box.bridge.setKeyListeners(count ?? 0)
             }, retained)
+    }
+
+    private func addKeyListener() {
+        setKeyListeners(state.withLock { $0.keyListeners } + 1)
     }
 
     private func setKeyListeners(_ count: Int) {

@@ -416,7 +416,8 @@ enum Responsiveness {
         for scale in ["2.0", "1.0"] {
             _ = try await session.app.waitForStderrLine(containing: "touchtracker: scale \(scale) now")
         }
-        return moveRow("move → frame while the screen's scale changes (Xft.dpi 96 → 192 → 96), \(count) lines", count, result)
+        return moveRow(
+            "move → frame while the screen's scale changes (Xft.dpi 96 → 192 → 96), \(count) lines", count, result)
     }
 
     /// Starts `xrdb` setting `Xft.dpi` on `display` (not waited for: the finger keeps moving meanwhile).

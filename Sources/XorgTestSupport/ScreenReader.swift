@@ -73,26 +73,38 @@ public final class ScreenReader: Sendable {
             try? FileManager.default.removeItem(at: folder)
             throw error
         }
-        let terminal: PseudoTerminal
-        let orca: ChildProcess
-        do {
-            terminal = try PseudoTerminal()
-            orca = try ChildProcess(
-                executable: "/usr/bin/orca", arguments: ["--debug-file", "/dev/stdout"], environment: environment,
-                stdout: .file(terminal.slavePath))
-        } catch {
-            speech.stop()
-            try? FileManager.default.removeItem(at: folder)
-            throw error
+        // Orca sometimes ends at its start (GLib's dbind aborts when its first call to the accessibility bus fails
+        // on a loaded machine): a fault of the harness's, not the app's, so it is started again, up to three times.
+        var failures: [String] = []
+        while true {
+            let terminal: PseudoTerminal
+            let orca: ChildProcess
+            do {
+                terminal = try PseudoTerminal()
+                orca = try ChildProcess(
+                    executable: "/usr/bin/orca", arguments: ["--debug-file", "/dev/stdout"], environment: environment,
+                    stdout: .file(terminal.slavePath))
+            } catch {
+                speech.stop()
+                try? FileManager.default.removeItem(at: folder)
+                throw error
+            }
+            let reader = ScreenReader(folder: folder, speech: speech, orca: orca, transcript: terminal)
+            do {
+                try await reader.waitForSpeech("Screen reader on", after: 0, timeout: .seconds(60))
+                return reader
+            } catch {
+                guard orca.exit != nil, failures.count < 2 else {
+                    reader.stop()
+                    throw StartError(description: "\(error)\nearlier starts: \(failures)")
+                }
+                failures.append("\(error)")
+                terminal.close()
+                try await waitUntil("Orca to be gone", timeout: .seconds(10), poll: .milliseconds(100)) {
+                    otherOrcas().isEmpty
+                }
+            }
         }
-        let reader = ScreenReader(folder: folder, speech: speech, orca: orca, transcript: terminal)
-        do {
-            try await reader.waitForSpeech("Screen reader on", after: 0, timeout: .seconds(60))
-        } catch {
-            reader.stop()
-            throw error
-        }
-        return reader
     }
 
     private init(folder: URL, speech: ChildProcess, orca: ChildProcess, transcript: PseudoTerminal) {

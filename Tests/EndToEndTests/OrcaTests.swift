@@ -108,13 +108,15 @@ struct OrcaTests {
         }
     }
 
-    /// Focuses the app and waits until Orca has said the window and the app knows a screen reader listens to keys.
+    /// Focuses the app and waits until Orca has said the drawing and the app knows a screen reader listens to keys.
     private func focusAndSettle(_ desktop: Desktop) async throws {
         let mark = desktop.orca.mark
         try await desktop.focusApp()
         try await desktop.session.app.waitForStderrLine(
             containing: "a screen reader listens to the keys", timeout: .seconds(20))
-        try await desktop.orca.waitForSpeech("TouchTracker frame", after: mark)
+        // The drawing has the focus (the window itself is not always said again: Orca may have heard it activate
+        // before).
+        try await desktop.orca.waitForSpeech("canvas", after: mark)
         _ = try await desktop.orca.speechSettled(after: mark, quiet: .milliseconds(800))
     }
 
