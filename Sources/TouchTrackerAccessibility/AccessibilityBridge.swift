@@ -163,6 +163,13 @@ public final class AccessibilityBridge: Sendable {
             if let current = newScene.selection { emitState(connection, "selected", true, on: .shape(current)) }
             emitSelectionChanged(connection, on: .drawing)
         }
+        if (old.keyHelp == nil) != (newScene.keyHelp == nil) {
+            // The key help panel shown (H) or hidden: the window's last child.
+            let index = Int32(AccessibleNode.keyHelp.indexInParent(in: newScene.keyHelp == nil ? old : newScene))
+            emit(
+                connection, node: .window, member: "ChildrenChanged", kind: newScene.keyHelp == nil ? "remove" : "add",
+                detail: index, data: GVariantValues.reference(busName: busName, path: AccessibleNode.keyHelp.path))
+        }
         let highlighted = newScene.menu?.highlightedIndex
         if !sameMenu || old.menu?.highlightedIndex != highlighted {
             // The highlight moved (Up, Down, the pointer): the item left, if its menu is still open, and the one
@@ -555,6 +562,8 @@ public final class AccessibilityBridge: Sendable {
         case (AtspiProtocol.accessible, "Name"): return GVariantValues.string(node.name(in: scene))
         case (AtspiProtocol.accessible, "Description") where node == .drawing:
             return GVariantValues.string(scene.drawingDescription)
+        case (AtspiProtocol.accessible, "Description") where node == .keyHelp:
+            return GVariantValues.string(scene.keyHelp ?? "")
         case (AtspiProtocol.accessible, "Description"), (AtspiProtocol.accessible, "HelpText"):
             return GVariantValues.string("")
         case (AtspiProtocol.accessible, "Parent"):
@@ -626,7 +635,7 @@ public final class AccessibilityBridge: Sendable {
             return scene.menu.flatMap { menu in
                 menu.items.indices.first { menu.itemFrame($0).contains(point) }.flatMap(scene.menuItemNode)
             }
-        case .shape, .menuItem, .notice: return nil
+        case .shape, .menuItem, .notice, .keyHelp: return nil
         }
     }
 

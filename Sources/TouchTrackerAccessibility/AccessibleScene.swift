@@ -27,11 +27,15 @@ public struct AccessibleScene: Sendable {
     public var translate: Translate
     /// What the app last said to a screen reader (the notice node's name); kept by the bridge across scenes.
     var notice = ""
+    /// The key help panel's text while the window shows it (H): the gestures and every key.
+    public var keyHelp: String?
 
     public init(
         windowTitle: String, windowOrigin: Point, windowSize: Size, scale: Double = 1, shapes: ShapeCollection,
-        selection: ShapeID?, menu: PopupMenu? = nil, isActive: Bool = true, activation: Int = 0, translate: Translate
+        selection: ShapeID?, menu: PopupMenu? = nil, isActive: Bool = true, activation: Int = 0, translate: Translate,
+        keyHelp: String? = nil
     ) {
+        self.keyHelp = keyHelp
         self.scale = scale
         self.menu = menu
         self.isActive = isActive
@@ -83,6 +87,7 @@ public struct AccessibleScene: Sendable {
     /// shape, else the drawing itself.
     var focusedNode: AccessibleNode {
         if let index = menu?.highlightedIndex, let item = menuItemNode(index) { return item }
+        if keyHelp != nil { return .keyHelp }
         if let selection { return .shape(selection) }
         return .drawing
     }

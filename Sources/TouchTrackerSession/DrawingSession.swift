@@ -91,6 +91,8 @@ public final class DrawingSession {
     /// What a screen reader is told as the keyboard draws, and the timer that says where the cursor rests.
     private var cursorAnnouncer = KeyboardCursorAnnouncer()
     private var cursorRestTimer: TimerToken?
+    /// The key help panel (H).
+    private var keyHelp = KeyHelpPanel()
     /// What the last undo or redo changed, said at the next frame (after the tree is told).
     private var undoOutcome: Message?
     /// Shapes moved since a reader was last told, told once they rest (`shapeRestDelay`), and the timer for it.
@@ -216,6 +218,11 @@ public final class DrawingSession {
     /// A key's command for the controller; what an undo or a redo changed is told to a screen reader.
     private func handleKey(_ command: KeyCommand) {
         let action = KeyMap.action(for: command)
+        if keyHelp.handle(command, action: action) {
+            // Shown or hidden: the tree is told at the next frame.
+            publishedScene = nil
+            return
+        }
         if action == .deleteSelection || action == .activateHighlighted {
             selectingNeighbourOfDeleted { _ = controller.handleKey(command) }
             return
@@ -308,7 +315,9 @@ public final class DrawingSession {
         let floor = options.benchmarkFloor.isOn
         renderer.drawsNothingForBenchmarkFloor = floor
         var region =
-            renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
+            renderer.frame(
+                for: controller.drawingView, menu: controller.menu,
+                overlay: keyHelp.overlay(controller.overlay, translate: Localization.translate))
             ?? DamageRegion()
         region.add(
             exposed.intersection(Rect(x: 0, y: 0, width: Double(renderer.width), height: Double(renderer.height))))
@@ -334,7 +343,7 @@ public final class DrawingSession {
             windowSize: Size(width: Double(renderer.width), height: Double(renderer.height)), scale: scale,
             shapes: controller.drawingView.shapes, selection: controller.drawingView.selection,
             menu: controller.menu, isActive: windowIsActive, activation: activations,
-            translate: Localization.translate)
+            translate: Localization.translate, keyHelp: keyHelp.text(Localization.translate))
     }
 
     /// Hands the accessible tree a new scene when the shapes, the selection or the window's size changed, and says

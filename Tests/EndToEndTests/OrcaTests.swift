@@ -274,4 +274,40 @@ struct OrcaTests {
             try await desktop.orca.waitForSpeech("Copied the drawing", after: mark)
         }
     }
+
+    /// How many of the window's pixels differ between two captures of it.
+    private func changedPixels(_ a: Screenshot, _ b: Screenshot) -> Int {
+        var count = 0
+        for y in stride(from: 0, to: 480, by: 2) {
+            for x in stride(from: 0, to: 640, by: 2) where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { count += 1 }
+        }
+        return count
+    }
+
+    @Test(
+        """
+        the key help is one key away: H shows it as a panel the window draws and Orca reads (named Keys, every key), \
+        and Escape hides it, back on the drawing
+        """)
+    func keyHelpIsOneKeyAway() async throws {
+        try await withDesktop { desktop in
+            try await focusAndSettle(desktop)
+            let orca = desktop.orca
+            let before = try desktop.session.screenshot()
+            var mark = orca.mark
+            try await desktop.press(["h"])
+            try await orca.waitForSpeech("Keys", after: mark)
+            try await orca.waitForSpeech("Space starts and ends a line", after: mark)
+            let said = try await orca.speechSettled(after: mark, quiet: .milliseconds(800))
+            #expect(said.filter { $0.contains("Space starts and ends a line") }.count == 1, "\(said)")
+            let shown = try desktop.session.screenshot()
+            #expect(changedPixels(before, shown) > 500, "the panel is drawn")
+            mark = orca.mark
+            try await desktop.press(["Escape"])
+            try await orca.waitForSpeech("Drawing, 3 lines", after: mark)
+            try await Task.sleep(for: .milliseconds(300))
+            let hidden = try desktop.session.screenshot()
+            #expect(changedPixels(before, hidden) < 50, "the panel is gone")
+        }
+    }
 }
