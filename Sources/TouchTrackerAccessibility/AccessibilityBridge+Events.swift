@@ -162,10 +162,25 @@ extension AccessibilityBridge {
     /// Says `text` to a screen reader (a notice the window shows, where the keyboard cursor rests): AT-SPI's
     /// announcement, politely, for a current screen reader; and for Orca 43, which does not listen to announcements,
     /// the notice node renamed and shown anew (a notification whose showing state turns on is what it speaks).
+    ///
+    /// Each screen reader hears it once: the announcement only where one listens to announcements, the notice only
+    /// where none does (`ListenedEvents`); both until the registry has said.
     public func announce(_ text: String) {
         scene.withLock { $0.notice = text }
-        guard let connection = state.withLock({ $0.connection }) else { return }
-        emit(connection, node: .window, member: "Announcement", kind: "", detail: 1, data: GVariantValues.string(text))
+        let (connection, heard) = state.withLock { ($0.connection, $0.announcementsHeard) }
+        guard let connection else { return }
+        if heard != false {
+            emit(
+                connection, node: .window, member: "Announcement", kind: "", detail: 1,
+                data: GVariantValues.string(text))
+        }
+        // The notice's name follows what was said in either case (a reader reading the tree finds it there).
+        if heard == true {
+            emit(
+                connection, node: .notice, member: "PropertyChange", kind: "accessible-name", detail: 0,
+                data: GVariantValues.string(text))
+            return
+        }
         emitState(connection, "showing", false, on: .notice)
         emit(
             connection, node: .notice, member: "PropertyChange", kind: "accessible-name", detail: 0,

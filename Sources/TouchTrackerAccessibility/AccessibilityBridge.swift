@@ -53,6 +53,8 @@ public final class AccessibilityBridge: Sendable {
         var applicationID: Int32 = 0
         /// How many keystroke listeners (screen readers) the registry has, as it last said.
         var keyListeners = 0
+        /// Whether a screen reader listens to announcements (`ListenedEvents`); nil until the registry says.
+        var announcementsHeard: Bool?
         var stopped = false
     }
 
@@ -164,6 +166,8 @@ public final class AccessibilityBridge: Sendable {
         embed(connection, busName: busName, box: box)
         let keyListenerWatch = watchKeyListeners(connection, box: box.toOpaque())
         defer { g_dbus_connection_signal_unsubscribe(connection, keyListenerWatch) }
+        let eventListenerWatch = watchListenedEvents(connection, box: box.toOpaque())
+        defer { g_dbus_connection_signal_unsubscribe(connection, eventListenerWatch) }
         while !state.withLock({ $0.stopped }) { g_main_context_iteration(context, 1) }
         state.withLock {
             $0.connection = nil

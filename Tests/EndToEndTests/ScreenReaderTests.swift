@@ -453,4 +453,31 @@ struct ScreenReaderTests {
                 "heard window:activate 0 frame", "heard object:state-changed:focused 1 canvas",
             ], "\(output)")
     }
+
+    @Test(
+        """
+        a client listening to announcements hears each thing said once, as an announcement: the notification that \
+        Orca 43 hears is not shown to it as well
+        """)
+    func announcementListenerHearsEachThingOnce() async throws {
+        let bus = try await AccessibilityBus()
+        defer { bus.stop() }
+        let session = try await launch(bus)
+        defer { session.stop() }
+        let client = try await ListeningClient.start(
+            on: bus, events: ["object:announcement", "object:state-changed:showing"],
+            listen: """
+                if str(event.type).startswith("object:announcement"):
+                    print("said", event.any_data, flush=True)
+                elif event.source.getRoleName() == "notification":
+                    print("shown", event.detail1, event.source.name, flush=True)
+                """, seconds: 4)
+        defer { client.stop() }
+        try await parkPointer(in: session)
+        try session.pressEach(try session.keycodes(["Right"]))
+        let (status, output) = try await client.finish()
+        #expect(status == 0, "\(output)")
+        let said = output.split(separator: "\n").filter { $0.hasPrefix("said ") || $0.hasPrefix("shown ") }
+        #expect(said == ["said Cursor at 330, 240"], "\(output)")
+    }
 }
