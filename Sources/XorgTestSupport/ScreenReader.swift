@@ -124,13 +124,14 @@ public final class ScreenReader: Sendable {
         debugOutput.split(separator: "\n").compactMap { Self.utterance(inDebugLine: String($0)) }
     }
 
-    /// The text of a `SPEECH OUTPUT` debug line: `12:00:00.0 - SPEECH OUTPUT: 'Control frame.'{'established': …}`.
-    static func utterance(inDebugLine line: String) -> String? {
+    /// The text of a `SPEECH OUTPUT` debug line: `12:00:00.0 - SPEECH OUTPUT: 'Control frame.'{'established': …}`
+    /// (or `…'[{…}]`).
+    public static func utterance(inDebugLine line: String) -> String? {
         guard let start = line.range(of: "SPEECH OUTPUT: '") else { return nil }
         let rest = line[start.upperBound...]
-        if let end = rest.range(of: "' {", options: .backwards) ?? rest.range(of: "'{", options: .backwards) {
-            return String(rest[..<end.lowerBound])
-        }
+        // The voice follows the text: `{…}`, or a list of them, `[{…}]` (flat review), after a space or not.
+        let ends = ["' {", "'{", "'[", "' ["].compactMap { rest.range(of: $0, options: .backwards)?.lowerBound }
+        if let end = ends.max() { return String(rest[..<end]) }
         guard let end = rest.lastIndex(of: "'") else { return String(rest) }
         return String(rest[..<end])
     }

@@ -310,4 +310,35 @@ struct OrcaTests {
             #expect(changedPixels(before, hidden) < 50, "the panel is gone")
         }
     }
+
+    @Test("flat review (KP_8 says the line under review, KP_9 the next) reads the window's objects")
+    func flatReviewReadsTheWindow() async throws {
+        try await withDesktop { desktop in
+            try await focusAndSettle(desktop)
+            let orca = desktop.orca
+            var mark = orca.mark
+            try await desktop.press(["KP_8"])
+            try await orca.waitForSpeech("Line from 100, 100 to 300, 100", after: mark)
+            mark = orca.mark
+            try await desktop.press(["KP_9"])
+            try await orca.waitForSpeech("Line from 100, 200 to 300, 200", after: mark)
+            mark = orca.mark
+            try await desktop.press(["KP_9"])
+            try await orca.waitForSpeech("Line from 100, 300 to 300, 300", after: mark)
+        }
+    }
+
+    @Test(
+        "the harness reads an utterance from each form of Orca 43's SPEECH OUTPUT debug line, and nothing from others")
+    func speechOutputLinesAreRead() {
+        #expect(
+            ScreenReader.utterance(inDebugLine: "21:39:06.8 - SPEECH OUTPUT: 'Control frame.'{'established': False}")
+                == "Control frame.")
+        #expect(
+            ScreenReader.utterance(inDebugLine: "21:39:08.8 - SPEECH OUTPUT: 'tab ' {'established': False}") == "tab ")
+        #expect(
+            ScreenReader.utterance(inDebugLine: "22:01:00.1 - SPEECH OUTPUT: 'Line from 1, 2 to 3, 4'[{'established'")
+                == "Line from 1, 2 to 3, 4")
+        #expect(ScreenReader.utterance(inDebugLine: "22:01:00.1 - SPEECH DISPATCHER: Speaking 'x'") == nil)
+    }
 }
