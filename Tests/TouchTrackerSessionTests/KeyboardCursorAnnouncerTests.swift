@@ -96,3 +96,21 @@ import TouchTracker
         #expect(circleSaid == .now(.circleName(circle)))
     }
 }
+
+/// Keys on their way through the registry: with no accessibility bridge (no screen reader can listen) a key goes to
+/// the app at once, and a release carries no command.
+@Suite struct RegistryKeyGateTests {
+    let space = KeyEventReport(pressed: true, keysym: 0x20, keycode: 65, modifiers: 0, time: 1, text: " ", isText: true)
+
+    @Test("with no bridge a press's command is acted on at once, and nothing waits")
+    func noBridgeActsAtOnce() {
+        let gate = RegistryKeyGate(wakeUp: {})
+        var acted: [KeyCommand] = []
+        gate.pass(space, command: KeyCommand(key: "space"), through: nil) { acted.append($0) }
+        var release = space
+        release.pressed = false
+        gate.pass(release, command: nil, through: nil) { acted.append($0) }
+        #expect(acted == [KeyCommand(key: "space")])
+        #expect(gate.waitingCount == 0)
+    }
+}
