@@ -15,6 +15,9 @@ BIN ?=
 # gettext's msgfmt compiles the translations.
 RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev libglib2.0-dev pkg-config gettext \
 	libwayland-dev wayland-protocols libxkbcommon-dev libdecor-0-dev libdecor-0-plugin-1-cairo
+# KDE's KWin 5.27 headless (`kwin_wayland --virtual`) for the KWin end-to-end tests: its fake-input protocol's XML,
+# the Breeze decoration (KWin draws no title bar without one), llvmpipe for its compositing and screenshots.
+KWIN_TEST_PACKAGES := kwin-wayland plasma-wayland-protocols kwin-style-breeze libgl1-mesa-dri
 # The screen reader the tests run against the app (OrcaTests): Debian 12's Orca 43, speaking through a private
 # speech-dispatcher with the espeak-ng module and libao's null output; python3-gi with GTK 3's bindings makes the
 # control window.
@@ -28,6 +31,7 @@ TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xser
 	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript fonts-ipafont-gothic fonts-dejavu-core \
 	dpkg-dev lintian appstream binutils xclip at-spi2-core dbus-daemon dbus-bin python3-pyatspi \
 	weston libweston-10-dev xwayland wl-clipboard
+TEST_PACKAGES += $(KWIN_TEST_PACKAGES)
 TEST_PACKAGES += $(ORCA_TEST_PACKAGES)
 
 .PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources \
