@@ -54,7 +54,7 @@ public final class ScreenReader: Sendable {
             "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path,
             "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path, "PATH": "/usr/bin:/bin",
             "DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": bus.address, "LANG": "C.UTF-8",
-            "SPEECHD_ADDRESS": "unix_socket:" + socket,
+            "SPEECHD_ADDRESS": "unix_socket:" + socket, "AT_SPI_BUS_ADDRESS": bus.accessibilityAddress,
         ]
         try FileManager.default.createDirectory(
             atPath: (socket as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -154,7 +154,10 @@ public final class ScreenReader: Sendable {
                 return utterances.dropFirst(mark).first { $0.contains(text) }
             }
         } catch let error as WaitTimeout {
-            throw StartError(description: "\(error); Orca said: \(utterances.dropFirst(mark))")
+            // Orca's whole debug output beside, to see why.
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("orca-\(UUID().uuidString).log")
+            try? debugOutput.write(to: log, atomically: true, encoding: .utf8)
+            throw StartError(description: "\(error); Orca said: \(utterances.dropFirst(mark)); its log: \(log.path)")
         }
     }
 
@@ -290,6 +293,7 @@ public final class ControlWindow: Sendable {
             executable: AccessibilityBus.python, arguments: ["-c", script],
             environment: [
                 "DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin",
+                "AT_SPI_BUS_ADDRESS": bus.accessibilityAddress,
                 "HOME": FileManager.default.temporaryDirectory.path,
             ])
         self.process = process
