@@ -73,8 +73,9 @@ public final class ScreenReader: Sendable {
             try? FileManager.default.removeItem(at: folder)
             throw error
         }
-        // Orca sometimes ends at its start (GLib's dbind aborts when its first call to the accessibility bus fails
-        // on a loaded machine): a fault of the harness's, not the app's, so it is started again, up to three times.
+        // Should Orca end at its start (libatspi's dbind aborts when it cannot reach the accessibility bus, as it did
+        // before it was given `AT_SPI_BUS_ADDRESS`), that is the harness's fault, not the app's: it is started again,
+        // up to three times, and a failure says why each start ended.
         var failures: [String] = []
         while true {
             let terminal: PseudoTerminal
