@@ -27,15 +27,27 @@ struct KeyHelpPanel {
     /// semicolons, the Japanese and Arabic ones too, and its sentence ends become line breaks).
     func overlay(_ overlay: Overlay, translate: Translate) -> Overlay {
         guard let text = text(translate) else { return overlay }
-        var lines = ""
-        var rest = Substring(text)
-        while let cut = rest.firstIndex(where: { ";；؛.。".contains($0) }) {
-            lines += rest[...cut] + "\n"
-            rest = rest[rest.index(after: cut)...].drop { $0 == " " }
-        }
         var overlay = overlay
         // Already translated: "{1}" itself has no translation, and the text goes in as it is.
-        overlay.hint = Message("{1}", .literal(lines + rest))
+        overlay.hint = Message("{1}", .literal(Self.lines(of: text).joined(separator: "\n")))
+        overlay.hintOnPanel = true
         return overlay
+    }
+
+    /// `text` a clause a line: cut after its semicolons (the Japanese and Arabic ones too) and sentence ends, and a
+    /// long clause after its commas too.
+    static func lines(of text: String) -> [String] {
+        func cut(_ text: Substring, after marks: String) -> [Substring] {
+            var pieces: [Substring] = []
+            var rest = text
+            while let end = rest.firstIndex(where: { marks.contains($0) }) {
+                pieces.append(rest[...end])
+                rest = rest[rest.index(after: end)...].drop { $0 == " " }
+            }
+            return rest.isEmpty ? pieces : pieces + [rest]
+        }
+        return cut(Substring(text), after: ";；؛.。").flatMap { clause in
+            clause.count > 60 ? cut(clause, after: ",、،") : [clause]
+        }.map(String.init)
     }
 }

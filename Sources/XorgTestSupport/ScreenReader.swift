@@ -104,6 +104,8 @@ public final class ScreenReader: Sendable {
                 try await waitUntil("Orca to be gone", timeout: .seconds(10), poll: .milliseconds(100)) {
                     otherOrcas().isEmpty
                 }
+                trace("Orca ended at its start, started again: \(error)")
+                try await Task.sleep(for: .seconds(failures.count))
             }
         }
     }

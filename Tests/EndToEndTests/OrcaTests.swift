@@ -303,6 +303,8 @@ struct OrcaTests {
             #expect(said.filter { $0.contains("Space starts and ends a line") }.count == 1, "\(said)")
             let shown = try desktop.session.screenshot()
             #expect(changedPixels(before, shown) > 500, "the panel is drawn")
+            // On a dark panel of its own, readable over the drawing's white.
+            #expect(shown.pixel(x: 320, y: 20).isBlackish, "\(shown.pixel(x: 320, y: 20))")
             mark = orca.mark
             try await desktop.press(["Escape"])
             try await orca.waitForSpeech("Drawing, 3 lines", after: mark)

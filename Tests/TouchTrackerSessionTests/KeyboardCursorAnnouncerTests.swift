@@ -114,3 +114,37 @@ import TouchTracker
         #expect(gate.waitingCount == 0)
     }
 }
+
+/// The key help panel (H): shown and hidden by its key, hidden by Escape and by any other key, laid out a clause a
+/// line.
+@Suite struct KeyHelpPanelTests {
+    @Test("H shows and hides the panel; Escape hides it and does nothing else; another key hides it and goes on")
+    func keysShowAndHideIt() {
+        var panel = KeyHelpPanel()
+        var taken = panel.handle(KeyCommand(key: "h"), action: nil)
+        #expect(taken && panel.isShown)
+        taken = panel.handle(KeyCommand(key: "h"), action: nil)
+        #expect(taken && !panel.isShown)
+        taken = panel.handle(KeyCommand(key: "Escape"), action: .escape)
+        #expect(!taken, "Escape with no panel is the app's")
+        _ = panel.handle(KeyCommand(key: "h"), action: nil)
+        taken = panel.handle(KeyCommand(key: "Escape"), action: .escape)
+        #expect(taken && !panel.isShown)
+        _ = panel.handle(KeyCommand(key: "h"), action: nil)
+        taken = panel.handle(KeyCommand(key: "Tab"), action: .selectNext)
+        #expect(!taken && !panel.isShown)
+        taken = panel.handle(KeyCommand(key: "h", control: true), action: nil)
+        #expect(!taken, "Ctrl+H is not the panel's")
+    }
+
+    @Test("the help is laid out a clause a line, a long clause cut after its commas")
+    func laidOutAClauseALine() {
+        let lines = KeyHelpPanel.lines(of: Message.drawingDescription.description)
+        #expect(lines.first == "Drag with a finger or the mouse to draw a line;")
+        #expect(lines.contains("Escape cancels;"))
+        #expect(lines.contains("the arrows move it,"))
+        #expect(lines.last == "F2: settings.")
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(lines)")
+        #expect(KeyHelpPanel.lines(of: "一；二。三") == ["一；", "二。", "三"])
+    }
+}
