@@ -344,4 +344,29 @@ struct OrcaTests {
                 == "Line from 1, 2 to 3, 4")
         #expect(ScreenReader.utterance(inDebugLine: "22:01:00.1 - SPEECH DISPATCHER: Speaking 'x'") == nil)
     }
+
+    @Test(
+        """
+        a paste is spoken and the focus stays where the selection is, as a sighted user sees it: Ctrl+C on the \
+        selected line, Ctrl+V says one shape pasted, and Where Am I still says that line
+        """)
+    func pasteIsSpokenAndTheFocusStays() async throws {
+        try await withDesktop { desktop in
+            try await focusAndSettle(desktop)
+            let orca = desktop.orca
+            var mark = orca.mark
+            try await desktop.press(["Tab"])
+            try await orca.waitForSpeech("Line from 100, 100 to 300, 100", after: mark)
+            mark = orca.mark
+            try await desktop.chord(["Control_L", "c"])
+            try await orca.waitForSpeech("Copied the selected shape", after: mark)
+            mark = orca.mark
+            try await desktop.chord(["Control_L", "v"])
+            try await orca.waitForSpeech("Pasted 1 shape", after: mark)
+            _ = try await desktop.session.savedDocument(lineCount: 4)
+            mark = orca.mark
+            try await desktop.press(["KP_Enter"])
+            try await orca.waitForSpeech("Line from 100, 100 to 300, 100", after: mark)
+        }
+    }
 }
