@@ -18,6 +18,11 @@ RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev l
 # KDE's KWin 5.27 headless (`kwin_wayland --virtual`) for the KWin end-to-end tests: its fake-input protocol's XML,
 # the Breeze decoration (KWin draws no title bar without one), llvmpipe for its compositing and screenshots.
 KWIN_TEST_PACKAGES := kwin-wayland plasma-wayland-protocols kwin-style-breeze libgl1-mesa-dri
+# The screen reader the tests run against the app (OrcaTests): Debian 12's Orca 43, speaking through a private
+# speech-dispatcher with the espeak-ng module and libao's null output; python3-gi with GTK 3's bindings makes the
+# control window.
+ORCA_TEST_PACKAGES := orca speech-dispatcher speech-dispatcher-espeak-ng espeak-ng libao4 python3-gi \
+	gir1.2-gtk-3.0
 # Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol header
 # comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
 # (renders exported PDFs back to pixels); and a headless weston with Xwayland and an input module of the tests'
@@ -27,6 +32,7 @@ TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xser
 	dpkg-dev lintian appstream binutils xclip at-spi2-core dbus-daemon dbus-bin python3-pyatspi \
 	weston libweston-10-dev xwayland wl-clipboard
 TEST_PACKAGES += $(KWIN_TEST_PACKAGES)
+TEST_PACKAGES += $(ORCA_TEST_PACKAGES)
 # The desktop's side of a drawing file: its type (update-mime-database, xdg-mime), gio and xdg-open opening it in
 # the app, and Xfce's tumbler making its thumbnail through the app's thumbnailer.
 DOCUMENT_TEST_PACKAGES := shared-mime-info desktop-file-utils xdg-utils libglib2.0-bin tumbler
