@@ -31,6 +31,7 @@ final class ContentTouchGestureRecognizer: GestureRecognizer {
             for touch in touches { ignore(touch, for: event) }
             return
         }
+        scrollView.touchJoinedPinch()
         let stoppedGlide = scrollView.isDecelerating
         scrollView.stopDecelerating()
         for touch in touches.sorted(by: { $0.identifier < $1.identifier }) {

@@ -122,6 +122,14 @@ extension ScrollView {
         }
     }
 
+    /// A finger went down during a zoom: if it joins the pinch's pair (one had lifted), the anchor is taken again
+    /// now, from where the fingers are as it goes down, so the content does not jump at the pinch's next move.
+    func touchJoinedPinch() {
+        let pinch = pinchGestureRecognizer
+        guard isZooming, pinch.touches.count == 2, let view = zoomingView else { return }
+        anchorPinch(pinch, on: view)
+    }
+
     /// Takes the content point under the pinch's centre as the one to hold there, from the current zoom.
     private func anchorPinch(_ pinch: PinchGestureRecognizer, on view: View) {
         pinch.scale = 1
