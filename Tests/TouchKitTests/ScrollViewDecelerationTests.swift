@@ -30,6 +30,7 @@ import Testing
         s.clock.runUntilIdle()
         #expect(!s.scrollView.isDecelerating)
         #expect(s.scrollView.contentOffset.x.isClose(to: 200 + 2000 / k, within: 1e-6))
+        #expect(s.scrollView.contentOffset.x.isClose(to: 1199.0, within: 0.01), "2,000 points a second glide 999")
         #expect(s.recorder.log.last == "didEndDecelerating")
         #expect(s.recorder.log.filter { $0 == "didEndDecelerating" }.count == 1)
         // It ends once less than half a point is left: 2000·e^(−k·t)/k < 0.5.
@@ -58,6 +59,7 @@ import Testing
         flick(s)
         s.clock.runUntilIdle()
         #expect(s.scrollView.contentOffset.x.isClose(to: 200 + 2000 / k(.fast), within: 1e-6))
+        #expect(s.scrollView.contentOffset.x.isClose(to: 399.0, within: 0.01), "2,000 points a second glide 199")
         #expect(s.clock.now < 1)
     }
 
