@@ -114,6 +114,24 @@ open class ScrollView: View, GestureRecognizerDelegate {
         }
     }
 
+    /// Scrolls as little as needed for `rect` (in the scroll view's coordinates, like `bounds`) to be visible; a
+    /// rectangle larger than the view shows its top-left part. Nothing happens when it is visible already.
+    public func scrollRectToVisible(_ rect: Rect, animated: Bool) {
+        guard !rect.isNull, rect.origin.isFinite, rect.width.isFinite, rect.height.isFinite else { return }
+        func axis(_ offset: Double, _ length: Double, _ low: Double, _ high: Double) -> Double {
+            if low < offset || high - low > length { return low }
+            if high > offset + length { return high - length }
+            return offset
+        }
+        let offset = contentOffset
+        let target = clampedContentOffset(
+            Point(
+                x: axis(offset.x, bounds.width, rect.minX, rect.maxX),
+                y: axis(offset.y, bounds.height, rect.minY, rect.maxY)))
+        guard target != offset else { return }
+        setContentOffset(target, animated: animated)
+    }
+
     /// The offsets a drag, a glide or a zoom may reach: from `-contentInset.left`/`top` to the far edge of the
     /// content plus its inset, less the view's size (the near edge when the content is smaller than the view).
     /// Infinite insets make the range endless.

@@ -178,4 +178,22 @@ import Testing
         #expect(s.scrollView.contentOffset == reached + pt(20, 0))
         #expect(!s.recorder.log.contains("didEndScrollingAnimation"))
     }
+
+    @Test("scrollRectToVisible scrolls as little as needed, and not at all when the rectangle shows")
+    func scrollRectToVisible() {
+        let s = ScrollHarness()
+        s.scrollView.contentOffset = pt(500, 500)
+        s.scrollView.scrollRectToVisible(Rect(x: 600, y: 600, width: 50, height: 50), animated: false)
+        #expect(s.scrollView.contentOffset == pt(500, 500))
+        #expect(s.recorder.scrolls == 1)
+        s.scrollView.scrollRectToVisible(Rect(x: 1350, y: 1050, width: 50, height: 100), animated: false)
+        #expect(s.scrollView.contentOffset == pt(600, 550), "its far corner comes to the view's far corner")
+        s.scrollView.scrollRectToVisible(Rect(x: 100, y: 200, width: 1000, height: 10), animated: false)
+        #expect(s.scrollView.contentOffset == pt(100, 200), "a rectangle wider than the view shows its start")
+        s.scrollView.scrollRectToVisible(Rect(x: 1900, y: 1400, width: 400, height: 400), animated: false)
+        #expect(s.scrollView.contentOffset == pt(1200, 900), "held within the content")
+        s.scrollView.scrollRectToVisible(Rect(x: 0, y: 0, width: 10, height: 10), animated: true)
+        s.clock.runUntilIdle()
+        #expect(s.scrollView.contentOffset == .zero)
+    }
 }
