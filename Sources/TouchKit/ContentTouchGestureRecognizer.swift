@@ -3,8 +3,9 @@
 /// never fails, so it takes no part in arbitration; it releases a touch by ignoring it and keeps one from the view by
 /// finishing the view's delivery before it began.
 ///
-/// - A touch that goes down while the content glides stops the glide and is kept from the content (a tap on a
-///   gliding list stops it without choosing a row).
+/// - A touch that goes down while the content glides stops the glide; one the scroll view could drag or zoom with
+///   is kept from the content (a tap on a gliding list stops it without choosing a row), any other (a pen the
+///   recognizers do not take) goes on as below.
 /// - With `delaysContentTouches`, a touch the scroll view could drag or zoom with is held back for
 ///   `contentTouchDelay`: if the pan or pinch takes it meanwhile, the content never sees it; otherwise, when the
 ///   time is up or the finger lifts (a quick tap), `touchesShouldBegin(_:with:in:)` is asked.
@@ -40,7 +41,7 @@ final class ContentTouchGestureRecognizer: GestureRecognizer {
                 ignore(touch, for: event)
                 continue
             }
-            if stoppedGlide {
+            if stoppedGlide, scrollView.couldScroll(with: touch) {
                 keepFromView(touch, event: event)
             } else if scrollView.delaysContentTouches, scrollView.couldScroll(with: touch) {
                 let timer = scheduleTimer(after: scrollView.contentTouchDelay) { [unowned self] in

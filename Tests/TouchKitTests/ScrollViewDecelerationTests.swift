@@ -133,4 +133,17 @@ import Testing
         s.clock.runUntilIdle()
         #expect(s.scrollView.contentOffset.isClose(to: pt(1000, 0), within: 1e-9))
     }
+
+    @Test("a pen the pan does not take stops a glide and still reaches the content at once")
+    func penStopsGlideAndDraws() {
+        let s = ScrollHarness()
+        s.scrollView.contentInset = .unbounded
+        s.scrollView.panGestureRecognizer.allowedTouchTypes = [.direct]
+        s.scrollView.pinchGestureRecognizer.allowedTouchTypes = [.direct]
+        flick(s)
+        s.clock.advance(to: 0.5)
+        s.down(2, 400, 300, at: 0.5, type: .pencil)
+        #expect(!s.scrollView.isDecelerating)
+        #expect(s.contentCalls == ["content.began"])
+    }
 }
