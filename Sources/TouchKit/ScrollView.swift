@@ -103,9 +103,10 @@ open class ScrollView: View, GestureRecognizerDelegate {
         }
     }
 
-    /// Moves the content to `offset`, at once or in an animation on the window's clock.
+    /// Moves the content to `offset`, at once or in an animation on the window's clock; a glide stops.
     public func setContentOffset(_ offset: Point, animated: Bool) {
         guard offset.isFinite else { return }
+        stopDecelerating()
         stopAnimation()
         if animated {
             animate(toScale: zoomScale, offset: offset)

@@ -44,26 +44,31 @@ extension ScrollView {
         }
     }
 
-    /// One frame of the glide: the offset the closed form gives for now, held at the edges. The glide ends when
-    /// less than half a point is left to go on each axis (or the axis is held at an edge), at its resting point.
+    /// One frame of the glide: the content moves by what the closed form travelled since the last frame (so an
+    /// offset set meanwhile, by a wheel say, is carried on from), held at the edges. The glide ends when less than
+    /// half a point is left to go on each axis (or the axis is held at an edge), the rest of the way travelled.
     private func decelerationFrame() {
         decelerationTimer = nil
-        guard let glide = deceleration, let now = window?.clock.now else { return stopDecelerating() }
+        guard var glide = deceleration, let now = window?.clock.now else { return stopDecelerating() }
         let free = glide.offset(at: now)
-        let held = clampedContentOffset(free)
+        let toRest = glide.restingOffset - glide.reached
+        let candidate = contentOffset + (free - glide.reached)
+        glide.reached = free
+        let held = clampedContentOffset(candidate)
         let left = glide.remaining(at: now)
-        let doneX = abs(left.x) < Deceleration.restThreshold || held.x != free.x
-        let doneY = abs(left.y) < Deceleration.restThreshold || held.y != free.y
+        let doneX = abs(left.x) < Deceleration.restThreshold || held.x != candidate.x
+        let doneY = abs(left.y) < Deceleration.restThreshold || held.y != candidate.y
         if doneX && doneY {
-            contentOffset = clampedContentOffset(glide.restingOffset)
+            contentOffset = clampedContentOffset(contentOffset + toRest)
             stopDecelerating()
         } else {
+            deceleration = glide
             contentOffset = held
             scheduleDecelerationFrame()
         }
     }
 
-    /// Stops a glide where it is (a touch went down, a drag or zoom began) and tells the delegate it ended.
+    /// Stops a glide where it is (a touch went down, a drag or zoom began, the program scrolled or zoomed) and tells the delegate it ended.
     func stopDecelerating() {
         guard deceleration != nil else { return }
         if let token = decelerationTimer { window?.clock.cancel(token) }
@@ -83,6 +88,8 @@ struct Deceleration {
     let start: Point
     /// Points per second, of the content offset.
     let velocity: Point
+    /// Where the closed form was at the last frame.
+    var reached: Point
     let startTime: TimeInterval
     /// The decay constant per second.
     let k: Double
@@ -91,6 +98,7 @@ struct Deceleration {
     init?(start: Point, velocity: Point, startTime: TimeInterval, rate: Double) {
         guard rate > 0, rate < 1, velocity.isFinite, velocity != .zero else { return nil }
         self.start = start
+        self.reached = start
         self.velocity = velocity
         self.startTime = startTime
         self.k = -1000 * log(rate)

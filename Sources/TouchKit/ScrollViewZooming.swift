@@ -28,6 +28,7 @@ extension ScrollView {
     /// The offset is then held within `contentOffsetRange`.
     public func setZoomScale(_ scale: Double, anchoredAt anchor: Point, animated: Bool) {
         guard scale.isFinite, scale > 0, anchor.isFinite, let view = zoomingView else { return }
+        stopDecelerating()
         stopAnimation()
         let target = clampedZoomScale(scale)
         let point = view.convert(anchor, from: self)
@@ -48,6 +49,7 @@ extension ScrollView {
         guard let view = zoomingView, !rect.isNull, rect.width > 0 || rect.height > 0, rect.center.isFinite else {
             return
         }
+        stopDecelerating()
         stopAnimation()
         let fit = Swift.min(
             rect.width > 0 ? bounds.width / rect.width : .infinity,

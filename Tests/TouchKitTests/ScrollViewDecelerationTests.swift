@@ -146,4 +146,27 @@ import Testing
         #expect(!s.scrollView.isDecelerating)
         #expect(s.contentCalls == ["content.began"])
     }
+
+    @Test("an offset set during a glide is carried on from, and setContentOffset or a zoom stops the glide")
+    func offsetSetDuringGlide() {
+        let s = ScrollHarness()
+        s.scrollView.contentInset = .unbounded
+        s.scrollView.minimumZoomScale = 0.5
+        s.scrollView.maximumZoomScale = 2
+        flick(s)
+        s.clock.advance(to: 0.3)
+        s.scrollView.contentOffset = s.scrollView.contentOffset + pt(0, 1000)
+        s.clock.runUntilIdle()
+        #expect(s.scrollView.contentOffset.isClose(to: pt(1199.0, 1000), within: 0.01))
+        flick(s, at: 10)
+        s.clock.advance(to: 10.3)
+        s.scrollView.setContentOffset(pt(5, 5), animated: false)
+        #expect(!s.scrollView.isDecelerating)
+        s.clock.runUntilIdle()
+        #expect(s.scrollView.contentOffset == pt(5, 5))
+        flick(s, at: 20)
+        s.clock.advance(to: 20.3)
+        s.scrollView.zoomScale = 2
+        #expect(!s.scrollView.isDecelerating)
+    }
 }
