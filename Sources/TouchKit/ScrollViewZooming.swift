@@ -111,7 +111,7 @@ extension ScrollView {
             stopAnimation()
             isZooming = true
             delegate?.scrollViewWillBeginZooming(self, with: view)
-            anchorPinch(pinch, on: view)
+            anchorPinch(pinch, on: view, fromTouchDown: true)
             followPinch(pinch, on: view)
         case .changed:
             followPinch(pinch, on: view)
@@ -129,12 +129,15 @@ extension ScrollView {
     func touchJoinedPinch() {
         let pinch = pinchGestureRecognizer
         guard isZooming, pinch.touches.count == 2, let view = zoomingView else { return }
-        anchorPinch(pinch, on: view)
+        anchorPinch(pinch, on: view, fromTouchDown: false)
     }
 
-    /// Takes the content point under the pinch's centre as the one to hold there, from the current zoom.
-    private func anchorPinch(_ pinch: PinchGestureRecognizer, on view: View) {
-        pinch.scale = 1
+    /// Takes the content point under the pinch's centre as the one to hold there, and the zoom the pinch's scale
+    /// multiplies. When the pinch begins its scale counts from the fingers' touch-down, the travel before it began
+    /// included (as a drag's translation does), so the content catches up with the fingers at once and then stays
+    /// under them; when a finger of the pair is replaced, the scale starts again from 1.
+    private func anchorPinch(_ pinch: PinchGestureRecognizer, on view: View, fromTouchDown: Bool) {
+        if !fromTouchDown { pinch.scale = 1 }
         pinchAnchor = (
             view.convert(pinch.location(in: nil), from: nil), zoomScale,
             pinch.touches.map { ObjectIdentifier($0) }
@@ -144,7 +147,9 @@ extension ScrollView {
     /// Zooms by the pinch's scale since it was anchored, and scrolls so that the anchored content point is under
     /// the fingers' centre (which also pans when the fingers move together).
     private func followPinch(_ pinch: PinchGestureRecognizer, on view: View) {
-        if pinchAnchor?.touches != pinch.touches.map({ ObjectIdentifier($0) }) { anchorPinch(pinch, on: view) }
+        if pinchAnchor?.touches != pinch.touches.map({ ObjectIdentifier($0) }) {
+            anchorPinch(pinch, on: view, fromTouchDown: false)
+        }
         guard let anchor = pinchAnchor else { return }
         let visible = convert(pinch.location(in: nil), from: nil) - contentOffset
         applyZoomScale(clampedZoomScale(anchor.scale * pinch.scale), to: view)

@@ -108,7 +108,7 @@ import Testing
             #expect(s.contentPoint(under: pt(290 - d, 300)).isClose(to: under1, within: 1e-9))
             #expect(s.contentPoint(under: pt(510 + d, 300)).isClose(to: under2, within: 1e-9))
         }
-        #expect(s.scrollView.zoomScale.isClose(to: 520.0 / 220, within: 1e-12), "the span's ratio since it began")
+        #expect(s.scrollView.zoomScale.isClose(to: 520.0 / 200, within: 1e-12), "the span's ratio since touch-down")
         s.harness.up(1, 140, 300, at: 0.3)
         s.harness.up(2, 660, 300, at: 0.3)
         #expect(!s.scrollView.isZooming)
@@ -216,5 +216,34 @@ import Testing
         s.clock.runUntilIdle()
         #expect(s.scrollView.zoomScale == 4)
         #expect(s.contentPoint(under: pt(0, 0)) == pt(1000, 800))
+    }
+
+    @Test("a touchpad pinch through TouchpadGestureBridge zooms by its scale about its focus")
+    func touchpadPinchZoomsAboutFocus() {
+        let s = zoomable(unbounded: true)
+        s.scrollView.contentOffset = pt(100, 50)
+        var bridge = TouchpadGestureBridge()
+        let focus = pt(250, 400)
+        // The content point the pinch holds under its fingers' centre, read as it begins (after the scroll view's
+        // own action). The bridge's two fingers arrive one at a time, so their centre is off the focus by half a
+        // finger's step in that moment.
+        var held: Point?
+        s.scrollView.pinchGestureRecognizer.addTarget { pinch in
+            if pinch.state == .began { held = s.content.convert(pinch.location(in: nil), from: nil) }
+        }
+        s.harness.window.send(
+            bridge.pinch(.began, focus: focus, delta: .zero, scale: 1, deltaAngle: 0, timestamp: 0))
+        for step in 1...10 {
+            s.harness.window.send(
+                bridge.pinch(
+                    .changed, focus: focus, delta: .zero, scale: 1 + Double(step) * 0.1, deltaAngle: 0,
+                    timestamp: Double(step) * 0.01))
+            if let held { #expect(s.contentPoint(under: focus).isClose(to: held, within: 1e-9)) }
+        }
+        #expect(held.map { $0.distance(to: pt(350, 450)) <= 1.25 + 1e-9 } == true)
+        s.harness.window.send(
+            bridge.pinch(.ended, focus: focus, delta: .zero, scale: 2, deltaAngle: 0, timestamp: 0.11))
+        #expect(s.scrollView.zoomScale.isClose(to: 2, within: 1e-12), "the zoom is the touchpad's scale")
+        #expect(s.contentCalls.isEmpty, "the zoom took the virtual fingers before the content saw them")
     }
 }
