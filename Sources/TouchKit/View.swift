@@ -153,14 +153,30 @@ open class View: Responder {
     // Untransformed, a point moves by the offset between the two centres, worked out first: a view placed where
     // its superview's coordinates and its own agree (the usual full-window view) then adds exactly zero, so a
     // finger's 0.1 stays 0.1 rather than coming back as 0.1 - 400 + 400 = 0.10000000000002274.
+    // Scaled without rotation (a zoom), the view's origin in the superview is likewise worked out first: a view
+    // whose centre is its bounds' centre times the scale (as a scroll view lays out the view it zooms) has its
+    // origin at exactly zero, so a point is only multiplied or divided by the scale, each rounded once.
     func convertToSuperview(_ point: Point) -> Point {
         if transform.isIdentity { return point + (center - bounds.center) }
+        if let origin = scaledOrigin {
+            return Point(x: point.x * transform.a + origin.x, y: point.y * transform.d + origin.y)
+        }
         return transform.apply(to: point - bounds.center) + center
     }
 
     func convertFromSuperview(_ point: Point) -> Point {
         if transform.isIdentity { return point + (bounds.center - center) }
+        if let origin = scaledOrigin {
+            return Point(x: (point.x - origin.x) / transform.a, y: (point.y - origin.y) / transform.d)
+        }
         return transform.inverted().apply(to: point - center) + bounds.center
+    }
+
+    /// Where the point (0, 0) of a view scaled without rotation lands in its superview; nil for other transforms.
+    private var scaledOrigin: Point? {
+        let t = transform
+        guard t.b == 0, t.c == 0, t.a != 0, t.d != 0, t.a.isFinite, t.d.isFinite else { return nil }
+        return Point(x: center.x + t.tx - bounds.midX * t.a, y: center.y + t.ty - bounds.midY * t.d)
     }
 
     /// From the coordinates of the root of this view's tree (the window's) to this view's. Walks up without
