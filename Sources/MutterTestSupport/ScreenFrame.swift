@@ -21,7 +21,7 @@ public struct ScreenFrame: Sendable {
     }
 
     /// The rectangle of the one white area at least `minimumWidth` pixels wide in this frame (a canvas: mutter's
-    /// own background is a grey gradient, and libdecor's title bar is not white): its top is the first row with a
+    /// own background is dark blue, and libdecor's title bar is not white): its top is the first row with a
     /// run of white that long, its left where that run starts, its width the run's length, and its height the
     /// number of rows below in which the same run is white at both ends. Nil when there is none.
     public func whiteArea(minimumWidth: Int) -> (x: Int, y: Int, width: Int, height: Int)? {

@@ -1,6 +1,8 @@
 import Foundation
 import MutterTestSupport
 import Testing
+import TouchKit
+import TouchTracker
 import XorgTestSupport
 
 /// TouchTracker as a native Wayland client under GNOME's real compositor, mutter 43 headless, at scale 1 and at
@@ -108,5 +110,146 @@ struct MutterGestureTests {
         let document = try await session.document(lineCount: 1)
         #expect(document.lines[0].begin.distance(to: (100, 250)) <= 1, "\(document.lines)")
         #expect(document.lines[0].end.distance(to: (400, 250)) <= 1, "\(document.lines)")
+    }
+}
+
+/// What GNOME gives the window beyond input: libdecor's title bar (mutter 43 has no xdg-decoration), the clipboard
+/// with other Wayland programs, and the pixels mutter composites, at scale 1 and 2.
+@Suite("TouchTracker on GNOME's mutter", .serialized)
+struct MutterDesktopTests {
+    private static let documentType = "application/x-touchtracker+json"
+
+    /// libdecor's title bar: 24 units tall above the canvas, its buttons 32 units wide at its right end (close, then
+    /// maximize), as its Cairo plugin draws them at every scale.
+    private static func titleBarButton(_ index: Int, of session: MutterSession) -> (x: Double, y: Double) {
+        (session.windowSize.width - 16 - 32 * Double(index), -12)
+    }
+
+    @Test(
+        "libdecor draws the title bar, and its close button closes the window with the drawing saved",
+        arguments: [1, 2])
+    func titleBarCloseButtonClosesTheWindow(scale: Int) async throws {
+        let session = try await MutterSession.launch(scale: scale)
+        defer { session.stop() }
+        #expect(session.app.stderr.contains("decorations drawn by libdecor"), "\(session.app.transcript)")
+        // The bar: a dark band right above the canvas, as tall as 24 units at this scale.
+        let frame = try session.server.frame()
+        let canvas = session.canvas
+        let barRows = (1...(40 * scale)).prefix { row in
+            let pixel = frame.pixel(x: canvas.x + 40 * scale, y: canvas.y - row)
+            return max(pixel.red, pixel.green, pixel.blue) < 40
+        }.count
+        #expect(abs(barRows - 24 * scale) <= scale, "a title bar \(barRows) px tall above the canvas")
+        try session.stroke(slot: 0, from: (40, 100), to: (400, 100))
+        _ = try await session.document(lineCount: 1)
+        let close = session.streamPoint(Self.titleBarButton(0, of: session))
+        try session.click(atStream: close)
+        #expect(try await session.app.waitForExit() == 0, "\(session.app.transcript)")
+        let saved = try #require(SavedDocument.read(session.document))
+        #expect(saved.lines.count == 1)
+        #expect(saved.lines.first.map { $0.begin.distance(to: (40, 100)) <= 1 } == true, "\(saved.lines)")
+    }
+
+    @Test("libdecor's maximize button makes the window take the whole monitor, and it draws there", arguments: [1, 2])
+    func titleBarMaximizeButtonGrowsTheWindow(scale: Int) async throws {
+        let session = try await MutterSession.launch(scale: scale)
+        defer { session.stop() }
+        let before = session.windowSize
+        try session.click(atStream: session.streamPoint(Self.titleBarButton(1, of: session)))
+        try await session.app.waitForStderrLine(containing: "maximized", timeout: .seconds(15))
+        // The window grows to the monitor's logical width, its canvas below the title bar.
+        let monitor = MutterSession.monitor(scale: scale)
+        let canvas = try await waitForValue("the maximized canvas", timeout: .seconds(20)) {
+            () -> MutterSession.Canvas? in
+            let canvas = try session.server.frame().whiteArea(minimumWidth: 200 * scale)
+            return canvas.flatMap {
+                $0.width == monitor.width
+                    ? MutterSession.Canvas(x: $0.x, y: $0.y, width: $0.width, height: $0.height) : nil
+            }
+        }
+        try await session.locateCanvas()
+        #expect(canvas.x == 0 && canvas.y == 24 * scale, "\(canvas)")
+        #expect(session.windowSize.width > before.width && session.windowSize.height > before.height)
+        // A stroke where the window was not before: the maximized window takes input there, in logical units.
+        let far = (x: before.width + 100, y: before.height + 20)
+        try session.stroke(slot: 0, from: (100, far.y), to: far)
+        let document = try await session.document(lineCount: 1)
+        #expect(document.lines[0].end.distance(to: far) <= 1, "\(document.lines)")
+    }
+
+    @Test("Ctrl+C offers the drawing to other Wayland programs (wl-paste), in logical units", arguments: [1, 2])
+    func copyIsReadByWlPaste(scale: Int) async throws {
+        let session = try await MutterSession.launch(scale: scale)
+        defer { session.stop() }
+        try session.stroke(slot: 0, from: (40, 100), to: (400, 100))
+        try session.stroke(slot: 1, from: (40, 300), to: (400, 300))
+        _ = try await session.document(lineCount: 2)
+        try session.key(LinuxKey.c, control: true)
+        try await session.app.waitForStderrLine(containing: "copied the drawing to the clipboard")
+        var bytes: [UInt8] = []
+        for _ in 0..<20 where bytes.isEmpty {
+            bytes = try await session.runClient("/usr/bin/wl-paste", ["--no-newline", "--type", Self.documentType])
+            if bytes.isEmpty { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        let pasted = try ClipboardShapes.shapes(fromDocument: bytes)
+        #expect(pasted.count == 2)
+        let lines = pasted.compactMap { shape -> Line? in
+            if case .line(let line) = shape { return line }
+            return nil
+        }.sorted { $0.begin.y < $1.begin.y }
+        #expect(lines.map { $0.begin.y.rounded() } == [100, 300], "\(lines)")
+        #expect(lines.allSatisfy { abs($0.begin.x - 40) <= 1 && abs($0.end.x - 400) <= 1 }, "\(lines)")
+    }
+
+    @Test(
+        "Ctrl+V pastes the shapes another Wayland program copied (wl-copy) into the saved drawing", arguments: [1, 2])
+    func pasteReadsWlCopy(scale: Int) async throws {
+        let session = try await MutterSession.launch(scale: scale)
+        defer { session.stop() }
+        let drawing = Drawing(lines: [
+            Line(begin: Point(x: 100, y: 100), end: Point(x: 300, y: 100)),
+            Line(begin: Point(x: 100, y: 200), end: Point(x: 300, y: 200)),
+            Line(begin: Point(x: 100, y: 300), end: Point(x: 300, y: 300)),
+        ])
+        let text = String(decoding: DocumentCodec.encode(drawing), as: UTF8.self)
+        try await session.runClient("/usr/bin/wl-copy", ["--type", Self.documentType, text], readsOutput: false)
+        // wl-copy's surface may take the keyboard for a moment to set the selection (mutter gives the selection
+        // only to a focused client); the pointer over the window gives the paste a place, and the keys wait for the
+        // window to have the keyboard again.
+        try await waitUntil("the window to have the keyboard", timeout: .seconds(5), poll: .milliseconds(20)) {
+            session.app.stderrLines.last { $0.contains("keyboard focus") }?.hasSuffix("keyboard focus in") ?? true
+        }
+        try session.pointerMotion(to: (399, 399))
+        try session.pointerMotion(to: (400, 400))
+        try session.key(LinuxKey.v, control: true)
+        let document = try await session.document(lineCount: 3)
+        let rows = document.lines.map { $0.begin.y }.sorted()
+        // Pasted shapes keep their size: 200 units long, 100 units apart, at any scale.
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { abs($1 - $0 - 100) <= 1 }, "\(document.lines)")
+        #expect(document.lines.allSatisfy { abs($0.end.x - $0.begin.x - 200) <= 1 }, "\(document.lines)")
+    }
+
+    @Test("the screen cast shows a line where it was drawn, as wide as the line at this scale", arguments: [1, 2])
+    func screenCastShowsTheLine(scale: Int) async throws {
+        let session = try await MutterSession.launch(scale: scale)
+        defer { session.stop() }
+        try session.stroke(slot: 0, from: (100, 200), to: (500, 200))
+        _ = try await session.document(lineCount: 1)
+        // The column through the line's middle: dark pixels where the 10-unit line crosses it, white above and below.
+        let x = Int(session.streamPoint((300, 200)).x)
+        let centre = Int(session.streamPoint((300, 200)).y)
+        let dark = try await waitForValue("the line in the screen cast", timeout: .seconds(10)) { () -> Int? in
+            let frame = try session.server.frame()
+            let rows = (centre - 30 * scale)...(centre + 30 * scale)
+            let count = rows.filter { row in
+                let pixel = frame.pixel(x: x, y: row)
+                return max(pixel.red, pixel.green, pixel.blue) < 128
+            }.count
+            return count > 0 ? count : nil
+        }
+        #expect(abs(dark - 10 * scale) <= scale, "the line is \(dark) px wide in the frame")
+        let frame = try session.server.frame()
+        #expect(frame.isWhite(x: x, y: centre - 20 * scale) && frame.isWhite(x: x, y: centre + 20 * scale))
+        #expect(!frame.isWhite(x: x, y: centre))
     }
 }

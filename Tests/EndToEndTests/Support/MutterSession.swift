@@ -1,5 +1,6 @@
 import Foundation
 import MutterTestSupport
+import Synchronization
 import TouchTracker
 import TouchTrackerStore
 import XorgTestSupport
@@ -9,7 +10,7 @@ import XorgTestSupport
 /// xdg-decoration), and a fresh document path.
 ///
 /// mutter places a new window itself (centred), and no protocol tells a client, or this harness, where: `launch`
-/// finds the canvas in screen cast frames (the one white area; mutter's background is a grey gradient), taking
+/// finds the canvas in screen cast frames (the one white area; mutter's own background is a dark blue), taking
 /// frames until two in a row agree, because mutter's map animation moves the window for about 0.25 s after it
 /// appears. Gestures take points in the window's LOGICAL coordinates (one unit is one pixel at 100 %), which is what
 /// the saved document must hold at every scale; they become stream pixels as mutter lays the window out:
@@ -18,9 +19,19 @@ final class MutterSession: Sendable {
     let server: MutterServer
     let app: AppProcess
     let document: URL
-    /// The canvas's top left corner and size, in stream (physical) pixels.
-    let canvas: (x: Int, y: Int, width: Int, height: Int)
+    private let located: Mutex<Canvas>
     private let madeFolder: Bool
+
+    /// Where the canvas is, in stream (physical) pixels.
+    struct Canvas: Equatable, Sendable {
+        var x: Int
+        var y: Int
+        var width: Int
+        var height: Int
+    }
+
+    /// The canvas's top left corner and size as last found (`locateCanvas()`).
+    var canvas: Canvas { located.withLock { $0 } }
 
     var input: MutterInput { server.input }
     var scale: Int { server.scale }
@@ -71,14 +82,14 @@ final class MutterSession: Sendable {
     }
 
     /// The canvas in screen cast frames, once two frames in a row show it at the same place and size.
-    static func findCanvas(on server: MutterServer, app: AppProcess) async throws -> (
-        x: Int, y: Int, width: Int, height: Int
-    ) {
-        var last: (x: Int, y: Int, width: Int, height: Int)?
+    static func findCanvas(on server: MutterServer, app: AppProcess) async throws -> Canvas {
+        var last: Canvas?
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))
         while ContinuousClock.now < deadline {
-            let area = try server.frame().whiteArea(minimumWidth: 200 * server.scale)
-            if let area, let last, area == last { return area }
+            let area = try server.frame().whiteArea(minimumWidth: 200 * server.scale).map {
+                Canvas(x: $0.x, y: $0.y, width: $0.width, height: $0.height)
+            }
+            if let area, area == last { return area }
             last = area
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -87,17 +98,29 @@ final class MutterSession: Sendable {
     }
 
     private init(
-        server: MutterServer, app: AppProcess, document: URL, canvas: (x: Int, y: Int, width: Int, height: Int),
-        madeFolder: Bool
+        server: MutterServer, app: AppProcess, document: URL, canvas: Canvas, madeFolder: Bool
     ) {
         self.server = server
         self.app = app
         self.document = document
-        self.canvas = canvas
+        located = Mutex(canvas)
         self.madeFolder = madeFolder
     }
 
-    /// Window point (logical) → stream pixel, at the pixel's centre's scale-th part (mutter divides by the scale).
+    /// Finds the canvas again (after the window moved or changed size), until two frames agree.
+    @discardableResult
+    func locateCanvas() async throws -> Canvas {
+        let canvas = try await Self.findCanvas(on: server, app: app)
+        located.withLock { $0 = canvas }
+        return canvas
+    }
+
+    /// The window's size in logical units, from the canvas found.
+    var windowSize: (width: Double, height: Double) {
+        (Double(canvas.width) / Double(scale), Double(canvas.height) / Double(scale))
+    }
+
+    /// Window point (logical) → stream pixel (mutter divides stream offsets from the window by the scale).
     func streamPoint(_ point: (x: Double, y: Double)) -> (x: Double, y: Double) {
         (Double(canvas.x) + point.x * Double(scale), Double(canvas.y) + point.y * Double(scale))
     }
