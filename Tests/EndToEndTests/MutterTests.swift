@@ -253,3 +253,92 @@ struct MutterDesktopTests {
         #expect(!frame.isWhite(x: x, y: centre))
     }
 }
+
+/// One window per document on GNOME: a second `touchtracker` started by a launcher, as GNOME's launchers do
+/// (GIO's app launch with GDK's launch context), hands the activation token mutter issued the launcher to the
+/// first window, and mutter makes that window the active one.
+@Suite("One owner on GNOME's mutter", .serialized)
+struct MutterActivationTests {
+    /// A GTK 3 launcher (python3-gi): one fullscreen window that, on a click, asks GDK's Wayland launch context for
+    /// a startup id, which GDK gets from mutter as an xdg-activation token (with the click's serial, the seat and
+    /// the focused surface: what lets mutter grant it), and starts `sys.argv[1:]` with it in XDG_ACTIVATION_TOKEN, as
+    /// GLib 2.76's app launching does (Debian 12's GLib 2.74 passes it only as DESKTOP_STARTUP_ID). It prints
+    /// `focused` when its window has the keyboard and `launched TOKEN`.
+    static let launcher = #"""
+        import os, subprocess, sys, gi
+        gi.require_version("Gtk", "3.0")
+        gi.require_version("Gdk", "3.0")
+        from gi.repository import Gdk, Gio, Gtk
+
+        command = sys.argv[1:]
+        window = Gtk.Window(title="launcher")
+        window.connect("destroy", Gtk.main_quit)
+
+        def clicked(widget, event):
+            context = widget.get_display().get_app_launch_context()
+            context.set_timestamp(event.time)
+            info = Gio.AppInfo.create_from_commandline(command[0], "touchtracker",
+                                                       Gio.AppInfoCreateFlags.SUPPORTS_STARTUP_NOTIFICATION)
+            token = context.get_startup_notify_id(info, [])
+            print("launched", token, flush=True)
+            subprocess.Popen(command, env=dict(os.environ, XDG_ACTIVATION_TOKEN=token))
+            return True
+
+        window.connect("button-press-event", clicked)
+        window.connect("focus-in-event", lambda *arguments: print("focused", flush=True))
+        window.add_events(Gdk.EventMask.BUTTON_PRESS_MASK)
+        window.fullscreen()
+        window.show_all()
+        Gtk.main()
+        """#
+
+    @Test(
+        "a second touchtracker a launcher starts with mutter's token makes the first window the active one",
+        arguments: [1, 2])
+    func secondInstanceActivatesTheFirst(scale: Int) async throws {
+        let session = try await MutterSession.launch(scale: scale)
+        defer { session.stop() }
+        try await session.app.waitForStderrLine(containing: "keyboard focus in", timeout: .seconds(10))
+        var environment = session.server.clientEnvironment
+        environment["GDK_BACKEND"] = "wayland"
+        let launcher = try ChildProcess(
+            executable: "/usr/bin/python3",
+            arguments: [
+                "-c", Self.launcher, session.app.executable.path, "--backend", "wayland", "--document",
+                session.document.path,
+            ], environment: environment)
+        defer { _ = launcher.stop() }
+        func launcherSaid(_ word: String) -> String? {
+            String(decoding: launcher.stdout, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(word) }
+                .map(String.init)
+        }
+        // The launcher's window takes the keyboard from the first one.
+        try await waitUntil("the launcher to have the keyboard", timeout: .seconds(20)) {
+            if let exit = launcher.exit {
+                throw AppProcess.AppError(
+                    description: "the launcher \(exit): \(String(decoding: launcher.stderr, as: UTF8.self))")
+            }
+            return launcherSaid("focused") != nil
+        }
+        try await session.app.waitForStderrLine(containing: "keyboard focus out", timeout: .seconds(10))
+        let focusesBefore = session.app.stderrLines.filter { $0.hasSuffix("keyboard focus in") }.count
+        // A click in the launcher's fullscreen window (the monitor's middle, away from the bottom right corner where
+        // the pointer was warmed up, so this is a motion and a press).
+        try session.click(atStream: (Double(session.server.width / 2), Double(session.server.height / 2)))
+        let launched = try await waitForValue("the launcher to start touchtracker", timeout: .seconds(10)) {
+            launcherSaid("launched ")
+        }
+        // mutter's own token: a UUID and the time it was issued.
+        #expect(launched.contains("_TIME"), "not a token mutter issued: \(launched)")
+        try await session.app.waitForStderrLine(containing: "asked to come forward", timeout: .seconds(15))
+        do {
+            try await waitUntil("the first window to be the active one again", timeout: .seconds(10)) {
+                session.app.stderrLines.filter { $0.hasSuffix("keyboard focus in") }.count > focusesBefore
+            }
+        } catch {
+            Issue.record(
+                "\(error)\n\(session.failureContext())\n--- launcher:\n\(String(decoding: launcher.stderr, as: UTF8.self))"
+            )
+        }
+    }
+}
