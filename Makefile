@@ -23,6 +23,12 @@ TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xser
 	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript fonts-ipafont-gothic fonts-dejavu-core \
 	dpkg-dev lintian appstream binutils xclip at-spi2-core dbus-daemon dbus-bin python3-pyatspi \
 	weston libweston-10-dev xwayland wl-clipboard
+# GNOME's compositor, mutter 43 headless, with PipeWire and WirePlumber for the screen cast its remote desktop input
+# needs; GStreamer's pipewiresrc, gst-launch-1.0 and videoconvert take a frame; python3-gi holds the D-Bus sessions,
+# and GTK 3's typelib makes the launcher that gets an activation token from mutter.
+MUTTER_TEST_PACKAGES := mutter pipewire wireplumber gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base \
+	python3-gi gir1.2-gtk-3.0
+TEST_PACKAGES += $(MUTTER_TEST_PACKAGES)
 
 .PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources \
 	locales deb deps-deb wayland-protocols
