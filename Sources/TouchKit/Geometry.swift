@@ -119,6 +119,12 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The smallest rectangle containing both points.
+    /// The rectangle with every coordinate multiplied by `factor` (drawing units to a screen's pixels and back).
+    public func scaled(by factor: Double) -> Rect {
+        guard !isNull, factor != 1 else { return self }
+        return Rect(x: minX * factor, y: minY * factor, width: width * factor, height: height * factor)
+    }
+
     public static func bounding(_ a: Point, _ b: Point) -> Rect {
         Rect(
             x: Swift.min(a.x, b.x), y: Swift.min(a.y, b.y),

@@ -588,7 +588,7 @@ public final class AccessibilityBridge: Sendable {
         at x: Int, _ y: Int, coordinates: UInt32, of node: AccessibleNode, in scene: AccessibleScene
     ) -> AccessibleNode? {
         let origin = coordinates == 0 ? scene.windowOrigin : Point(x: 0, y: 0)
-        let point = Point(x: Double(x) - origin.x, y: Double(y) - origin.y)
+        let point = scene.windowPoint(x: x, y: y, from: origin)
         switch node {
         case .application: return .window
         case .window:

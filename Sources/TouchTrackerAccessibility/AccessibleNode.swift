@@ -192,7 +192,7 @@ enum AccessibleNode: Hashable {
         case .shape(let id):
             // Showing only where the window shows it: a shape moved beyond the window's edge, or left there as the
             // window shrank, is not on the screen.
-            let window = Rect(origin: .zero, size: scene.windowSize)
+            let window = scene.windowBounds
             if let shape = scene.shapes[id], shape.strokeBounds(defaultWidth: lineWidth).intersects(window) {
                 states.append(.showing)
             }
@@ -232,16 +232,9 @@ enum AccessibleNode: Hashable {
         case .shape(let id):
             scene.shapes[id].map { scene.screenExtents(of: $0, lineWidth: lineWidth) } ?? .null
         case .menu:
-            scene.menu.map { onScreen($0.frame, in: scene) } ?? .null
+            scene.menu.map { scene.onScreen($0.frame) } ?? .null
         case .menuItem(let index, _):
-            scene.menu.map { onScreen($0.itemFrame(index), in: scene) } ?? .null
+            scene.menu.map { scene.onScreen($0.itemFrame(index)) } ?? .null
         }
-    }
-
-    /// `rect` of the window, on the screen.
-    private func onScreen(_ rect: Rect, in scene: AccessibleScene) -> Rect {
-        Rect(
-            x: rect.minX + scene.windowOrigin.x, y: rect.minY + scene.windowOrigin.y, width: rect.width,
-            height: rect.height)
     }
 }

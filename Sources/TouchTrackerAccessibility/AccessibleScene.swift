@@ -10,6 +10,9 @@ public struct AccessibleScene: Sendable {
     /// The window's top-left corner on the screen, and its size, in pixels.
     public var windowOrigin: Point
     public var windowSize: Size
+    /// Screen pixels per drawing unit: the shapes and the menu are in drawing units (DESIGN.md §2a), and reach the
+    /// screen multiplied by it.
+    public var scale: Double
     /// Every shape, bottom to top (`ShapeCollection.order` is drawing order: the lines oldest first, then the
     /// circles).
     public var shapes: ShapeCollection
@@ -24,9 +27,10 @@ public struct AccessibleScene: Sendable {
     public var translate: Translate
 
     public init(
-        windowTitle: String, windowOrigin: Point, windowSize: Size, shapes: ShapeCollection, selection: ShapeID?,
-        menu: PopupMenu? = nil, isActive: Bool = true, activation: Int = 0, translate: Translate
+        windowTitle: String, windowOrigin: Point, windowSize: Size, scale: Double = 1, shapes: ShapeCollection,
+        selection: ShapeID?, menu: PopupMenu? = nil, isActive: Bool = true, activation: Int = 0, translate: Translate
     ) {
+        self.scale = scale
         self.menu = menu
         self.isActive = isActive
         self.activation = activation
@@ -89,9 +93,22 @@ public struct AccessibleScene: Sendable {
 
     /// A shape's extents in screen pixels (its stroke's bounds, offset by the window's place).
     public func screenExtents(of shape: Shape, lineWidth: Double) -> Rect {
-        let bounds = shape.strokeBounds(defaultWidth: lineWidth)
+        onScreen(shape.strokeBounds(defaultWidth: lineWidth))
+    }
+
+    /// `rect` of the window (drawing units), on the screen (pixels).
+    public func onScreen(_ rect: Rect) -> Rect {
+        let pixels = rect.scaled(by: scale)
         return Rect(
-            x: bounds.minX + windowOrigin.x, y: bounds.minY + windowOrigin.y, width: bounds.width,
-            height: bounds.height)
+            x: pixels.minX + windowOrigin.x, y: pixels.minY + windowOrigin.y, width: pixels.width,
+            height: pixels.height)
+    }
+
+    /// The window's rectangle in drawing units.
+    public var windowBounds: Rect { Rect(origin: .zero, size: windowSize).scaled(by: 1 / scale) }
+
+    /// The point of the window (drawing units) at `x`, `y` pixels from `origin` (the screen's, or the window's).
+    public func windowPoint(x: Int, y: Int, from origin: Point) -> Point {
+        Point(x: (Double(x) - origin.x) / scale, y: (Double(y) - origin.y) / scale)
     }
 }

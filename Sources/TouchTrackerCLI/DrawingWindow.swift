@@ -8,8 +8,8 @@ protocol DrawingWindow: AnyObject {
     var session: DrawingSession { get }
     /// The window as the document's lock records it, for a second `touchtracker` to bring forward.
     var lockWindow: DocumentLock.Window { get }
-    /// The size (when not maximized) and position to remember for next time; a nil position: the window system
-    /// tells none.
+    /// The size (when not maximized) and position to remember for next time, in drawing units; a nil position: the
+    /// window system tells none.
     var rememberedGeometry: (width: Int, height: Int, x: Int?, y: Int?) { get }
     /// Whether the window is maximized now.
     var isMaximized: Bool { get }
@@ -20,7 +20,8 @@ protocol DrawingWindow: AnyObject {
 extension X11App: DrawingWindow {
     var lockWindow: DocumentLock.Window { .x11(windowID) }
     var rememberedGeometry: (width: Int, height: Int, x: Int?, y: Int?) {
-        (windowGeometry.width, windowGeometry.height, windowGeometry.x, windowGeometry.y)
+        let geometry = windowGeometryInDrawingUnits
+        return (geometry.width, geometry.height, geometry.x, geometry.y)
     }
     // X11 windows remember their geometry, which a maximized window's is too (as before).
     var isMaximized: Bool { false }

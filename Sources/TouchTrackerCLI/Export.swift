@@ -12,10 +12,11 @@ struct Export: ParsableCommand {
         abstract: "Draw a document into a PNG, SVG or PDF file.",
         usage: """
             touchtracker export <document> (--png|--svg|--pdf) <out>
-                                           [--size <WxH>]
+                                           [--size <WxH>] [--scale <factor>]
             """,
         discussion: """
-            Exactly one of --png, --svg and --pdf names the output. The file appears complete or not at all. A \
+            Exactly one of --png, --svg and --pdf names the output. Sizes are in drawing units (a unit is a pixel \
+            on a 100 % screen); --scale gives a PNG's pixels per unit. The file appears complete or not at all. A \
             document that cannot be read is reported in one line and nothing is written (status 1).
             """
     )
@@ -34,9 +35,14 @@ struct Export: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Canvas size in pixels (PDF: points).", discussion: "Default: 800x600, grown so every line fits.",
-            valueName: "WxH"))
+            "Canvas size in drawing units (SVG: pixels; PDF: points).",
+            discussion: "Default: 800x600, grown so every line fits.", valueName: "WxH"))
     var size: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A PNG's pixels per drawing unit (0.5 to 8; 2: twice as sharp, the same drawing).", valueName: "factor"))
+    var scale: Double?
 
     /// The one output asked for.
     private var output: (format: ExportFormat, path: String)? {
@@ -52,6 +58,13 @@ struct Export: ParsableCommand {
         try PathOption.validate(output.path, option: "--\(output.format.rawValue)")
         try PathOption.validate(output: output.path, option: "--\(output.format.rawValue)", isNot: document)
         if let size { try CanvasSize.validate(size, option: "--size") }
+        if let scale {
+            guard output.format == .png else {
+                throw ValidationError(
+                    "--scale is for --png; an SVG or PDF is drawn in units and scales without loss (leave --scale out)")
+            }
+            try CanvasSize.validate(scale: scale, of: size)
+        }
     }
 
     func run() throws {
@@ -62,7 +75,15 @@ struct Export: ParsableCommand {
             size.flatMap(CanvasSize.init(parsing:)).map { ($0.width, $0.height) }
             ?? DrawingExporter.canvasSize(for: drawing)
         do {
-            let bytes = try DrawingExporter.render(drawing, format: format, width: canvas.0, height: canvas.1)
+            let scale = self.scale ?? 1
+            guard DrawingExporter.pixels(max(canvas.0, canvas.1), at: scale) <= CanvasSize.largestSide else {
+                Diagnostics.error(
+                    "the drawing is \(canvas.0)x\(canvas.1) units, more than \(CanvasSize.largestSide) pixels a side at "
+                        + "--scale \(scale); give a smaller --scale or a --size")
+                throw ExitCode(1)
+            }
+            let bytes = try DrawingExporter.render(
+                drawing, format: format, width: canvas.0, height: canvas.1, scale: scale)
             try AtomicFile.write(bytes, to: path, missingFolder: .refuse)
             let (cut, pastFarEdges) = DrawingExporter.shapesCutOff(in: drawing, width: canvas.0, height: canvas.1)
             if cut > 0 {
@@ -70,7 +91,7 @@ struct Export: ParsableCommand {
                 let larger = size != nil && pastFarEdges && (canvas.0 < 16384 || canvas.1 < 16384)
                 Diagnostics.note(
                     "\(cut) \(cut == 1 ? "shape reaches" : "shapes reach") outside the picture (0, 0 to "
-                        + "\(canvas.0)x\(canvas.1) in the window's pixels) and \(cut == 1 ? "is" : "are") cut off there"
+                        + "\(canvas.0)x\(canvas.1) in drawing units) and \(cut == 1 ? "is" : "are") cut off there"
                         + (larger ? "; a larger --size shows more" : ""))
             }
         } catch let error as DocumentFileError {

@@ -51,12 +51,14 @@ struct Replay: ParsableCommand {
     var size: String = "800x600"
 
     @Option(
-        help: ArgumentHelp("Scale line width, hit radius, gesture distances and menu (HiDPI).", valueName: "factor"))
+        help: ArgumentHelp(
+            "Pixels of the picture per drawing unit (2: a picture twice as sharp, of the same drawing).",
+            valueName: "factor"))
     var scale: Double = 1
 
     func validate() throws {
         try CanvasSize.validate(size, option: "--size")
-        guard (0.5...8).contains(scale) else { throw ValidationError("--scale \(scale) is not between 0.5 and 8") }
+        try CanvasSize.validate(scale: scale, of: size)
         try PathOption.validate(script, option: "the script")
         try PathOption.validate(document, option: "--document")
         try PathOption.validate(state, option: "--state")
@@ -83,11 +85,14 @@ struct Replay: ParsableCommand {
         var drawing = Drawing()
         if let document { drawing = try DocumentLoading.loadOrExit(document) }
         let controller = DrawingController(
-            size: Size(width: Double(canvas.width), height: Double(canvas.height)), drawing: drawing, scale: scale)
+            size: Size(width: Double(canvas.width), height: Double(canvas.height)), drawing: drawing)
         ReplayRunner.run(events, on: controller)
         do {
             if let png {
-                let renderer = try DrawingRenderer(width: canvas.width, height: canvas.height)
+                // --size is in drawing units; --scale gives the picture's pixels per unit.
+                let renderer = try DrawingRenderer(
+                    width: DrawingExporter.pixels(canvas.width, at: scale),
+                    height: DrawingExporter.pixels(canvas.height, at: scale), scale: scale)
                 _ = renderer.frame(
                     for: controller.drawingView, menu: controller.menu, overlay: controller.overlay, forceFull: true)
                 try AtomicFile.write(renderer.canvas.pngBytes(), to: png, missingFolder: .refuse)
@@ -116,6 +121,19 @@ struct CanvasSize {
         else { return nil }
         self.width = width
         self.height = height
+    }
+
+    /// Refuses `--scale` outside 0.5...8, or one that makes `size` (drawing units, `WxH`) more pixels than a picture
+    /// may have.
+    static func validate(scale: Double, of size: String?) throws {
+        guard (0.5...8).contains(scale) else { throw ValidationError("--scale \(scale) is not between 0.5 and 8") }
+        guard let size, let canvas = CanvasSize(parsing: size) else { return }
+        let side = DrawingExporter.pixels(max(canvas.width, canvas.height), at: scale)
+        if side > largestSide {
+            throw ValidationError(
+                "--size \(size) at --scale \(scale) is \(side) pixels a side, more than \(largestSide); "
+                    + "give a smaller --size or --scale")
+        }
     }
 
     /// Refuses `text` as `option`'s value, saying what is wrong: not `WxH`, or too large.

@@ -36,7 +36,9 @@ struct WindowMemory {
             let x = Self.integer(stored["x"]), let y = Self.integer(stored["y"]),
             (1...16384).contains(width), (1...16384).contains(height), abs(x) < 100_000, abs(y) < 100_000
         else { return nil }
-        return WindowGeometry(width: width, height: height, x: x, y: y, isExplicit: true)
+        var geometry = WindowGeometry(width: width, height: height, x: x, y: y, isExplicit: true)
+        geometry.isInDrawingUnits = true
+        return geometry
     }
 
     /// Whether the window was maximized when it last closed.

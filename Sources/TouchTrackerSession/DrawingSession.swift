@@ -7,7 +7,8 @@ import TouchTrackerStore
 
 /// How a drawing session was asked to run, whatever the window system.
 public struct SessionOptions: Sendable {
-    /// Device pixels per 96-dpi pixel (the host resolves it from the window system's settings or `--scale`).
+    /// The window's pixels per drawing unit at first (the host resolves it from the window system's settings or
+    /// `--scale`); a host whose window moves to a screen of another scale passes the new one to `resize`.
     public var scale: Double
     public var verbose: Bool
     /// Where Ctrl+S writes a PNG of the drawing (nil: Ctrl+S does nothing).
@@ -41,6 +42,10 @@ public struct SessionOptions: Sendable {
 ///
 /// A `SessionHost` is all a platform implements; its event loop hands input to `handle`, sizes to `resize` and
 /// draws a frame with `drawFrame` after each batch, until it ends the session with `finish`.
+///
+/// Units (DESIGN.md §2a): the drawing, the controller and every `SessionEvent` are in drawing units, one unit one
+/// pixel of a 100 % screen; the canvas, `resize` and `drawFrame`'s exposed area are in the window's pixels,
+/// `scale` of them per unit. The renderer alone turns one into the other on the way out.
 public final class DrawingSession {
     /// Held strongly: the host holds nothing of the session's, so there is no cycle.
     private let host: any SessionHost
@@ -104,7 +109,7 @@ public final class DrawingSession {
     /// The document's file name, for notices about it.
     public var documentName = "the drawing"
 
-    /// A session on a `width` x `height` window (device pixels) of `host`, reading the document with
+    /// A session on a `width` x `height` window (pixels, `options.scale` per drawing unit) of `host`, reading the document with
     /// `loadDocument` on another thread meanwhile: the first frame shows the background and takes touches; the
     /// drawing appears, under whatever was drawn, when read.
     public init(
@@ -115,7 +120,7 @@ public final class DrawingSession {
         self.options = options
         self.log = log
         renderer = try DrawingRenderer(
-            width: width, height: height,
+            width: width, height: height, scale: options.scale,
             painterThreads: options.painterThreads ?? ProcessInfo.processInfo.activeProcessorCount,
             onTileFinished: host.wakeUp,
             makeCanvas: { [unowned host] (width, height) throws(CairoError) in
@@ -124,8 +129,8 @@ public final class DrawingSession {
         renderer.translate = Localization.translate
         renderer.drawsNothingForBenchmarkFloor = options.benchmarkFloor.isOn
         controller = DrawingController(
-            size: Size(width: Double(width), height: Double(height)), clock: Clock(now: MonotonicClock.now()),
-            scale: options.scale, documentLoading: true)
+            size: Size(width: Double(width) / renderer.scale, height: Double(height) / renderer.scale),
+            clock: Clock(now: MonotonicClock.now()), documentLoading: true)
         controller.translate = Localization.translate
         controller.showsGestureHint = true
         loader = DocumentLoader(load: loadDocument, onLoaded: host.wakeUp)
@@ -163,7 +168,10 @@ public final class DrawingSession {
 
     // MARK: Input
 
-    /// One input event from the host.
+    /// The window's pixels per drawing unit now.
+    public var scale: Double { renderer.scale }
+
+    /// One input event from the host, in drawing units.
     public func handle(_ event: SessionEvent) {
         if case .focusChanged(let active) = event {
             // The focus carries no time and starts nothing on the clock, which it leaves alone.
@@ -198,10 +206,12 @@ public final class DrawingSession {
         }
     }
 
-    /// The window is now `width` x `height` device pixels: the canvas first (a failure is logged, the old one
-    /// stays), then the drawing's content.
-    public func resize(width: Int, height: Int) {
-        resizeCanvas(width: width, height: height)
+    /// The window is now `width` x `height` pixels, at `scale` pixels per drawing unit when given (it moved to a
+    /// screen of another scale): the canvas first (a failure is logged, the old one stays), then the drawing's
+    /// content. The drawing keeps its size and place on the screen; at a new scale the canvas is painted again in
+    /// the background, showing the old picture stretched meanwhile.
+    public func resize(width: Int, height: Int, scale: Double? = nil) {
+        resizeCanvas(width: width, height: height, scale: scale)
         resizeContent(to: Size(width: Double(width), height: Double(height)))
     }
 
@@ -211,24 +221,19 @@ public final class DrawingSession {
         publishedScene = nil
     }
 
-    /// Device pixels per 96-dpi pixel from now on (the window moved to a screen of another scale): line width,
-    /// hit radius, gesture distances and menus follow; the host resizes the canvas to match.
-    public func setScale(_ scale: Double) {
-        controller.scale = scale
-    }
-
     /// The canvas part of `resize`, for a host that must resize its presenter between the two.
-    public func resizeCanvas(width: Int, height: Int) {
+    public func resizeCanvas(width: Int, height: Int, scale: Double? = nil) {
         do {
-            try renderer.resize(width: width, height: height)
+            try renderer.resize(width: width, height: height, scale: scale)
         } catch {
             log("cannot resize the canvas to \(width)x\(height): \(error)")
         }
     }
 
-    /// The content part of `resize`.
+    /// The content part of `resize`: the window is `size` pixels, so its size in drawing units is that over the
+    /// scale.
     public func resizeContent(to size: Size) {
-        controller.resize(to: size)
+        controller.resize(to: Size(width: size.width / scale, height: size.height / scale))
     }
 
     // MARK: Frames
@@ -284,7 +289,7 @@ public final class DrawingSession {
     private func accessibleScene() -> AccessibleScene {
         AccessibleScene(
             windowTitle: "TouchTracker", windowOrigin: host.screenOrigin(),
-            windowSize: Size(width: Double(renderer.width), height: Double(renderer.height)),
+            windowSize: Size(width: Double(renderer.width), height: Double(renderer.height)), scale: scale,
             shapes: controller.drawingView.shapes, selection: controller.drawingView.selection,
             menu: controller.menu, isActive: windowIsActive, activation: activations,
             translate: Localization.translate)
@@ -521,11 +526,12 @@ public final class DrawingSession {
         // answers is given up after 10 s, longer than the hosts' own time-outs.)
         if let started = clipboardReadStarted, MonotonicClock.now() - started < 10 { return }
         guard !pasteInPreparation else { return }
-        let middle = Point(x: Double(renderer.width) / 2, y: Double(renderer.height) / 2)
+        let window = controller.window.bounds
+        let middle = Point(x: window.midX, y: window.midY)
         if let cursor = controller.keyboardPastePoint {
             pastePoint = cursor
-        } else if let pointer = host.pointerLocation(), (0..<Double(renderer.width)).contains(pointer.x),
-            (0..<Double(renderer.height)).contains(pointer.y)
+        } else if let pointer = host.pointerLocation(), (window.minX..<window.maxX).contains(pointer.x),
+            (window.minY..<window.maxY).contains(pointer.y)
         {
             pastePoint = pointer
         } else {

@@ -1,8 +1,9 @@
 import TouchKit
 import TouchTracker
 
-/// What a host's window system reported, in the session's terms (no window system's types). The window's own
-/// events go to their own calls: a new size to `DrawingSession.resize`, an exposed area to `drawFrame(exposed:)`.
+/// What a host's window system reported, in the session's terms (no window system's types), its points in drawing
+/// units (the window's pixels over the scale, DESIGN.md §2a). The window's own events go to their own calls: a new
+/// size to `DrawingSession.resize`, an exposed area to `drawFrame(exposed:)`, both in pixels.
 public enum SessionEvent {
     /// A touch, a pointer drag or a pen: TouchKit's input.
     case touch(TouchInput)

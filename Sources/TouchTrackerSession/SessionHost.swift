@@ -33,7 +33,7 @@ public protocol SessionHost: AnyObject {
     /// later through `DrawingSession.pasteArrived`.
     func readClipboard() -> PasteOutcome?
 
-    /// Where the pointer is, in window pixels (nil when the window system does not say).
+    /// Where the pointer is in the window, in drawing units (nil when the window system does not say).
     func pointerLocation() -> Point?
 
     /// Where the window's top-left corner is on the screen (for assistive technology's extents); asked only when

@@ -11,8 +11,15 @@ public struct WindowGeometry: Hashable, Sendable {
     /// Whether `x` counts from the screen's right edge, `y` from its bottom edge (`-X`, `-Y`).
     public var xFromRight = false
     public var yFromBottom = false
+    /// Whether the numbers are drawing units (the default size and the window memory: the same size on screens of
+    /// any scale), which an X11 window multiplies by its scale, rather than the screen's pixels (`--geometry`).
+    public var isInDrawingUnits = false
 
-    public static let `default` = WindowGeometry(width: 800, height: 600, x: 0, y: 0, isExplicit: false)
+    public static let `default`: WindowGeometry = {
+        var geometry = WindowGeometry(width: 800, height: 600, x: 0, y: 0, isExplicit: false)
+        geometry.isInDrawingUnits = true
+        return geometry
+    }()
 
     public init(width: Int, height: Int, x: Int, y: Int, isExplicit: Bool) {
         self.width = width

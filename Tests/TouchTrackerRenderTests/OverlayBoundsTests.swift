@@ -9,18 +9,20 @@ import TouchKit
 @Suite struct OverlayBoundsTests {
     @Test("a touch's long label beside its ring lies inside the overlay's bounds", arguments: [1.0, 2.0])
     func longTouchLabelIsInsideTheBounds(scale: Double) throws {
-        let canvasRect = Rect(x: 0, y: 0, width: 800, height: 400)
+        // The overlay is laid out and painted in drawing units, `scale` pixels each, as the renderer does.
+        let canvasRect = Rect(x: 0, y: 0, width: 800 / scale, height: 400 / scale)
         let canvas = try CairoSurface(width: 800, height: 400)
         let context = try CairoContext(surface: canvas)
         context.paint(solid: .white)
+        context.scale(by: scale)
         var overlay = Overlay()
         overlay.inspector = InspectorSnapshot(
             touches: [
                 InspectorSnapshot.TouchMark(
-                    id: 12, location: Point(x: 100, y: 250), phase: "cancelled", type: "pointer")
-            ], recognizers: [], scale: scale)
+                    id: 12, location: Point(x: 200 / scale, y: 300 / scale), phase: "cancelled", type: "pointer")
+            ], recognizers: [])
         let painter = OverlayPainter(overlay, canvas: canvasRect, translate: untranslated, in: context)
-        let bounds = painter.bounds
+        let bounds = painter.bounds.scaled(by: scale)
         painter.paint(in: context)
         canvas.flush()
         // Below the inspector's panel (top left), every painted pixel is the touch's ring or label.

@@ -2,15 +2,15 @@ import Testing
 import TouchKit
 import TouchTracker
 
-/// The controller's desktop features on a virtual clock: HiDPI scale, the gesture inspector, Ctrl+S and notices.
+/// The controller's desktop features on a virtual clock: distances in drawing units, the gesture inspector, Ctrl+S and notices.
 @Suite struct DesktopControllerTests {
     /// A controller on an 800x600 window with its own clock, fed like replay feeds it.
     final class Harness {
         let controller: DrawingController
         var time: TimeInterval = 0
 
-        init(scale: Double = 1, drawing: Drawing = Drawing()) {
-            controller = DrawingController(size: Size(width: 800, height: 600), drawing: drawing, scale: scale)
+        init(drawing: Drawing = Drawing()) {
+            controller = DrawingController(size: Size(width: 800, height: 600), drawing: drawing)
         }
 
         func send(_ id: UInt64, _ phase: TouchInput.Phase, _ x: Double, _ y: Double, after delay: Double = 0.02) {
@@ -50,54 +50,38 @@ import TouchTracker
         #expect(harness.controller.menu?.highlightedIndex == 0)
     }
 
-    @Test("scale 2 doubles line width, tap slop, hit radius and every gesture distance")
-    func scaleDoublesDistances() {
-        let controller = Harness(scale: 2).controller
-        #expect(controller.drawingView.lineWidth == 20)
-        #expect(controller.drawingView.tracker.tapSlop == 20)
-        #expect(controller.drawingView.hitRadius == 40)
-        #expect(controller.window.tapSlop == 20 && controller.window.multiTapDistance == 90)
-        #expect(controller.tapRecognizer.allowableMovement == 20)
-        #expect(controller.doubleTapRecognizer.allowableMovement == 20)
-        #expect(controller.doubleTapRecognizer.allowableMultiTapDistance == 90)
-        #expect(controller.longPressRecognizer.allowableMovement == 20)
-        let defaults = Harness().controller
-        #expect(defaults.drawingView.lineWidth == 10 && defaults.drawingView.hitRadius == 20)
-        #expect(defaults.doubleTapRecognizer.allowableMultiTapDistance == 45)
+    @Test("every distance is in drawing units, whatever the screen's scale: width 10, slop 10, hit radius 20")
+    func distancesAreDrawingUnits() {
+        let controller = Harness().controller
+        #expect(controller.drawingView.lineWidth == 10)
+        #expect(controller.drawingView.tracker.tapSlop == 10)
+        #expect(controller.drawingView.hitRadius == 20)
+        #expect(controller.window.tapSlop == 10 && controller.window.multiTapDistance == 45)
+        #expect(controller.tapRecognizer.allowableMovement == 10)
+        #expect(controller.doubleTapRecognizer.allowableMovement == 10)
+        #expect(controller.doubleTapRecognizer.allowableMultiTapDistance == 45)
+        #expect(controller.longPressRecognizer.allowableMovement == 10)
     }
 
-    @Test("at scale 2 a 15 px stroke is a tap, not a line, while at scale 1 it draws")
-    func scaleWidensTapSlop() {
-        for (scale, lines) in [(1.0, 1), (2.0, 0)] {
-            let harness = Harness(scale: scale)
-            harness.send(1, .began, 300, 300)
-            harness.send(1, .moved, 309, 312)
-            harness.send(1, .ended, 309, 312)
-            harness.settle()
-            #expect(harness.controller.drawingView.drawing.lines.count == lines, "scale \(scale)")
-        }
+    @Test("a 15-unit wobble draws a line and a tap 35 units from a line deselects: units are not pixels")
+    func gestureDistancesInUnits() {
+        let harness = Harness(drawing: horizontal)
+        harness.send(1, .began, 300, 300)
+        harness.send(1, .moved, 309, 312)
+        harness.send(1, .ended, 309, 312)
+        harness.settle()
+        #expect(harness.controller.drawingView.drawing.lines.count == 2)
+        harness.tap(2, 300, 235)
+        harness.settle()
+        #expect(harness.controller.drawingView.selection == nil)
     }
 
-    @Test("at scale 2 a tap 35 px from a line selects it; at scale 1 it deselects")
-    func scaleWidensHitRadius() {
-        for (scale, selected) in [(1.0, false), (2.0, true)] {
-            let harness = Harness(scale: scale, drawing: horizontal)
-            harness.tap(1, 300, 235)
-            harness.settle()
-            #expect((harness.controller.drawingView.selection != nil) == selected, "scale \(scale)")
-            #expect((harness.controller.menu != nil) == selected, "scale \(scale)")
-        }
-    }
-
-    @Test("the menu at scale 2 is twice as large, and at scale 1 keeps its 96-dpi metrics")
-    func menuScales() {
+    @Test("the menu's metrics are drawing units: Delete's menu is 120 x 44 at every scale")
+    func menuMetricsInUnits() {
         let bounds = Rect(x: 0, y: 0, width: 800, height: 600)
-        let normal = PopupMenu(anchor: Point(x: 100, y: 100), items: [.delete], within: bounds)
-        let double = PopupMenu(anchor: Point(x: 100, y: 100), items: [.delete], within: bounds, scale: 2)
-        #expect(normal.frame == Rect(x: 100, y: 100, width: 120, height: 44))
-        #expect(double.frame == Rect(x: 100, y: 100, width: 240, height: 88))
-        #expect(double.itemFrame(0) == Rect(x: 100, y: 108, width: 240, height: 72))
-        #expect(double.item(at: Point(x: 330, y: 170)) == 0)
+        let menu = PopupMenu(anchor: Point(x: 100, y: 100), items: [.delete], within: bounds)
+        #expect(menu.frame == Rect(x: 100, y: 100, width: 120, height: 44))
+        #expect(menu.itemFrame(0) == Rect(x: 100, y: 104, width: 120, height: 36))
     }
 
     @Test("F1 toggles the inspector, which lists live touches with their ids and every recognizer with its state")

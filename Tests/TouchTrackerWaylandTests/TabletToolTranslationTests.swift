@@ -70,13 +70,12 @@ struct TabletToolTranslationTests {
         if case .stylusLeft? = events.last {} else { Issue.record("expected the stylus to leave last: \(events)") }
     }
 
-    @Test("coordinates go from surface pixels to the canvas's device pixels")
-    func scaled() {
+    @Test("surface coordinates are drawing units, passed on exactly at any buffer scale")
+    func surfaceCoordinatesAreDrawingUnits() {
         var translator = WaylandInputTranslator()
-        translator.scale = 2
-        _ = Self.feed(&translator, [.type(Self.pen), .proximityIn, .motion(x: 10, y: 20), .frame(time: 1)])
+        _ = Self.feed(&translator, [.type(Self.pen), .proximityIn, .motion(x: 10.25, y: 20.5), .frame(time: 1)])
         let began = Self.touches(Self.feed(&translator, [.down, .frame(time: 2)]))
-        #expect(began.first?.location == Point(x: 20, y: 40))
+        #expect(began.first?.location == Point(x: 10.25, y: 20.5))
     }
 
     @Test("a removed tool's touch is taken away by the system, its work kept")

@@ -76,12 +76,11 @@ struct WaylandInputTranslatorTests {
         #expect(touches(translator.translate(.touchFrame, now: 2)).isEmpty)
     }
 
-    @Test("touch coordinates are scaled from surface pixels to the canvas's device pixels")
-    func touchesAreScaled() {
+    @Test("touch coordinates are surface coordinates, which are drawing units: passed on exactly")
+    func touchesAreInDrawingUnits() {
         var translator = WaylandInputTranslator()
-        translator.scale = 2
-        _ = translator.translate(.touchDown(time: 10, id: 0, x: 5, y: 6), now: 1)
-        #expect(touches(translator.translate(.touchFrame, now: 1)).first?.location == Point(x: 10, y: 12))
+        _ = translator.translate(.touchDown(time: 10, id: 0, x: 5.25, y: 6.5), now: 1)
+        #expect(touches(translator.translate(.touchFrame, now: 1)).first?.location == Point(x: 5.25, y: 6.5))
     }
 
     @Test("the left button draws like a touch: pressed, dragged, released")

@@ -93,6 +93,14 @@ public struct DamageRegion: Sendable, Equatable {
         return result
     }
 
+    /// The region with every rectangle multiplied by `factor` (drawing units to the canvas's pixels).
+    public func scaled(by factor: Double) -> DamageRegion {
+        guard factor != 1 else { return self }
+        var result = DamageRegion()
+        for rect in rects { result.add(rect.scaled(by: factor)) }
+        return result
+    }
+
     public func contains(_ point: Point) -> Bool { rects.contains { $0.contains(point) } }
 
     public func intersects(_ rect: Rect) -> Bool {

@@ -27,12 +27,6 @@ public final class DrawingController {
     public private(set) var stylusHover: (location: Point, tool: TouchType)?
     private let gestureRules = GestureRules()
 
-    /// Device pixels per 96-dpi pixel (HiDPI): line width, hit radius, tap slop, gesture distances and the menu
-    /// scale with it, so the app has the same physical size at any resolution. Documents keep window pixels.
-    public var scale: Double = 1 {
-        didSet { applyScale() }
-    }
-
     private let inspectorState = GestureInspector()
     /// The keyboard's place, line and moves (drawing and selecting without a pointer).
     public private(set) var keyboard: KeyboardCursor
@@ -66,7 +60,7 @@ public final class DrawingController {
     /// document is read elsewhere (`DrawingView.adoptLoadedDocument`). `limits`: how many lines and circles the
     /// drawing may hold (a document's, `DocumentLimits.document`, unless a test wants a small drawing to be full).
     public init(
-        size: Size, drawing: Drawing = Drawing(), clock: Clock = Clock(), scale: Double = 1,
+        size: Size, drawing: Drawing = Drawing(), clock: Clock = Clock(),
         documentLoading: Bool = false, limits: DocumentLimits = .document
     ) {
         let frame = Rect(origin: .zero, size: size)
@@ -83,8 +77,7 @@ public final class DrawingController {
             showNotice(.drawingFull(kind, limit: self.limits[kind]))
         }
         installRecognizers()
-        self.scale = scale
-        applyScale()
+        InteractionMetrics.apply(to: self)
     }
 
     /// Puts a document read in the background under what was drawn while it loaded
@@ -106,14 +99,6 @@ public final class DrawingController {
     /// Closes the selected shape's menu once nothing is selected: a menu is for the selection.
     private func closeSelectionMenuWithoutSelection() {
         if menuView != nil, drawingView.selection == nil, menu?.items == MenuItem.selectionMenu { closeMenu() }
-    }
-
-    /// Sets every distance from its 96-dpi default (DESIGN.md §2) times `scale`, and redraws at the new scale.
-    private func applyScale() {
-        InteractionMetrics(scale: scale).apply(to: self)
-        drawingView.changes.noteEverythingChanged()
-        drawingView.changes.add(window.bounds)
-        if let menu { reopenMenu(menu) }
     }
 
     private func installRecognizers() {
@@ -428,8 +413,8 @@ public final class DrawingController {
     /// The crosshair's old and new place must be shown again.
     private func noteKeyboardCursorMoved(from before: Point) {
         pointedLast = false
-        drawingView.noteChanged(KeyboardCursor.crosshairFrame(at: before, scale: scale))
-        drawingView.noteChanged(KeyboardCursor.crosshairFrame(at: keyboard.location, scale: scale))
+        drawingView.noteChanged(KeyboardCursor.crosshairFrame(at: before))
+        drawingView.noteChanged(KeyboardCursor.crosshairFrame(at: keyboard.location))
     }
 
     /// Whether a touch, a pen or the pointer was used since the keyboard cursor last moved.
@@ -688,7 +673,7 @@ public final class DrawingController {
         view.setChecked(checks(of: view.menu.items))
     }
 
-    /// Opens the same menu again (after a resize or a change of scale), its items, checks and highlight kept: the
+    /// Opens the same menu again (after a resize), its items, checks and highlight kept: the
     /// same opening.
     private func reopenMenu(_ menu: PopupMenu) {
         openMenu(
@@ -701,7 +686,7 @@ public final class DrawingController {
     ) {
         closeMenu()
         var menu = PopupMenu(
-            anchor: point, items: items, checkedItems: checked, within: window.bounds, scale: scale,
+            anchor: point, items: items, checkedItems: checked, within: window.bounds,
             translate: translate)
         if let highlighted, items.indices.contains(highlighted) { menu.highlightedIndex = highlighted }
         if let opening {
@@ -740,7 +725,7 @@ public final class DrawingController {
     public var inspector: InspectorSnapshot? {
         guard
             var snapshot = inspectorState.snapshot(
-                of: window, recognizers: recognizers, rejected: palmRejection.rejectedTouches, scale: scale)
+                of: window, recognizers: recognizers, rejected: palmRejection.rejectedTouches)
         else {
             return nil
         }
@@ -772,10 +757,10 @@ public final class DrawingController {
     public var overlay: Overlay {
         Overlay(
             inspector: inspector, notice: notices.shown, hint: isHintShown ? .gestureHint : nil,
-            keyboardCursor: keyboard.isShown ? keyboard.location : nil, stylusRings: stylusRings, scale: scale)
+            keyboardCursor: keyboard.isShown ? keyboard.location : nil, stylusRings: stylusRings)
     }
 
-    /// How wide the ring under a hovering pen's tip is, in 96-dpi pixels.
+    /// How wide the ring under a hovering pen's tip is, in drawing units.
     public static let penRingRadius = 6.0
 
     /// The rings under the stylus: where a hovering tip would land or a hovering eraser would erase, and what each
@@ -785,7 +770,7 @@ public final class DrawingController {
             StylusRing(center: $0, radius: drawingView.hitRadius, tool: .eraser)
         }
         if let hover = stylusHover {
-            let radius = hover.tool == .eraser ? drawingView.hitRadius : Self.penRingRadius * scale
+            let radius = hover.tool == .eraser ? drawingView.hitRadius : Self.penRingRadius
             rings.append(StylusRing(center: hover.location, radius: radius, tool: hover.tool))
         }
         return rings

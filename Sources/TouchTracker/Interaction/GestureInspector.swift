@@ -27,7 +27,7 @@ final class GestureInspector {
 
     /// What the inspector shows now, or nil while it is hidden.
     func snapshot(
-        of window: Window, recognizers: [GestureRecognizer], rejected: [UInt64: Point] = [:], scale: Double
+        of window: Window, recognizers: [GestureRecognizer], rejected: [UInt64: Point] = [:]
     ) -> InspectorSnapshot? {
         guard isVisible else { return nil }
         let touches = window.activeTouches.sorted { $0.identifier < $1.identifier }.map {
@@ -42,6 +42,6 @@ final class GestureInspector {
                 name: recognizer.name ?? "\(type(of: recognizer))", state: "\(recognizer.state)",
                 lastOutcome: lastOutcomes[ObjectIdentifier(recognizer)].map { "\($0)" })
         }
-        return InspectorSnapshot(touches: touches + palms, recognizers: rows, scale: scale)
+        return InspectorSnapshot(touches: touches + palms, recognizers: rows)
     }
 }

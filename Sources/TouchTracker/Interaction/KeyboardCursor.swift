@@ -69,8 +69,8 @@ public struct KeyboardCursor: Hashable, Sendable {
     public static let crosshairRadius = 7.0
 
     /// The pixels the crosshair at `point` covers (with room for antialiasing).
-    public static func crosshairFrame(at point: Point, scale: Double) -> Rect {
-        let reach = (crosshairRadius + 3) * scale
+    public static func crosshairFrame(at point: Point) -> Rect {
+        let reach = crosshairRadius + 3
         return Rect(x: point.x - reach, y: point.y - reach, width: 2 * reach, height: 2 * reach)
     }
 

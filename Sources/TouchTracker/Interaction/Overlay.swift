@@ -31,7 +31,6 @@ public struct InspectorSnapshot: Hashable, Sendable {
     public var recognizers: [RecognizerRow]
     /// The keyboard cursor, once shown: where it is and whether it draws a line.
     public var keyboard: KeyboardMark?
-    public var scale: Double
 
     /// The keyboard cursor in the inspector, marked like a touch.
     public struct KeyboardMark: Hashable, Sendable {
@@ -59,18 +58,16 @@ public struct Overlay: Hashable, Sendable {
     public var keyboardCursor: Point?
     /// Where a hovering stylus would land, and what a pressed eraser takes (rings).
     public var stylusRings: [StylusRing]
-    public var scale: Double
 
     public init(
         inspector: InspectorSnapshot? = nil, notice: Message? = nil, hint: Message? = nil,
-        keyboardCursor: Point? = nil, stylusRings: [StylusRing] = [], scale: Double = 1
+        keyboardCursor: Point? = nil, stylusRings: [StylusRing] = []
     ) {
         self.inspector = inspector
         self.notice = notice
         self.hint = hint
         self.keyboardCursor = keyboardCursor
         self.stylusRings = stylusRings
-        self.scale = scale
     }
 
     public var isEmpty: Bool {

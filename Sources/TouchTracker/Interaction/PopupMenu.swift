@@ -15,31 +15,28 @@ public struct PopupMenu: Hashable, Sendable {
     public var opening = 0
     /// The menu's rectangle, kept inside the window.
     public private(set) var frame: Rect
-    /// Device pixels per 96-dpi pixel: every metric (and the painter's text) is multiplied by it.
-    public private(set) var scale: Double
 
-    /// Metrics at scale 1 (96 dpi).
+    /// Metrics in drawing units (DESIGN.md §2a: a unit is a pixel at 100 %; the renderer scales them to the screen).
     public static let itemHeight = 36.0
     public static let minimumWidth = 120.0
     public static let widthPerCharacter = 10.0
     public static let padding = 4.0
 
-    public var itemHeight: Double { Self.itemHeight * scale }
-    public var padding: Double { Self.padding * scale }
+    public var itemHeight: Double { Self.itemHeight }
+    public var padding: Double { Self.padding }
 
     /// A menu of `items` at `anchor`, kept inside `bounds`. Its width fits the longest title as `translate` puts it
     /// (the user's language; English by default).
     public init(
-        anchor: Point, items: [MenuItem], checkedItems: [MenuItem] = [], within bounds: Rect, scale: Double = 1,
+        anchor: Point, items: [MenuItem], checkedItems: [MenuItem] = [], within bounds: Rect,
         translate: Translate = untranslated
     ) {
         self.anchor = anchor
         self.items = items
         self.checkedItems = checkedItems.filter { items.contains($0) }
-        self.scale = scale
         let longest = items.map { Self.columns(translate($0.title)) }.max() ?? 0
-        let width = scale * Swift.max(Self.minimumWidth, Double(longest) * Self.widthPerCharacter + 40)
-        let height = Double(items.count) * Self.itemHeight * scale + 2 * Self.padding * scale
+        let width = Swift.max(Self.minimumWidth, Double(longest) * Self.widthPerCharacter + 40)
+        let height = Double(items.count) * Self.itemHeight + 2 * Self.padding
         // Open below-right of the point, flipping or clamping so the whole menu stays visible.
         var x = anchor.x
         var y = anchor.y
@@ -77,7 +74,7 @@ public struct PopupMenu: Hashable, Sendable {
     }
 
     /// The area to repaint when the menu appears, changes or goes (its shadow included).
-    public var damageFrame: Rect { frame.insetBy(dx: -8 * scale, dy: -8 * scale) }
+    public var damageFrame: Rect { frame.insetBy(dx: -8, dy: -8) }
 
     /// Moves the highlight by `step` items, wrapping around; from no highlight, down starts at the top.
     public mutating func moveHighlight(by step: Int) {

@@ -96,4 +96,10 @@ extension CairoContext {
     public func translate(x dx: Double, y dy: Double) {
         cairo_translate(pointer, dx, dy)
     }
+
+    /// Scales what is drawn next by `factor` in both directions (drawing units to a screen's pixels).
+    public func scale(by factor: Double) {
+        guard factor != 1 else { return }
+        cairo_scale(pointer, factor, factor)
+    }
 }

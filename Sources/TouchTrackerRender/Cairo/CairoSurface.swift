@@ -16,17 +16,30 @@ public final class CairoSurface {
         self.pointer = pointer
     }
 
-    /// An in-memory RGB surface (no alpha channel: the canvas is opaque).
-    public convenience init(width: Int, height: Int, opaque: Bool = true) throws(CairoError) {
-        let format = opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32
+    /// How an in-memory surface keeps its pixels.
+    public enum PixelFormat: Sendable {
+        /// Opaque RGB, the fourth byte unused (Cairo's RGB24): pictures for files, whose PNGs are RGB.
+        case rgb
+        /// Opaque RGB with the fourth byte 0xff (ARGB32, painted opaque): what the screen is handed, so screenshot
+        /// and screen-recording tools that read that byte as alpha see the window (DESIGN.md §3a).
+        case screen
+        /// With an alpha channel (ARGB32): the icon.
+        case transparent
+
+        var cairoFormat: cairo_format_t { self == .rgb ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32 }
+    }
+
+    /// An in-memory surface, opaque RGB unless `format` says otherwise.
+    public convenience init(width: Int, height: Int, format: PixelFormat = .rgb) throws(CairoError) {
         try self.init(
-            taking: cairo_image_surface_create(format, Int32(max(1, width)), Int32(max(1, height))),
+            taking: cairo_image_surface_create(format.cairoFormat, Int32(max(1, width)), Int32(max(1, height))),
             operation: "cairo_image_surface_create(\(width)x\(height))")
     }
 
-    /// An RGB24 image surface over `memory` that someone else owns (`width` x `height` pixels, `stride` bytes a
-    /// row): the window's shared image, so frames are drawn where the X server reads them. The surface keeps
-    /// `owner`, the memory's owner, alive until Cairo destroys the surface.
+    /// A `.screen` image surface over `memory` that someone else owns (`width` x `height` pixels, `stride` bytes a
+    /// row): the window's shared image or `wl_shm` buffer, so frames are drawn where the display server reads them
+    /// (as XRGB: the fourth byte, 0xff here, is unused by the server, and read as alpha by screenshot tools). The
+    /// surface keeps `owner`, the memory's owner, alive until Cairo destroys the surface.
     public convenience init(
         wrapping memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, keepingAlive owner: AnyObject
     ) throws(CairoError) {
@@ -34,7 +47,8 @@ public final class CairoSurface {
             throw CairoError("cairo_image_surface_create_for_data(\(width)x\(height))", CAIRO_STATUS_INVALID_SIZE)
         }
         let surface = cairo_image_surface_create_for_data(
-            memory.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(stride))!
+            memory.assumingMemoryBound(to: UInt8.self), PixelFormat.screen.cairoFormat, Int32(width), Int32(height),
+            Int32(stride))!
         try self.init(taking: surface, operation: "cairo_image_surface_create_for_data(\(width)x\(height))")
         let retained = Unmanaged.passRetained(owner).toOpaque()
         let status = cairo_surface_set_user_data(pointer, &memoryOwnerKey, retained) {

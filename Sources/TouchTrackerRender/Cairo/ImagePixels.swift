@@ -1,7 +1,7 @@
 import CCairo
 import TouchKit
 
-/// The memory of an RGB24 image surface, looked up once (each of Cairo's getters is a call): for copying and filling
+/// The memory of an opaque image surface (RGB24, or ARGB32 painted opaque), looked up once (each of Cairo's getters is a call): for copying and filling
 /// runs of pixels directly. Valid while the surface lives; call `flush` on it before and `markDirty` after a run of
 /// writes, so Cairo knows its memory was written behind its back.
 struct ImagePixels {
@@ -44,8 +44,9 @@ struct ImagePixels {
         let y1 = min(box.y1, height)
         guard x1 > x0, y1 > y0 else { return }
         func channel(_ value: Double) -> UInt32 { UInt32((min(1, max(0, value)) * 255).rounded()) }
-        // Cairo's RGB24 keeps each pixel as a native 32-bit word (as `CairoSurface.pixel(x:y:)` reads it).
-        let word = channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
+        // Cairo keeps each pixel as a native 32-bit word (as `CairoSurface.pixel(x:y:)` reads it); the top byte is
+        // opaque alpha for the screen's ARGB32 surfaces, and unused in RGB24 ones.
+        let word = 0xFF00_0000 | channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
         for y in y0..<y1 {
             (data + y * stride + x0 * 4).assumingMemoryBound(to: UInt32.self).update(repeating: word, count: x1 - x0)
         }

@@ -51,16 +51,19 @@ public enum DrawingExporter {
         return (count, pastFarEdges)
     }
 
-    /// `drawing` as a `format` file's bytes, on a `width` x `height` page (pixels; PDF points are the same number).
+    /// `drawing` as a `format` file's bytes, on a `width` x `height` page in drawing units (SVG pixels and PDF
+    /// points are the same number). A PNG has `scale` pixels per unit (2: a picture twice as sharp, of the same
+    /// drawing); SVG and PDF are drawn in units, which scale without loss.
     public static func render(
-        _ drawing: Drawing, format: ExportFormat, width: Int, height: Int, lineWidth: Double = 10
+        _ drawing: Drawing, format: ExportFormat, width: Int, height: Int, scale: Double = 1, lineWidth: Double = 10
     ) throws(CairoError) -> [UInt8] {
         let sink = ByteSink()
         return try withExtendedLifetime(sink) { () throws(CairoError) -> [UInt8] in
             let surface: CairoSurface
             switch format {
             case .png:
-                surface = try CairoSurface(width: width, height: height)
+                surface = try CairoSurface(
+                    width: pixels(width, at: scale), height: pixels(height, at: scale))
             case .svg:
                 surface = try CairoSurface(
                     taking: cairo_svg_surface_create_for_stream(
@@ -75,12 +78,18 @@ public enum DrawingExporter {
                     operation: "cairo_pdf_surface_create_for_stream")
             }
             let context = try CairoContext(surface: surface)
+            if format == .png { context.scale(by: scale) }
             paint(drawing, in: context, width: width, height: height, lineWidth: lineWidth)
             try context.checkStatus("drawing the export")
             if format == .png { return try surface.pngBytes() }
             try surface.finish()
             return sink.bytes
         }
+    }
+
+    /// How many pixels `units` drawing units take at `scale` pixels per unit (at least one).
+    public static func pixels(_ units: Int, at scale: Double) -> Int {
+        max(1, Int((Double(units) * scale).rounded()))
     }
 
     /// Paints the white page, then every shape bottom to top (the lines oldest first, then the circles) in its

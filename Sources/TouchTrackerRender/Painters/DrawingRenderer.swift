@@ -13,8 +13,14 @@ import TouchTracker
 /// What is live — lines and circles in progress, the selected shape, shapes just drawn or put back whose tiles are
 /// still being repainted, the menu and the overlay — is drawn on top of the tiles in every frame, whatever the
 /// painters are doing. Hit testing never looks at tiles: it asks the view's spatial index.
+///
+/// The view is in drawing units (one unit is one pixel on a 100 % screen); the canvas and its tiles are in pixels,
+/// `scale` of them per unit (DESIGN.md §2a). Everything the view says (its damage, shapes, menu and overlay) is
+/// multiplied by `scale` here, on its way to the pixels, and nowhere else.
 public final class DrawingRenderer {
     public private(set) var canvas: CairoSurface
+    /// Canvas pixels per drawing unit: the screen's scale.
+    public private(set) var scale: Double
     private var canvasContext: CairoContext
     private let makeCanvas: (_ width: Int, _ height: Int) throws(CairoError) -> CairoSurface
     private let tiles: TileCache
@@ -51,12 +57,14 @@ public final class DrawingRenderer {
     /// `makeCanvas` makes the canvas for a window size (at first and on every resize): the platform's, where frames
     /// can be drawn straight into memory the display reads.
     public init(
-        width: Int, height: Int, painterThreads: Int = 0, onTileFinished: @escaping @Sendable () -> Void = {},
+        width: Int, height: Int, scale: Double = 1, painterThreads: Int = 0,
+        onTileFinished: @escaping @Sendable () -> Void = {},
         makeCanvas: @escaping (_ width: Int, _ height: Int) throws(CairoError) -> CairoSurface = {
             try CairoSurface(width: $0, height: $1)
         }
     ) throws(CairoError) {
         self.makeCanvas = makeCanvas
+        self.scale = Self.usable(scale)
         canvas = try makeCanvas(width, height)
         canvasContext = try CairoContext(surface: canvas)
         tiles = TileCache(
@@ -81,13 +89,33 @@ public final class DrawingRenderer {
     /// measurements: none once the painters have caught up.
     public var shapesDrawnLive: Int { pendingShapes.count }
 
-    /// Matches the window size. Tiles still inside the window are kept; only new ones are painted. The whole
-    /// window is recomposed (from tiles) on the next frame.
-    public func resize(width: Int, height: Int) throws(CairoError) {
-        guard width != canvas.width || height != canvas.height else { return }
-        canvas = try makeCanvas(width, height)
-        canvasContext = try CairoContext(surface: canvas)
-        tiles.resize(width: width, height: height)
+    /// A scale the renderer can paint at: finite and positive (1 otherwise).
+    private static func usable(_ scale: Double) -> Double {
+        scale.isFinite && scale > 0 ? scale : 1
+    }
+
+    /// Matches the window size (`width` x `height` pixels) and, when `scale` is given, the screen's scale. At the
+    /// same scale, tiles still inside the window are kept and only new ones are painted. At a new scale every tile
+    /// is painted again, in the background; meanwhile the picture the window showed is shown stretched to the new
+    /// scale (`TileCache.rescale`), so the drawing keeps its size and place and the window is never blank. The
+    /// whole window is recomposed on the next frame.
+    public func resize(width: Int, height: Int, scale newScale: Double? = nil) throws(CairoError) {
+        let newScale = newScale.map(Self.usable) ?? scale
+        guard width != canvas.width || height != canvas.height || newScale != scale else { return }
+        if newScale != scale {
+            // What the window shows now, stretched to the new scale: made before the canvas goes (a platform may
+            // reuse its memory), from pixels only (no shape is stroked on the loop).
+            let backdrop = try CairoSurface.stretched(
+                canvas, by: newScale / scale, width: width, height: height, over: backgroundColor)
+            canvas = try makeCanvas(width, height)
+            canvasContext = try CairoContext(surface: canvas)
+            scale = newScale
+            tiles.rescale(width: width, height: height, backdrop: backdrop)
+        } else {
+            canvas = try makeCanvas(width, height)
+            canvasContext = try CairoContext(surface: canvas)
+            tiles.resize(width: width, height: height)
+        }
         shownOverlay = nil
     }
 
@@ -113,10 +141,9 @@ public final class DrawingRenderer {
         damage.add(prunePendingShapes(of: view))
         if forceFull || (drewNothing && !drawsNothingForBenchmarkFloor) { damage.add(full) }
         if overlay != (shownOverlay?.overlay ?? Overlay()) {
-            damage.add(shownOverlay?.bounds ?? .null)
-            shownOverlay =
-                overlay.isEmpty ? nil : OverlayPainter(overlay, canvas: full, translate: translate, in: canvasContext)
-            damage.add(shownOverlay?.bounds ?? .null)
+            damage.add(shownOverlay.map { $0.bounds.scaled(by: scale) } ?? .null)
+            shownOverlay = overlay.isEmpty ? nil : layOut(overlay)
+            damage.add(shownOverlay.map { $0.bounds.scaled(by: scale) } ?? .null)
         }
         let region = damage.region.intersection(full)
         guard !region.isEmpty else { return nil }
@@ -125,6 +152,16 @@ public final class DrawingRenderer {
             compose(view, menu: menu, in: region, redrawn: damage.redrawnLinesInProgress)
         }
         return region
+    }
+
+    /// Lays `overlay` out in drawing units, for the window's size in them, with the text measured at the scale it is
+    /// painted at.
+    private func layOut(_ overlay: Overlay) -> OverlayPainter {
+        canvasContext.save()
+        defer { canvasContext.restore() }
+        canvasContext.scale(by: scale)
+        let window = Rect(x: 0, y: 0, width: Double(width), height: Double(height)).scaled(by: 1 / scale)
+        return OverlayPainter(overlay, canvas: window, translate: translate, in: canvasContext)
     }
 
     /// Waits (up to `timeout` seconds) until the painters have brought every tile up to date with `view`. For
@@ -145,7 +182,7 @@ public final class DrawingRenderer {
         let changes = view.takeChanges()
         var rest = carried ?? WindowChanges()
         carried = nil
-        rest.add(changes.region)
+        rest.add(changes.region.scaled(by: scale))
         rest.redrawnLinesInProgress.formUnion(changes.redrawnLinesInProgress)
         if changes.everythingChanged || !tilesStarted {
             // The first frame shows the whole window; later rebuilds show each tile as it is swapped in (tiles with
@@ -162,7 +199,7 @@ public final class DrawingRenderer {
             }
         } else if !changes.completeShapesChanged.isEmpty {
             tiles.beginChange()
-            for rect in changes.completeShapesChanged.rects { tiles.invalidate(rect) }
+            for rect in changes.completeShapesChanged.rects { tiles.invalidate(rect.scaled(by: scale)) }
             for shape in changes.shapesCompleted ?? [] { pendingShapes[shape] = tiles.version }
         }
         return rest
@@ -179,7 +216,8 @@ public final class DrawingRenderer {
     }
 
     private func scene(of view: DrawingView) -> TileScene {
-        TileScene(version: tiles.version, view: view, background: backgroundColor, completeColor: completeColor)
+        TileScene(
+            version: tiles.version, view: view, scale: scale, background: backgroundColor, completeColor: completeColor)
     }
 
     /// Forgets shapes the tiles now show (or that are gone). A shape is shown once the tiles under its stroke's
@@ -193,7 +231,7 @@ public final class DrawingRenderer {
         guard !pendingShapes.isEmpty else { return redraw }
         pendingShapes = pendingShapes.filter { id, version in
             guard let shape = view.shapes[id] else { return false }
-            let band = DamageRegion.stroke(of: shape, defaultWidth: view.lineWidth)
+            let band = DamageRegion.stroke(of: shape, defaultWidth: view.lineWidth).scaled(by: scale)
             guard tiles.shows(band, atLeast: version) else { return true }
             redraw.add(band)
             return false
@@ -212,32 +250,34 @@ public final class DrawingRenderer {
         tiles.compose(into: canvas, region: pixels, background: backgroundColor)
         // What Cairo draws is clipped to the region's rectangles, a clip set up only once something Cairo draws lies
         // in the region: a long line's hundred boxes cost ~65 µs a frame to clip to, for nothing when only lines in
-        // progress (drawn by `LineRaster`, within the region's boxes) are there.
+        // progress (drawn by `LineRaster`, within the region's boxes) are there. Under the clip, Cairo draws in
+        // drawing units.
         var clipped = false
         let clip = {
             guard !clipped else { return }
             clipped = true
             self.canvasContext.save()
             self.canvasContext.clip(to: region)
+            self.canvasContext.scale(by: self.scale)
         }
         drawPendingShapes(of: view, in: region, clip: clip)
-        if let selected = view.selectedShape, region.intersects(selected.strokeBounds(defaultWidth: view.lineWidth)) {
+        if let selected = view.selectedShape, region.intersects(canvasBounds(of: selected, in: view)) {
             clip()
             canvasContext.setColor(selectedColor)
             canvasContext.stroke(selected, width: selected.width ?? view.lineWidth)
         }
         drawLinesInProgress(of: view, in: region, pixels: pixels, redrawn: redrawn)
         for circle in view.visibleCirclesInProgress
-        where region.intersects(circle.strokeBounds(defaultWidth: view.lineWidth)) {
+        where region.intersects(circle.strokeBounds(defaultWidth: view.lineWidth).scaled(by: scale)) {
             clip()
             canvasContext.setColor(inProgressColor)
             canvasContext.stroke(circle, width: view.lineWidth)
         }
-        if let menu, region.intersects(menu.damageFrame) {
+        if let menu, region.intersects(menu.damageFrame.scaled(by: scale)) {
             clip()
             MenuPainter.paint(menu, translate: translate, in: canvasContext)
         }
-        if let shownOverlay, region.intersects(shownOverlay.bounds) {
+        if let shownOverlay, region.intersects(shownOverlay.bounds.scaled(by: scale)) {
             clip()
             shownOverlay.paint(in: canvasContext)
         }
@@ -251,13 +291,14 @@ public final class DrawingRenderer {
         of view: DrawingView, in region: DamageRegion, pixels: PixelRegion, redrawn: Set<UInt64>
     ) {
         let lines = view.tracker.identifiedLinesInProgress.filter {
-            region.intersects($0.line.strokeBounds(defaultWidth: view.lineWidth))
+            region.intersects($0.line.strokeBounds(defaultWidth: view.lineWidth).scaled(by: scale))
         }
         guard !lines.isEmpty else { return }
         canvas.flush()
         let bounds = pixels.bounds
         for (touch, line) in lines {
-            let raster = LineRaster(line, width: line.width ?? view.lineWidth)
+            let onCanvas = Line(begin: line.begin * scale, end: line.end * scale)
+            let raster = LineRaster(onCanvas, width: (line.width ?? view.lineWidth) * scale)
             let color = line.color.map(Color.init) ?? inProgressColor
             raster.draw(in: color, into: canvas, within: redrawn.contains(touch) ? [bounds] : pixels.boxes)
         }
@@ -269,10 +310,14 @@ public final class DrawingRenderer {
     private func drawPendingShapes(of view: DrawingView, in region: DamageRegion, clip: () -> Void) {
         guard !pendingShapes.isEmpty else { return }
         for id in pendingShapes.keys.sorted() where id != view.selection {
-            guard let shape = view.shapes[id], region.intersects(shape.strokeBounds(defaultWidth: view.lineWidth))
-            else { continue }
+            guard let shape = view.shapes[id], region.intersects(canvasBounds(of: shape, in: view)) else { continue }
             clip()
             canvasContext.strokeStyled(shape, defaultColor: completeColor, defaultWidth: view.lineWidth)
         }
+    }
+
+    /// Where `shape`'s stroke lies on the canvas, in pixels.
+    private func canvasBounds(of shape: Shape, in view: DrawingView) -> Rect {
+        shape.strokeBounds(defaultWidth: view.lineWidth).scaled(by: scale)
     }
 }

@@ -7,7 +7,7 @@ public enum IconPainter {
     /// The icon as `size` x `size` pixels, row by row, each 0xAARRGGBB with straight (not premultiplied) alpha, as
     /// `_NET_WM_ICON` wants them.
     public static func argb(size: Int) throws(CairoError) -> [UInt32] {
-        let surface = try CairoSurface(width: size, height: size, opaque: false)
+        let surface = try CairoSurface(width: size, height: size, format: .transparent)
         let context = try CairoContext(surface: surface)
         let cr = context.pointer
         // The SVG's 128-unit view box.

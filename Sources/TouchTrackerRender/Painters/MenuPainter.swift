@@ -11,22 +11,21 @@ enum MenuPainter {
     static func paint(_ menu: PopupMenu, translate: Translate, in context: CairoContext) {
         let cr = context.pointer
         let frame = menu.frame
-        let scale = menu.scale
         context.save()
         // Shadow: a few offset translucent layers.
         for step in 1...4 {
-            let offset = Double(step) * scale
+            let offset = Double(step)
             context.setColor(Color(red: 0, green: 0, blue: 0, alpha: 0.06))
             roundedRect(
-                cr, frame.insetBy(dx: -offset / 2, dy: -offset / 2).offsetBy(dx: scale, dy: offset),
-                radius: 6 * scale)
+                cr, frame.insetBy(dx: -offset / 2, dy: -offset / 2).offsetBy(dx: 1, dy: offset),
+                radius: 6)
             cairo_fill(cr)
         }
         context.setColor(Color(red: 0.98, green: 0.98, blue: 0.98))
-        roundedRect(cr, frame, radius: 6 * scale)
+        roundedRect(cr, frame, radius: 6)
         cairo_fill_preserve(cr)
         context.setColor(Color(red: 0.55, green: 0.55, blue: 0.6))
-        cairo_set_line_width(cr, scale)
+        cairo_set_line_width(cr, 1)
         cairo_stroke(cr)
         for (index, item) in menu.items.enumerated() {
             let title = translate(item.title)
@@ -34,20 +33,20 @@ enum MenuPainter {
             let highlighted = index == menu.highlightedIndex
             if highlighted {
                 context.setColor(Color(red: 0.21, green: 0.47, blue: 0.86))
-                roundedRect(cr, row.insetBy(dx: 4 * scale, dy: scale), radius: 4 * scale)
+                roundedRect(cr, row.insetBy(dx: 4, dy: 1), radius: 4)
                 cairo_fill(cr)
             }
             context.setColor(highlighted ? .white : Color(red: 0.1, green: 0.1, blue: 0.12))
             // Room for the text: the row less its margins and the check mark's place.
-            let text = TextLayout(title, size: fontSize * scale, maxWidth: row.width - 50 * scale, for: context)
+            let text = TextLayout(title, size: fontSize, maxWidth: row.width - 50, for: context)
             let rightToLeft = text.isRightToLeft
-            let x = rightToLeft ? row.maxX - 16 * scale - text.size.width : row.minX + 16 * scale
+            let x = rightToLeft ? row.maxX - 16 - text.size.width : row.minX + 16
             text.draw(at: Point(x: x, y: row.midY - text.size.height / 2), in: context)
             if menu.checkedItems.contains(item) {
                 // A drawn check mark at the row's trailing end (no font needs to have the glyph).
-                let size = 10 * scale
-                let right = rightToLeft ? row.minX + 14 * scale + size : row.maxX - 14 * scale
-                cairo_set_line_width(cr, 2 * scale)
+                let size = 10.0
+                let right = rightToLeft ? row.minX + 14 + size : row.maxX - 14
+                cairo_set_line_width(cr, 2)
                 cairo_move_to(cr, right - size, row.midY)
                 cairo_line_to(cr, right - size * 0.6, row.midY + size * 0.45)
                 cairo_line_to(cr, right, row.midY - size * 0.5)

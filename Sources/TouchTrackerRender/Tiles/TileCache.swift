@@ -68,6 +68,12 @@ final class TileCache {
     private(set) var partialRepaints = 0
     /// Whether some tile may be stale and not queued: `schedule` has work (most frames it has none).
     private var mayNeedScheduling = true
+    /// The oldest version whose tiles may be shown: tiles painted before the last change of scale are the wrong
+    /// size, and are dropped when a painter hands them in.
+    private var oldestShownVersion = 0
+    /// What the window showed before the last change of scale, stretched to the new one: shown where a tile has
+    /// not been painted at the new scale yet (nil once every tile has been).
+    private var backdrop: CairoSurface?
 
     init(
         width: Int, height: Int, grid: TileGrid = TileGrid(), painterThreads: Int,
@@ -139,6 +145,23 @@ final class TileCache {
         for key in kept where tiles[key] == nil { tiles[key, default: Tile()].changeAll(at: version) }
     }
 
+    /// Follows a change of the screen's scale (`width` x `height` pixels now): every tile is painted again at the new
+    /// scale, and until a tile is, `backdrop` (the window as it was, stretched to the new scale) shows in its place.
+    /// What painters still have from the old scale is taken back, or dropped when it comes in.
+    func rescale(width: Int, height: Int, backdrop: CairoSurface) {
+        mayNeedScheduling = true
+        self.width = width
+        self.height = height
+        pool?.cancel { _ in true }
+        version += 1
+        oldestShownVersion = version
+        tiles.removeAll()
+        for key in grid.keys(coveringWidth: width, height: height) {
+            tiles[key, default: Tile()].changeAll(at: version)
+        }
+        self.backdrop = backdrop
+    }
+
     /// Whether every tile of the window shows the current version.
     var isComplete: Bool {
         grid.keys(coveringWidth: width, height: height).allSatisfy { tiles[$0]?.isCurrent ?? false }
@@ -201,7 +224,8 @@ final class TileCache {
         guard let pool else { return .null }
         var changed = Rect.null
         for painted in pool.takeFinished() {
-            guard var tile = tiles[painted.key] else { continue }  // resized away meanwhile
+            // Resized away meanwhile, or painted at the scale before the last change.
+            guard var tile = tiles[painted.key], painted.version >= oldestShownVersion else { continue }
             // No painter has the tile any more, unless it was queued again from a newer scene meanwhile.
             if let queued = tile.queuedVersion, painted.version >= queued { tile.queuedVersion = nil }
             // One that could not be painted stays as it is until the next change queues it again.
@@ -218,6 +242,7 @@ final class TileCache {
             }
             tiles[painted.key] = tile
         }
+        if backdrop != nil, isComplete { backdrop = nil }
         return changed
     }
 
@@ -251,6 +276,7 @@ final class TileCache {
         // The tiles of `tileRow` looked up so far, by column (nil: not yet; .some(nil): plain background).
         var tileRow = -1
         var rowTiles = [ImagePixels??](repeating: nil, count: columns)
+        let backdropPixels = backdrop.flatMap(ImagePixels.init)
         for box in region.boxes where !box.isEmpty {
             for row in max(0, box.y0) / size...max(0, box.y1 - 1) / size {
                 if row != tileRow {
@@ -265,13 +291,20 @@ final class TileCache {
                     if let known = rowTiles[column] {
                         pixels = known
                     } else {
-                        pixels = tiles[TileKey(column: column, row: row)]?.pixels?.surface.flatMap(ImagePixels.init)
+                        let tile = tiles[TileKey(column: column, row: row)]
+                        pixels =
+                            tile?.pixels?.surface.flatMap(ImagePixels.init)
+                            ?? ((tile?.shownVersion ?? -1) < 0 ? backdropPixels : nil)
                         rowTiles[column] = .some(pixels)
                     }
                     let origin = (x: column * size, y: row * size)
                     let part = box.intersection(
                         PixelBox(x0: origin.x, y0: origin.y, x1: origin.x + size, y1: origin.y + size))
-                    if let pixels {
+                    if let pixels, pixels.data == backdropPixels?.data {
+                        // The backdrop covers the window from its top-left corner; the window may have grown since.
+                        target.fill(part, with: background)
+                        target.copy(from: pixels, at: (0, 0), into: part)
+                    } else if let pixels {
                         target.copy(from: pixels, at: origin, into: part)
                     } else {
                         target.fill(part, with: background)

@@ -7,6 +7,8 @@ import TouchTracker
 struct TileScene: Sendable {
     /// Increases with every change to what tiles show; a tile painted from a newer scene replaces an older one.
     let version: Int
+    /// Tile pixels per drawing unit: the shapes are in units, the tiles in pixels.
+    let scale: Double
     let shapes: ShapeCollection
     let hidden: ShapeID?
     let lineWidth: Double
@@ -15,8 +17,9 @@ struct TileScene: Sendable {
     let background: Color
     let completeColor: Color
 
-    init(version: Int, view: DrawingView, background: Color, completeColor: Color) {
+    init(version: Int, view: DrawingView, scale: Double, background: Color, completeColor: Color) {
         self.version = version
+        self.scale = scale
         shapes = view.shapes
         hidden = view.selection
         lineWidth = view.lineWidth
@@ -30,12 +33,12 @@ struct TileScene: Sendable {
         shapes.isEmpty || (shapes.count == 1 && hidden != nil)
     }
 
-    /// Paints the tile at `rect` (window coordinates): the background, then the shapes that reach it in stacking
+    /// Paints the tile at `rect` (canvas pixels): the background, then the shapes that reach it in stacking
     /// order. Nil when nothing reaches it (the tile is plain background and needs no pixels).
     func paintTile(at rect: Rect, size: Int) throws(CairoError) -> CairoSurface? {
         let shapes = shapes(touching: rect)
         guard !shapes.isEmpty else { return nil }
-        let surface = try CairoSurface(width: size, height: size)
+        let surface = try CairoSurface(width: size, height: size, format: .screen)
         try stroke(shapes, onto: surface, tileAt: rect)
         return surface
     }
@@ -48,7 +51,7 @@ struct TileScene: Sendable {
     func repaintTile(at rect: Rect, size: Int, over base: CairoSurface?, within region: [Rect]) throws(CairoError)
         -> CairoSurface
     {
-        let strokes = try CairoSurface(width: size, height: size)
+        let strokes = try CairoSurface(width: size, height: size, format: .screen)
         // The region's whole pixels in the tile (its origin is a whole pixel), and the shapes that reach them.
         let boxes = region.map { part in
             PixelBox(
@@ -63,7 +66,7 @@ struct TileScene: Sendable {
             for item in shapes(touching: part) { reached[item.id] = item }
         }
         try stroke(reached.keys.sorted().map { reached[$0]! }, onto: strokes, tileAt: rect)
-        let surface = try CairoSurface(width: size, height: size)
+        let surface = try CairoSurface(width: size, height: size, format: .screen)
         guard let to = ImagePixels(surface), let from = ImagePixels(strokes) else { return strokes }
         let whole = PixelBox(x0: 0, y0: 0, x1: size, y1: size)
         if let base, let shown = ImagePixels(base) {
@@ -78,9 +81,11 @@ struct TileScene: Sendable {
         return surface
     }
 
-    /// The shapes whose stroke may touch `rect`, bottom to top, less the hidden one. (The grid hands back every
-    /// shape filed near it; only those whose stroke can reach it are kept.)
-    private func shapes(touching rect: Rect) -> [IdentifiedShape] {
+    /// The shapes whose stroke may touch `rect` (tile pixels), bottom to top, less the hidden one. (The grid hands
+    /// back every shape filed near it; only those whose stroke can reach it are kept.)
+    private func shapes(touching pixels: Rect) -> [IdentifiedShape] {
+        // In drawing units, a unit wider at other scales than 1, so no rounding of the division leaves a shape out.
+        let rect = scale == 1 ? pixels : pixels.scaled(by: 1 / scale).insetBy(dx: -1, dy: -1)
         let reach = rect.insetBy(dx: -widestStroke, dy: -widestStroke)
         return shapes.shapes(reaching: reach).filter { item in
             item.id != hidden && item.shape.strokeMayTouch(rect, defaultWidth: lineWidth)
@@ -92,6 +97,7 @@ struct TileScene: Sendable {
         let context = try CairoContext(surface: surface)
         context.paint(solid: background)
         context.translate(x: -rect.minX, y: -rect.minY)
+        context.scale(by: scale)
         for item in shapes { context.strokeStyled(item.shape, defaultColor: completeColor, defaultWidth: lineWidth) }
         try context.checkStatus("painting a tile")
         surface.flush()

@@ -70,7 +70,9 @@ public final class WaylandApp {
         windowHost = try WaylandWindowHost(
             displayName: options.displayName, width: options.geometry.width, height: options.geometry.height,
             title: "TouchTracker", verbose: options.verbose, log: log)
-        let scale = min(8, max(0.5, options.scale ?? windowHost.scale.factor))
+        // The window's pixels per drawing unit are the compositor's to choose (its buffer or fractional scale):
+        // input arrives in surface pixels, which are drawing units, so any other density would misplace it.
+        let scale = windowHost.scale.factor
         if let manager = windowHost.globals.dataDeviceManager, let seat = windowHost.seat {
             clipboard = WaylandClipboard(
                 connection: windowHost.connection, manager: manager, seat: seat.seat, wakeUp: windowHost.wake.wakeUp,
@@ -110,8 +112,11 @@ public final class WaylandApp {
             log("wayland: cannot listen for activation tokens: a second touchtracker cannot bring this window forward")
         }
         log(
-            "scale \(scale) (painted at \(windowHost.scale.factor) device pixels per pixel, from the outputs' "
-                + "\(windowHost.globals.outputs.count) scale(s)\(options.scale != nil ? ", --scale given" : ""))")
+            "scale \(scale) (painted at \(scale) pixels per drawing unit, from the compositor: "
+                + "\(windowHost.globals.outputs.count) output scale(s))")
+        if let asked = options.scale {
+            log("--scale \(asked) is for X11: on Wayland the compositor sets the scale")
+        }
     }
 
     /// The window's size when not maximized (surface pixels) for the window memory; Wayland gives no position.
@@ -153,8 +158,7 @@ public final class WaylandApp {
             session.handle(input)
             host.pointer = windowHost.pointerLocation
         case .resized(let width, let height, let scale):
-            if options.scale == nil, scale != session.controller.scale { session.setScale(scale) }
-            session.resize(width: width, height: height)
+            session.resize(width: width, height: height, scale: scale)
         case .closeRequested:
             running = false
         }

@@ -10,7 +10,7 @@ import TouchTrackerSession
 /// xdg-shell window, its presenter and seat, and the event loop — dispatch every event the socket has, let due
 /// timers and key repeats fire, draw one frame for the whole batch, then sleep in `poll` until the next event,
 /// wake-up, signal or deadline. Sizes are in canvas (device) pixels for the app: surface pixels times the buffer
-/// scale, the highest scale of the outputs the window is on.
+/// scale, the highest scale of the outputs the window is on; input is in surface pixels, which are drawing units.
 final class WaylandWindowHost {
     /// What the window system said, in the app's terms.
     enum Event {
@@ -73,14 +73,13 @@ final class WaylandWindowHost {
             connection: connection, compositor: globals.compositor!, shm: globals.shm!,
             environment: ProcessInfo.processInfo.environment)
         window.apply(scale, width: size.width, height: size.height)
-        translator.scale = scale.factor
         signals = SignalPipe()
     }
 
     /// The canvas's size in device pixels.
     var canvasSize: (width: Int, height: Int) { scale.canvasSize(width: size.width, height: size.height) }
 
-    /// Where the pointer is, in canvas pixels, while it is over the window.
+    /// Where the pointer is, in surface pixels (drawing units), while it is over the window.
     var pointerLocation: Point? { translator.pointerLocation }
 
     /// Says what the compositor offers and what the window got (`--verbose`).
@@ -234,7 +233,6 @@ final class WaylandWindowHost {
         guard newScale != scale else { return }
         scale = newScale
         window.apply(newScale, width: size.width, height: size.height)
-        translator.scale = newScale.factor
         handle(.resized(width: canvasSize.width, height: canvasSize.height, scale: newScale.factor))
         exposeEverything()
         guard verbose else { return }

@@ -28,9 +28,9 @@ struct TabletToolTranslator {
     /// (`TouchpadGestureBridge.identifierBase`) and the pointer's.
     static let touchIDBase: UInt64 = 1 << 60
 
-    /// `time`: the event's time on the session's time line (a frame's, or now). `scale`: device pixels per surface
-    /// pixel.
-    mutating func translate(_ event: TabletToolEvent, of number: UInt32, scale: Double, time: Double)
+    /// `time`: the event's time on the session's time line (a frame's, or now). Surface coordinates are drawing
+    /// units, passed on as they are.
+    mutating func translate(_ event: TabletToolEvent, of number: UInt32, time: Double)
         -> [SessionEvent]
     {
         var tool = tools[number] ?? Tool()
@@ -49,7 +49,7 @@ struct TabletToolTranslator {
         case .up:
             tool.wentUp = true
         case .motion(let x, let y):
-            tool.location = Point(x: x * scale, y: y * scale)
+            tool.location = Point(x: x, y: y)
             tool.moved = true
         case .pressure(let raw):
             // The protocol's 0...65535, as TouchKit's force (the same range as XI2's pressure axes, read alike).

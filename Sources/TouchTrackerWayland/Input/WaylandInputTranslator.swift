@@ -5,11 +5,10 @@ import TouchTrackerSession
 /// Turns the seat's events into the session's: touches grouped by `frame` become TouchKit input; a touch `cancel`
 /// (the compositor took the fingers for a gesture of its own) is a claim, so no half-drawn line is kept; the
 /// pointer's left button is one more touch, its right button opens the menu, and moving it with no button held is
-/// a hover; a tablet's pen and eraser are pen and eraser touches (`TabletToolTranslator`). Coordinates go from
-/// surface pixels to the canvas's device pixels (`scale`).
+/// a hover; a tablet's pen and eraser are pen and eraser touches (`TabletToolTranslator`). Surface coordinates are
+/// drawing units already (a surface pixel is a pixel of a 100 % screen, whatever the buffer's scale), so they are
+/// passed on exactly as the compositor sent them.
 struct WaylandInputTranslator {
-    /// Device pixels per surface pixel (the buffer scale).
-    var scale = 1.0
     private var timeline = ServerTimeline()
     /// Touch events waiting for their group's `frame`.
     private var frameTouches: [TouchInput] = []
@@ -86,13 +85,13 @@ struct WaylandInputTranslator {
             return pointerButton(button, pressed: pressed, timestamp: seconds(time, now))
         case .pinch(let phase, let time, let dx, let dy, let scale, let rotation):
             return gestures.pinch(
-                phase, focus: pointer, delta: Point(x: dx * self.scale, y: dy * self.scale), scale: scale,
+                phase, focus: pointer, delta: Point(x: dx, y: dy), scale: scale,
                 deltaAngle: rotation, timestamp: seconds(time, now)
             ).map { .touch($0) }
         case .swipe(let phase, let time, let fingers, let dx, let dy):
             if phase == .began { swipeFingers = fingers }
             return gestures.swipe(
-                phase, focus: pointer, delta: Point(x: dx * scale, y: dy * scale), fingerCount: swipeFingers,
+                phase, focus: pointer, delta: Point(x: dx, y: dy), fingerCount: swipeFingers,
                 timestamp: seconds(time, now)
             ).map { .touch($0) }
         case .keyPressed(_, let command, _):
@@ -107,7 +106,7 @@ struct WaylandInputTranslator {
             // Only a frame carries the compositor's time; anything else is handled now.
             let time: Double
             if case .frame(let milliseconds) = toolEvent { time = seconds(milliseconds, now) } else { time = now }
-            return tabletTools.translate(toolEvent, of: tool, scale: scale, time: time)
+            return tabletTools.translate(toolEvent, of: tool, time: time)
         }
     }
 
@@ -148,7 +147,7 @@ struct WaylandInputTranslator {
 
     private func touchID(_ id: Int32) -> UInt64 { UInt64(UInt32(bitPattern: id)) }
 
-    private func canvasPoint(_ x: Double, _ y: Double) -> Point { Point(x: x * scale, y: y * scale) }
+    private func canvasPoint(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
 
     private mutating func seconds(_ time: UInt32, _ now: Double) -> Double {
         timeline.seconds(forServerTime: time, now: now)

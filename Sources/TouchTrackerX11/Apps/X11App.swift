@@ -50,6 +50,9 @@ public final class X11App {
     public let session: DrawingSession
     private var running = true
     private let log: @Sendable (String) -> Void
+    /// The window's pixels per drawing unit (`Xft.dpi` / 96, or `--scale`): X reports pixels, and the session
+    /// takes drawing units.
+    private let scale: Double
 
     /// Opens the window at once, reading the document with `loadDocument` on another thread meanwhile (the
     /// session's).
@@ -62,17 +65,22 @@ public final class X11App {
         let display = try X11Display(name: options.displayName, environment: environment)
         let dpi = X11Resources.dpi(display: display)
         let scale = Self.clampedScale(options.scale ?? dpi.map { $0 / 96 } ?? 1)
+        self.scale = scale
         var geometry = options.geometry
-        if !geometry.isExplicit {
-            // The default size is in 96-dpi pixels too, so the window has the same physical size.
+        if geometry.isInDrawingUnits {
+            // The default size and the remembered place are drawing units, so the window has the same size and
+            // place on screens of any scale.
             geometry.width = Int((Double(geometry.width) * scale).rounded())
             geometry.height = Int((Double(geometry.height) * scale).rounded())
+            geometry.x = Int((Double(geometry.x) * scale).rounded())
+            geometry.y = Int((Double(geometry.y) * scale).rounded())
+            geometry.isInDrawingUnits = false
         }
         windowHost = try X11WindowHost(display: display, geometry: geometry, title: "TouchTracker")
         startup = StartupNotification.take()
         startup?.mark(windowHost.window.id, on: display)
         windowEvents = WindowEvents(host: windowHost, verbose: options.verbose, log: log)
-        surface = X11Surface(host: windowHost, log: log)
+        surface = X11Surface(host: windowHost, scale: scale, log: log)
         var sessionOptions = SessionOptions(scale: scale, verbose: options.verbose, exportPath: options.exportPath)
         sessionOptions.documentPath = options.documentPath
         sessionOptions.traceFrames = options.traceFrames
@@ -121,6 +129,18 @@ public final class X11App {
 
     /// The window's size and position as it closed (now, while it runs), to bring it back there next time.
     public var windowGeometry: WindowGeometry { geometryAtClose ?? windowHost.window.currentGeometry() }
+
+    /// `windowGeometry` in drawing units, as the window memory keeps it.
+    public var windowGeometryInDrawingUnits: WindowGeometry {
+        var geometry = windowGeometry
+        func units(_ pixels: Int) -> Int { Int((Double(pixels) / scale).rounded()) }
+        geometry.width = max(1, units(geometry.width))
+        geometry.height = max(1, units(geometry.height))
+        geometry.x = units(geometry.x)
+        geometry.y = units(geometry.y)
+        geometry.isInDrawingUnits = true
+        return geometry
+    }
     /// The launch a desktop launcher is showing (`DESKTOP_STARTUP_ID`), ended once the window is mapped.
     private let startup: StartupNotification?
     /// Where the window was just before it was taken off the screen: a window manager may reparent an unmapped
@@ -144,18 +164,22 @@ public final class X11App {
         return 0
     }
 
+    /// X's window pixels as drawing units.
+    private func units(_ point: Point) -> Point { scale == 1 ? point : point / scale }
+
     private func handle(_ event: PlatformEvent) {
         switch event {
-        case .touch(let input):
+        case .touch(var input):
+            input.location = units(input.location)
             session.handle(.touch(input))
         case .hover(let point):
-            session.handle(.hover(point))
+            session.handle(.hover(units(point)))
         case .stylusHover(let point, let tool):
-            session.handle(.stylusHover(point, tool: tool))
+            session.handle(.stylusHover(units(point), tool: tool))
         case .stylusLeft:
             session.handle(.stylusLeft)
         case .contextClick(let point):
-            session.handle(.contextClick(point))
+            session.handle(.contextClick(units(point)))
         case .deviceRemoved(let source):
             session.handle(.deviceRemoved(sourceID: source))
         case .expose(let rect, let isLast):

@@ -12,8 +12,12 @@ final class X11Surface: SessionHost {
     /// The server time of the last key press: the clipboard's requests carry it, as ICCCM requires.
     var lastKeyTime: UInt = 0
 
-    init(host: X11WindowHost, log: @escaping (String) -> Void) {
+    /// The window's pixels per drawing unit.
+    private let scale: Double
+
+    init(host: X11WindowHost, scale: Double, log: @escaping (String) -> Void) {
         self.host = host
+        self.scale = scale
         clipboard = X11Clipboard(display: host.display, window: host.window.id, wakeUp: host.loop.wakeUp, log: log)
     }
 
@@ -58,6 +62,6 @@ final class X11Surface: SessionHost {
     }
 
     func pointerLocation() -> Point? {
-        host.window.pointerLocation().map { Point(x: Double($0.x), y: Double($0.y)) }
+        host.window.pointerLocation().map { Point(x: Double($0.x) / scale, y: Double($0.y) / scale) }
     }
 }

@@ -76,7 +76,7 @@ final class WindowPresenter {
     /// a canvas in the process's memory.
     func makeCanvas(width: Int, height: Int) throws(CairoError) -> CairoSurface {
         guard case .putImage = path, let image = sharedImage(width: width, height: height, replacing: false) else {
-            return try CairoSurface(width: width, height: height)
+            return try CairoSurface(width: width, height: height, format: .screen)
         }
         // The image becomes the presenter's only once a canvas is made on it: if that fails, the renderer keeps its
         // canvas on the old image, which `prepareToDraw` must then still wait for.
