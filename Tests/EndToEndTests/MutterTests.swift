@@ -41,7 +41,7 @@ struct MutterGestureTests {
         _ = try await session.document(lineCount: 2)
         try session.tap(slot: 2, at: (200, 103))
         // The single tap is recognized once the double tap has failed (0.35 s); the menu opens at the tap point, and
-        // its Delete item lies 22 px below it (menu metrics are logical too).
+        // (240, 125) is on its Delete item at every scale: the menu's size is in units too.
         try await Task.sleep(for: .milliseconds(800))
         try session.tap(slot: 3, at: (240, 125))
         let document = try await session.document(lineCount: 1)
