@@ -8,8 +8,8 @@ import XorgTestSupport
 /// TouchTracker as a native Wayland client under GNOME's real compositor, mutter 43 headless, at scale 1 and at
 /// scale 2, with touch, pointer and keys that mutter injects itself (org.gnome.Mutter.RemoteDesktop): the gestures
 /// the weston suite covers. Points are the window's logical coordinates, and so is every coordinate read back from
-/// the saved document: a touch at window (100, 100) is saved as (100, 100) at scale 2 too (docs/DESIGN.md: a drawing
-/// is kept in logical units).
+/// the saved document: a touch at window (100, 100) is saved as (100, 100) at scale 2 too (issue 44: a drawing is
+/// kept in logical units, one unit a pixel at 100 %).
 @Suite("Gestures on GNOME's mutter", .serialized)
 struct MutterGestureTests {
     @Test("two fingers down at once draw two lines, saved in logical units", arguments: [1, 2])
@@ -339,6 +339,13 @@ struct MutterActivationTests {
             Issue.record(
                 "\(error)\n\(session.failureContext())\n--- launcher:\n\(String(decoding: launcher.stderr, as: UTF8.self))"
             )
+        }
+        // Active means raised too: the canvas shows again where it was, above the launcher's fullscreen window
+        // (GTK's grey, not white).
+        let canvas = session.canvas
+        try await waitUntil("the first window to show above the launcher", timeout: .seconds(10)) {
+            let area = try session.server.frame().whiteArea(minimumWidth: 200 * scale)
+            return area.map { MutterSession.Canvas(x: $0.x, y: $0.y, width: $0.width, height: $0.height) } == canvas
         }
     }
 }
