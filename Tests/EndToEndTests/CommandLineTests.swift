@@ -162,6 +162,59 @@ struct CommandLineTests {
         #expect(small.width == 300 && small.height == 200)
     }
 
+    @Test("export --scale 2 writes a PNG twice as many pixels a side of the same drawing: --size is in drawing units")
+    func exportScaleIsPixelDensity() async throws {
+        let folder = try makeTemporaryFolder("export-scale")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("d.json").path
+        try Data(#"{"version": 1, "lines": [{"begin": {"x": 20, "y": 50}, "end": {"x": 280, "y": 50}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: document))
+        let out = folder.appendingPathComponent("out.png").path
+        let result = try await touchtracker(["export", document, "--png", out, "--size", "300x100", "--scale", "2"])
+        #expect(result.status == 0, "\(result)")
+        let png = try CairoSurface(readingPNG: out)
+        #expect(png.width == 600 && png.height == 200, "\(png.width)x\(png.height)")
+        // The line at y = 50 units is at 100 px, 20 px wide: black 8 px off its centre, white 12 px off.
+        let centre = try #require(png.pixel(x: 300, y: 108))
+        let beyond = try #require(png.pixel(x: 300, y: 112))
+        #expect(max(centre.red, centre.green, centre.blue) < 40 && min(beyond.red, beyond.green, beyond.blue) > 245)
+    }
+
+    @Test("export refuses --scale with SVG or PDF, and a --size that --scale makes over 16384 pixels, in one line")
+    func exportScaleRefusals() async throws {
+        let svg = try await touchtracker(["export", "d.json", "--svg", "out.svg", "--scale", "2"])
+        #expect(svg.status == 64 && svg.stderr.contains("--scale is for --png"), "\(svg)")
+        let large = try await touchtracker(["export", "d.json", "--png", "o.png", "--size", "9000x10", "--scale", "2"])
+        #expect(large.status == 64 && large.stderr.contains("18000 pixels a side, more than 16384"), "\(large)")
+    }
+
+    @Test("replay --scale 2 draws the same script twice as sharp: the state keeps drawing units, the PNG doubles")
+    func replayScaleIsPixelDensity() async throws {
+        let folder = try makeTemporaryFolder("replay-scale")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("s.jsonl").path
+        try Data(
+            """
+            {"t": 0.00, "id": 1, "phase": "began", "x": 50, "y": 60}
+            {"t": 0.05, "id": 1, "phase": "moved", "x": 150, "y": 60}
+            {"t": 0.10, "id": 1, "phase": "ended", "x": 250, "y": 60}
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: script))
+        let state = folder.appendingPathComponent("state.json").path
+        let png = folder.appendingPathComponent("out.png").path
+        let result = try await touchtracker([
+            "replay", script, "--state", state, "--png", png, "--size", "300x100", "--scale", "2",
+        ])
+        #expect(result.status == 0, "\(result)")
+        let saved = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(saved.contains(#"{"begin": {"x": 50, "y": 60}, "end": {"x": 250, "y": 60}}"#), "\(saved)")
+        let picture = try CairoSurface(readingPNG: png)
+        #expect(picture.width == 600 && picture.height == 200)
+        let onLine = try #require(picture.pixel(x: 300, y: 120))
+        #expect(max(onLine.red, onLine.green, onLine.blue) < 40)
+    }
+
     @Test("export says in one line how many shapes reach outside the picture and are cut off, and still writes it")
     func exportSaysWhatItCutsOff() async throws {
         let folder = try makeTemporaryFolder("export-cut")
@@ -179,7 +232,7 @@ struct CommandLineTests {
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stderr
-                == "touchtracker: 2 shapes reach outside the picture (0, 0 to 16384x600 in the window's pixels) and "
+                == "touchtracker: 2 shapes reach outside the picture (0, 0 to 16384x600 in drawing units) and "
                 + "are cut off there\n", "\(result)")
         #expect(try CairoSurface(readingPNG: out).width == 16384)
         // A line that starts on the picture's edge loses only a sliver of its round cap: nothing to say.

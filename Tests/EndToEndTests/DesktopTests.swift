@@ -96,7 +96,8 @@ struct DesktopTests {
     }
 
     @Test(
-        "with Xft.dpi 192 set by xrdb, lines are 20 px wide, a 15 px wobble is still a tap, and taps select 35 px away")
+        "with Xft.dpi 192 set by xrdb, lines are 20 px wide, 15 px wobbles are taps, taps select 35 px away, units saved"
+    )
     func hiDPIFromXftDpi() async throws {
         let server = try await XorgServer.start()
         defer { server.stop() }
@@ -121,6 +122,10 @@ struct DesktopTests {
         try run.drawLine(id: 1, from: (100, 200), to: (600, 200))
         let saved = try await SavedDocument.wait(for: document, lineCount: 1)
         #expect(saved.lines.count == 1, "\(saved.lines)")
+        // Saved in drawing units: the screen's pixels over 2, so the drawing has this size on every screen.
+        let line = try #require(saved.lines.first)
+        #expect(abs(line.begin.x - 50) <= 0.5 && abs(line.begin.y - 100) <= 0.5, "\(line)")
+        #expect(abs(line.end.x - 300) <= 0.5 && abs(line.end.y - 100) <= 0.5, "\(line)")
 
         // 20 px wide: black 8 px off the centre line, white 13 px off.
         try await waitUntil("a 20 px line", timeout: .seconds(5), poll: .milliseconds(50)) {
@@ -379,6 +384,30 @@ struct DesktopTests {
         defer { second.stop() }
         let windows = try TopLevelWindows.list(display: server.display).filter { $0.name == "TouchTracker" }
         #expect(windows.map(\.description).map { $0.contains("420x300+60+70") } == [true], "\(windows)")
+    }
+
+    @Test("at Xft.dpi 192 the window memory keeps drawing units: an 840x600 px window is remembered as 420x300")
+    func windowMemoryKeepsDrawingUnits() async throws {
+        let server = try await XorgServer.start()
+        defer { server.stop() }
+        let xrdb = try runProgram(
+            "/usr/bin/xrdb", ["-merge"], environment: ["DISPLAY": server.display], input: "Xft.dpi: 192\n")
+        #expect(xrdb.status == 0, "\(xrdb.output)")
+        let folder = try makeTemporaryFolder("place-units")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("drawing.json")
+        let first = try await DesktopRun.launch(
+            on: server, arguments: ["--document", document.path, "--geometry", "840x600+60+80"])
+        #expect(try await first.app.terminate() == 0, "\(first.app.transcript)")
+        let memory = folder.appendingPathComponent("drawing.window.json")
+        let text = try String(contentsOf: memory, encoding: .utf8)
+        #expect(text == "{\"height\":300,\"width\":420,\"x\":30,\"y\":40}\n", "\(text)")
+
+        // Back at the same pixels on the same screen; a screen at 100 % would show it at 420x300.
+        let second = try await DesktopRun.launch(on: server, arguments: ["--document", document.path])
+        defer { second.stop() }
+        let windows = try TopLevelWindows.list(display: server.display).filter { $0.name == "TouchTracker" }
+        #expect(windows.map(\.description).map { $0.contains("840x600+60+80") } == [true], "\(windows)")
     }
 }
 

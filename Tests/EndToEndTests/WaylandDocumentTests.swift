@@ -152,13 +152,13 @@ struct WaylandDocumentTests {
 struct WaylandDecorationTests {
     /// The canvas's top row in `shot` (the first row with a run `width` wide, give or take a few pixels, through the
     /// middle), and its left and right columns. Weston's screenshot takes the unused byte of the app's XRGB buffers
-    /// for alpha, so the canvas reads as transparent black there (on screen it is white): that run is what is
-    /// looked for. A run much wider is not the window: before the desktop shell has drawn its background the whole
-    /// screen reads so.
+    /// for alpha; the app sets it to 0xff, so the empty canvas reads as the opaque white it is on screen (with the
+    /// byte left 0 it read as transparent black, and screenshot tools showed no window). A run much wider is not
+    /// the window.
     private func canvasTop(in shot: CairoSurface, width: Int) -> (y: Int, left: Int, right: Int)? {
         func isCanvas(_ x: Int, _ y: Int) -> Bool {
             guard let pixel = shot.pixel(x: x, y: y) else { return false }
-            return pixel == (0, 0, 0)
+            return pixel == (255, 255, 255)
         }
         let x = shot.width / 2
         for y in 40..<shot.height where isCanvas(x, y) {
