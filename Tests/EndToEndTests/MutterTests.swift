@@ -349,3 +349,45 @@ struct MutterActivationTests {
         }
     }
 }
+
+/// The harness's facts about mutter 43, checked against the real one: what the GNOME tests above rely on.
+@Suite("mutter harness", .serialized)
+struct MutterHarnessTests {
+    @Test("mutter offers scale 2 for a 2560x1600 monitor, and the harness refuses it for 1280x800, saying why")
+    func scaleTwoNeedsALargeMonitor() async throws {
+        let large = try await MutterServer.start(width: 2560, height: 1600, scale: 2)
+        #expect(large.scale == 2 && large.width == 2560 && large.height == 1600)
+        large.stop()
+        do {
+            let small = try await MutterServer.start(width: 1280, height: 800, scale: 2)
+            small.stop()
+            Issue.record("mutter took scale 2 for a 1280x800 monitor")
+        } catch {
+            #expect("\(error)".contains("offers the scales [1.0] for a 1280x800 monitor"), "\(error)")
+        }
+    }
+
+    @Test("a screen cast frame is the whole monitor, in physical pixels, without the pointer")
+    func frameIsTheMonitor() async throws {
+        let server = try await MutterServer.start(width: 2560, height: 1600, scale: 2)
+        defer { server.stop() }
+        // The pointer is hidden from the stream: where it stands (the middle, moved there now) the frame shows the
+        // background, a smooth dark blue (an arrow would be black and white) that changes by a few levels at most
+        // over 100 pixels.
+        try server.input.pointerMotion(x: 1279, y: 799)
+        try server.input.pointerMotion(x: 1280, y: 800)
+        let frame = try server.frame()
+        #expect(frame.width == 2560 && frame.height == 1600)
+        #expect(frame.whiteArea(minimumWidth: 20) == nil, "nothing white on an empty desktop")
+        let beside = frame.pixel(x: 1380, y: 800)
+        for (x, y) in [(1281, 801), (1284, 806), (1290, 812), (1286, 820), (1295, 830)] {
+            let here = frame.pixel(x: x, y: y)
+            let difference =
+                [
+                    Int(here.red) - Int(beside.red), Int(here.green) - Int(beside.green),
+                    Int(here.blue) - Int(beside.blue),
+                ].map(abs).max() ?? 0
+            #expect(difference <= 8, "the pointer shows in the frame at (\(x), \(y)): \(here) beside \(beside)")
+        }
+    }
+}
