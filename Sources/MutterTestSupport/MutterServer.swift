@@ -168,8 +168,10 @@ public final class MutterServer: Sendable {
         do {
             watchdog = try ChildProcess(
                 executable: "/bin/sh",
+                // $1 is the temp dir, the rest are the pids (mutter first).
                 arguments: [
-                    "-c", #"cat >/dev/null; shift; kill -TERM "$@"; sleep 2; kill -KILL "$@""#, "watchdog",
+                    "-c", #"cat >/dev/null; dir="$1"; shift; kill -TERM "$@"; sleep 2; kill -KILL "$@"; rm -rf "$dir""#,
+                    "watchdog", directory.path,
                 ] + started.reversed().map { "\($0.pid)" },
                 environment: ["PATH": "/usr/bin:/bin"], stdin: true, stdout: .discard, stderr: .discard)
         } catch {
