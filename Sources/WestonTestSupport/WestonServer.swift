@@ -79,16 +79,18 @@ public final class WestonServer: Sendable {
         case desktop = "desktop-shell.so"
     }
 
+    /// A headless weston with one output `width` x `height` in the compositor's coordinates (where the input module
+    /// puts touches and the pointer) at a whole-number `scale`: `scale` times as many pixels a side.
     public static func start(
-        width: Int = 1024, height: Int = 768, xwayland: Bool = false, shell: Shell = .kiosk,
+        width: Int = 1024, height: Int = 768, scale: Int = 1, xwayland: Bool = false, shell: Shell = .kiosk,
         timeout: Duration = .seconds(15)
     ) async throws -> WestonServer {
         let module = try InputModule.path.get()
         let directory = try makeTemporaryDirectory()
         do {
             return try await WestonServer(
-                directory: directory, module: module, width: width, height: height, xwayland: xwayland,
-                shell: shell, timeout: timeout)
+                directory: directory, module: module, width: width, height: height, scale: scale,
+                xwayland: xwayland, shell: shell, timeout: timeout)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -96,7 +98,8 @@ public final class WestonServer: Sendable {
     }
 
     private init(
-        directory: URL, module: String, width: Int, height: Int, xwayland: Bool, shell: Shell, timeout: Duration
+        directory: URL, module: String, width: Int, height: Int, scale: Int, xwayland: Bool, shell: Shell,
+        timeout: Duration
     ) async throws {
         self.directory = directory
         self.width = width
@@ -129,7 +132,7 @@ public final class WestonServer: Sendable {
                 "--debug", "--use-pixman",
                 // No weston.ini of the user's; no idle timeout (weston would go idle after 300 s without input).
                 "--no-config", "--idle-time=0",
-            ] + (xwayland ? ["--xwayland"] : []),
+            ] + (scale != 1 ? ["--scale=\(scale)"] : []) + (xwayland ? ["--xwayland"] : []),
             environment: environment, stdout: .file(stderrPath), stderr: .file(stderrPath))
         self.process = process
         pid = process.pid

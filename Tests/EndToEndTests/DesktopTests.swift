@@ -143,6 +143,36 @@ struct DesktopTests {
         }
     }
 
+    @Test("a new Xft.dpi while the window is open repaints the drawing at the new scale, and input follows it")
+    func xftDpiChangeWhileOpen() async throws {
+        let server = try await XorgServer.start()
+        defer { server.stop() }
+        let folder = try makeTemporaryFolder("dpi-change")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("d.json")
+        let run = try await DesktopRun.launch(
+            on: server, arguments: ["--document", document.path, "--geometry", "800x600+0+0"], x: 0, y: 0)
+        defer { run.stop() }
+        try run.drawLine(id: 1, from: (100, 100), to: (300, 100))
+        _ = try await SavedDocument.wait(for: document, lineCount: 1)
+        let xrdb = try runProgram(
+            "/usr/bin/xrdb", ["-merge"], environment: ["DISPLAY": server.display], input: "Xft.dpi: 192\n")
+        #expect(xrdb.status == 0, "\(xrdb.output)")
+        let line = try await run.app.waitForStderrLine(containing: "touchtracker: scale 2.0 now")
+        #expect(line.contains("Xft.dpi 192"), "\(line)")
+        // The line drawn at 100 units is now 200 pixels down, twice as wide; nothing is left at its old place.
+        try await waitUntil("the line at twice its pixels", timeout: .seconds(5), poll: .milliseconds(50)) {
+            let shot = try run.screenshot(width: 800, height: 600)
+            return shot.at(400, 200).isBlackish && shot.at(400, 208).isBlackish && shot.at(400, 100).isWhitish
+        }
+        // Touches are read at the new scale: pixels 500 → 550 are units 250 → 275.
+        try run.drawLine(id: 2, from: (500, 500), to: (550, 500))
+        let saved = try await SavedDocument.wait(for: document, lineCount: 2)
+        let second = try #require(saved.lines.last)
+        #expect(abs(second.begin.x - 250) <= 0.5 && abs(second.begin.y - 250) <= 0.5, "\(saved.lines)")
+        #expect(abs(second.end.x - 275) <= 0.5, "\(saved.lines)")
+    }
+
     @Test("--scale 1.25 applies without Xft.dpi, and the default window size grows by it to 1000x750")
     func scaleFlag() async throws {
         let server = try await XorgServer.start()

@@ -451,6 +451,27 @@ import TouchKit
         #expect(clipboardEvent == .propertyChanged(window: 77, property: 9, deleted: true))
     }
 
+    @Test("the root window's RESOURCE_MANAGER changing says the X resources changed; its other properties say nothing")
+    func rootResourcesChange() {
+        var translator = EventTranslator(
+            windowID: Self.windowID, deleteWindowAtom: Self.deleteWindowAtom, xiOpcode: Self.xiOpcode,
+            connection: EventTranslator.Connection(
+                fetchCookieData: { $0.data != nil }, freeCookieData: { _ in }, keysym: { _ in 0x7A },
+                reloadDevices: { nil }),
+            rootWindow: 1)
+        var event = XEvent()
+        event.xproperty.type = PropertyNotify
+        event.xproperty.window = 1
+        event.xproperty.atom = Atom(XA_RESOURCE_MANAGER)
+        let resources = translator.translate(&event, now: 1)
+        guard resources.count == 1, case .resourcesChanged = resources[0] else {
+            Issue.record("expected the resources to change, got \(resources)")
+            return
+        }
+        event.xproperty.atom = 300
+        #expect(translator.translate(&event, now: 1).isEmpty)
+    }
+
     @Test("a generic event of another extension is ignored without fetching its data")
     func otherExtensionIsIgnored() {
         var fetched = false

@@ -51,8 +51,8 @@ public final class X11App {
     private var running = true
     private let log: @Sendable (String) -> Void
     /// The window's pixels per drawing unit (`Xft.dpi` / 96, or `--scale`): X reports pixels, and the session
-    /// takes drawing units.
-    private let scale: Double
+    /// takes drawing units. A new `Xft.dpi` while the window is open changes it, unless `--scale` was given.
+    private var scale: Double
 
     /// Opens the window at once, reading the document with `loadDocument` on another thread meanwhile (the
     /// session's).
@@ -202,11 +202,31 @@ public final class X11App {
         case .key(let key):
             surface.lastKeyTime = key.serverTime
             session.handle(.key(KeyCommand(key: key.name, control: key.control, shift: key.shift, alt: key.alt)))
+        case .resourcesChanged:
+            followResources()
         case .clipboard(let event):
             if let outcome = surface.clipboard.handle(event, now: MonotonicClock.now()) {
                 session.pasteArrived(outcome)
             }
         }
+    }
+
+    /// The X resources changed: a new `Xft.dpi` (the desktop's scale setting, or `xrdb`) repaints the window at the
+    /// new scale: the same window, the drawing larger or smaller in it, the old picture shown stretched until the
+    /// new one is painted (`DrawingSession.resize`).
+    private func followResources() {
+        guard options.scale == nil else { return }
+        let display = windowHost.display
+        let text = display.readProperty(Atom(XA_RESOURCE_MANAGER), of: display.rootWindow)
+            .map { String(decoding: $0.bytes, as: UTF8.self) }
+        let dpi = text.flatMap(X11Resources.dpi(inResources:))
+        let newScale = Self.clampedScale(dpi.map { $0 / 96 } ?? 1)
+        guard newScale != scale else { return }
+        scale = newScale
+        surface.scale = newScale
+        session.windowMayHaveMoved()
+        session.resize(width: session.renderer.width, height: session.renderer.height, scale: newScale)
+        if options.verbose { log("scale \(newScale) now (Xft.dpi \(dpi.map { "\($0)" } ?? "unset"))") }
     }
 
     private func drawFrame() {

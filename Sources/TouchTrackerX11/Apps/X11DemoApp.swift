@@ -82,7 +82,8 @@ public final class X11DemoApp {
                 })
         case .closeRequested:
             running = false
-        case .key, .hover, .stylusHover, .stylusLeft, .contextClick, .deviceRemoved, .mapped, .clipboard, .focusChanged:
+        case .key, .hover, .stylusHover, .stylusLeft, .contextClick, .deviceRemoved, .mapped, .clipboard, .focusChanged,
+            .resourcesChanged:
             break
         }
     }

@@ -13,7 +13,7 @@ final class X11Surface: SessionHost {
     var lastKeyTime: UInt = 0
 
     /// The window's pixels per drawing unit.
-    private let scale: Double
+    var scale: Double
 
     init(host: X11WindowHost, scale: Double, log: @escaping (String) -> Void) {
         self.host = host

@@ -61,11 +61,15 @@ struct EventTranslator {
     /// Platform ids of mouse "touches" live above every XI2 (device, touch id) pair.
     private static let mouseIDBase: UInt64 = 1 << 62
 
+    /// The root window, whose RESOURCE_MANAGER property holds the X resources (`Xft.dpi`); 0: not watched.
+    let rootWindow: CX11.Window
+
     init(
         windowID: CX11.Window, deleteWindowAtom: Atom, xiOpcode: Int32?, devices: PointerDevices = PointerDevices(),
-        connection: Connection
+        connection: Connection, rootWindow: CX11.Window = 0
     ) {
         self.windowID = windowID
+        self.rootWindow = rootWindow
         self.deleteWindowAtom = deleteWindowAtom
         self.xiOpcode = xiOpcode
         self.devices = devices
@@ -78,7 +82,8 @@ struct EventTranslator {
         if let deviceWatch { connection.reloadDevices = { deviceWatch.load() } }
         self.init(
             windowID: window.id, deleteWindowAtom: window.deleteWindowAtom, xiOpcode: xi?.opcode,
-            devices: connection.reloadDevices() ?? PointerDevices(), connection: connection)
+            devices: connection.reloadDevices() ?? PointerDevices(), connection: connection,
+            rootWindow: display.rootWindow)
         // Xlib fetches the keyboard mapping and builds its table of keysym names the first time a key is looked up
         // (about 10 ms, a round trip and a large reply): done now, before the window shows, so the first key press
         // (a Ctrl+Z while a finger draws, say) does not hold up a frame.
@@ -139,6 +144,10 @@ struct EventTranslator {
             return [.clipboard(.converted(selection: e.selection, target: e.target, property: e.property))]
         case PropertyNotify:
             let e = event.xproperty
+            // The root window's properties are watched for the X resources alone.
+            if rootWindow != 0, e.window == rootWindow {
+                return e.atom == Atom(XA_RESOURCE_MANAGER) ? [.resourcesChanged] : []
+            }
             return [
                 .clipboard(.propertyChanged(window: e.window, property: e.atom, deleted: e.state == PropertyDelete))
             ]

@@ -23,4 +23,6 @@ enum PlatformEvent {
     case key(KeyStroke)
     /// Selection traffic for the clipboard (`X11Clipboard`).
     case clipboard(ClipboardEvent)
+    /// The X resources on the root window changed (`xrdb`, or a desktop's scale setting): `Xft.dpi` may be new.
+    case resourcesChanged
 }

@@ -24,6 +24,8 @@ final class X11WindowHost {
         loop = X11EventLoop(
             display: display,
             translator: EventTranslator(display: display, window: window, xi: xi, deviceWatch: deviceWatch))
+        // The root window's property changes: the X resources (a new Xft.dpi) among them.
+        XSelectInput(display.pointer, display.rootWindow, PropertyChangeMask)
         if let xi {
             xi.selectInput(display: display, window: window.id)
         } else {

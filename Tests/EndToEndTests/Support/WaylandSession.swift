@@ -21,12 +21,13 @@ final class WaylandSession: Sendable {
     /// `backend` is passed as `--backend` (nil: none, so the environment decides: WAYLAND_DISPLAY is set and DISPLAY
     /// is not, or is Xwayland's when `xwayland`).
     static func launch(
-        backend: String? = "wayland", xwayland: Bool = false, shell: WestonServer.Shell = .kiosk,
+        backend: String? = "wayland", xwayland: Bool = false, shell: WestonServer.Shell = .kiosk, scale: Int = 1,
         drawing: Drawing? = nil, folder: URL? = nil,
         extraArguments: [String] = [],
         environment: [String: String?] = [:], readyTimeout: Duration = .seconds(15)
     ) async throws -> WaylandSession {
-        let server = try await WestonServer.start(xwayland: xwayland || backend == "x11", shell: shell)
+        let server = try await WestonServer.start(
+            scale: scale, xwayland: xwayland || backend == "x11", shell: shell)
         do {
             let document = try (folder ?? makeTemporaryFolder("touchtracker-wayland")).appendingPathComponent(
                 "drawing.json")
