@@ -40,10 +40,11 @@ public final class MutterServer: Sendable {
     /// The temp dir holding the runtime folder, home, logs and the helper's FIFO (removed by `stop()`).
     public let directory: URL
     public let logPath: String
-    /// The monitor's size in physical pixels (the screen cast stream's size), and its scale.
+    /// The monitor's size in physical pixels (the screen cast stream's size).
     public let width: Int
     public let height: Int
-    public let scale: Int
+    /// The monitor's scale now (`setScale`).
+    public var scale: Int { currentScale.withLock { $0 } }
     /// The screen cast stream's PipeWire node (for `frame()`).
     public let node: Int
     public let input: MutterInput
@@ -56,6 +57,7 @@ public final class MutterServer: Sendable {
     private let watchdog: ChildProcess
     private let stopped = Mutex(false)
     private let frames = Mutex(0)
+    private let currentScale: Mutex<Int>
 
     /// The environment of the server's own programs and of its clients: the private bus, runtime folder and home.
     private let baseEnvironment: [String: String]
@@ -206,7 +208,8 @@ public final class MutterServer: Sendable {
             guard ready.count == 5, let node = Int(ready[1]), let width = Int(ready[2]), let height = Int(ready[3]),
                 let scale = Double(ready[4])
             else { throw StartError(description: "the helper said \(ready.joined(separator: " "))") }
-            (self.node, self.width, self.height, self.scale) = (node, width, height, Int(scale))
+            (self.node, self.width, self.height) = (node, width, height)
+            currentScale = Mutex(Int(scale))
             input = try MutterInput(helper: helper, fifoPath: fifoPath, timeout: .seconds(10))
         } catch {
             Self.disarm(watchdog)
@@ -247,6 +250,13 @@ public final class MutterServer: Sendable {
             try? FileManager.default.removeItem(at: directory)
         }
         trace("stopped mutter \(socketName)")
+    }
+
+    /// Changes the monitor's scale while clients run, as GNOME's display settings do (mutter 43 tells its clients
+    /// with wl_output's scale event). The monitor must offer it (see the type's note).
+    public func setScale(_ scale: Int) throws {
+        try input.send("scale \(scale)")
+        currentScale.withLock { $0 = scale }
     }
 
     /// The last `lines` lines of mutter's log.

@@ -17,7 +17,8 @@
 ///
 /// Commands, coordinates in the stream's pixels (the monitor's): `touch-down SLOT X Y`, `touch-motion SLOT X Y`,
 /// `touch-up SLOT`, `motion X Y`, `button CODE 1|0` (evdev button codes: 272 is the left button), `key CODE 1|0`
-/// (evdev key codes) and `keysym KEYSYM 1|0`. It exits at the FIFO's end of file, which ends both sessions.
+/// (evdev key codes), `keysym KEYSYM 1|0`, and `scale S` (the monitor's new scale, as step 2). It exits at the
+/// FIFO's end of file, which ends both sessions.
 enum RemoteDesktopHelper {
     static let script = #"""
         import os, sys, time
@@ -49,18 +50,25 @@ enum RemoteDesktopHelper {
             mode = next(mode for mode in modes if mode[6].get("is-current"))
             return serial, connector, mode, logical_monitors[0][2]
 
-        serial, connector, mode, scale = display_state()
-        mode_id, width, height, _, _, supported_scales, _ = mode
-        if scale != wanted_scale:
-            if wanted_scale not in supported_scales:
-                sys.exit("mutter offers the scales %s for a %dx%d monitor, not %s" % (supported_scales, width, height,
-                                                                                    wanted_scale))
-            call(DC, "/org/gnome/Mutter/DisplayConfig", DC, "ApplyMonitorsConfig",
-                 GLib.Variant("(uua(iiduba(ssa{sv}))a{sv})",
-                              (serial, 1, [(0, 0, wanted_scale, 0, True, [(connector, mode_id, {})])], {})))
+        def set_scale(wanted):
             serial, connector, mode, scale = display_state()
-            if scale != wanted_scale:
-                sys.exit("mutter kept scale %s after being asked for %s" % (scale, wanted_scale))
+            mode_id, width, height, _, _, supported_scales, _ = mode
+            if scale != wanted:
+                if wanted not in supported_scales:
+                    raise ValueError("mutter offers the scales %s for a %dx%d monitor, not %s"
+                                     % (supported_scales, width, height, wanted))
+                call(DC, "/org/gnome/Mutter/DisplayConfig", DC, "ApplyMonitorsConfig",
+                     GLib.Variant("(uua(iiduba(ssa{sv}))a{sv})",
+                                  (serial, 1, [(0, 0, wanted, 0, True, [(connector, mode_id, {})])], {})))
+                serial, connector, mode, scale = display_state()
+                if scale != wanted:
+                    raise ValueError("mutter kept scale %s after being asked for %s" % (scale, wanted))
+            return connector, width, height, scale
+
+        try:
+            connector, width, height, scale = set_scale(wanted_scale)
+        except ValueError as error:
+            sys.exit(str(error))
 
         session = call(RD, "/org/gnome/Mutter/RemoteDesktop", RD, "CreateSession")[0]
         session_id = call(RD, session, "org.freedesktop.DBus.Properties", "Get",
@@ -124,6 +132,8 @@ enum RemoteDesktopHelper {
                         notify("NotifyPointerButton", "(ib)", int(arguments[0]), arguments[1] == "1")
                     elif name == "key":
                         notify("NotifyKeyboardKeycode", "(ub)", int(arguments[0]), arguments[1] == "1")
+                    elif name == "scale":
+                        set_scale(float(arguments[0]))
                     elif name == "keysym":
                         notify("NotifyKeyboardKeysym", "(ub)", int(arguments[0]), arguments[1] == "1")
                     else:

@@ -254,6 +254,47 @@ struct MutterDesktopTests {
     }
 }
 
+/// The monitor's scale changed in GNOME's display settings while the window is open (issue 44, item 2).
+@Suite("A scale change on GNOME's mutter", .serialized)
+struct MutterScaleChangeTests {
+    @Test(
+        """
+        from 100 % to 200 % with the window open, the drawing keeps its units, the window doubles in pixels with it, \
+        lines repaint twice as wide, and new strokes are saved in units
+        """)
+    func scaleChangeKeepsTheDrawing() async throws {
+        let session = try await MutterSession.launch(scale: 1, monitor: (2560, 1600))
+        defer { session.stop() }
+        try session.stroke(slot: 0, from: (100, 100), to: (400, 100))
+        let before = try await session.document(lineCount: 1)
+        let canvasBefore = session.canvas
+        try session.server.setScale(2)
+        try await session.app.waitForStderrLine(containing: "painting at scale 2", timeout: .seconds(10))
+        // mutter lays monitors out in physical pixels: the window keeps its units and so doubles on screen.
+        var canvas = try await session.locateCanvas()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while canvas.width != 2 * canvasBefore.width, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            canvas = try await session.locateCanvas()
+        }
+        #expect(canvas.width == 2 * canvasBefore.width, "\(canvasBefore) → \(canvas)")
+        #expect(canvas.height == 2 * canvasBefore.height, "\(canvasBefore) → \(canvas)")
+        #expect(SavedDocument.read(session.document) == before, "the scale change rewrote the drawing")
+        // The line drawn at 100 %: 10 units wide, 20 pixels now, where its units put it.
+        let frame = try session.server.frame()
+        let column = session.streamPoint((250, 100))
+        let dark = ((Int(column.y) - 30)...(Int(column.y) + 30)).filter { row in
+            let pixel = frame.pixel(x: Int(column.x), y: row)
+            return max(pixel.red, pixel.green, pixel.blue) < 128
+        }.count
+        #expect(abs(dark - 20) <= 2, "the line is \(dark) px wide after the change")
+        try session.stroke(slot: 1, from: (100, 300), to: (400, 300))
+        let document = try await session.document(lineCount: 2)
+        let new = try #require(document.lines.first { $0.begin.y > 200 })
+        #expect(new.begin.distance(to: (100, 300)) <= 1 && new.end.distance(to: (400, 300)) <= 1, "\(document.lines)")
+    }
+}
+
 /// One window per document on GNOME: a second `touchtracker` started by a launcher, as GNOME's launchers do
 /// (GIO's app launch with GDK's launch context), hands the activation token mutter issued the launcher to the
 /// first window, and mutter makes that window the active one.

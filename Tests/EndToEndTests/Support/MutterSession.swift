@@ -41,11 +41,12 @@ final class MutterSession: Sendable {
         scale == 1 ? (1280, 800) : (2560, 1600)
     }
 
+    /// `monitor`: the virtual monitor's size (nil: `monitor(scale:)`'s).
     static func launch(
-        scale: Int, drawing: Drawing? = nil, folder: URL? = nil, extraArguments: [String] = [],
-        environment: [String: String?] = [:], readyTimeout: Duration = .seconds(20)
+        scale: Int, monitor: (width: Int, height: Int)? = nil, drawing: Drawing? = nil, folder: URL? = nil,
+        extraArguments: [String] = [], environment: [String: String?] = [:], readyTimeout: Duration = .seconds(20)
     ) async throws -> MutterSession {
-        let monitor = monitor(scale: scale)
+        let monitor = monitor ?? Self.monitor(scale: scale)
         let server = try await MutterServer.start(width: monitor.width, height: monitor.height, scale: scale)
         do {
             let document = try (folder ?? makeTemporaryFolder("touchtracker-mutter")).appendingPathComponent(
