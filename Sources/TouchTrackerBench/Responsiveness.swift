@@ -44,6 +44,9 @@ enum Responsiveness {
             rows += await measured("moves in the first second, \(count) lines") {
                 try await [movesWhileOpening(count)]
             }
+            rows += await measured("moves while the scale changes, \(count) lines") {
+                try await [movesWhileScaleChanges(count)]
+            }
         }
         return rows
     }
@@ -392,6 +395,42 @@ enum Responsiveness {
                 figure: "median \(Bench.ms(median)), p99 \(Bench.ms(p99)) (300 moves)", target: "p99 < 4 ms",
                 passed: p99 < 0.004, values: ["medianSeconds": median, "p99Seconds": p99]),
         ]
+    }
+
+    /// A finger moves while the desktop's scale changes twice (`Xft.dpi` 96 → 192 → 96, as a scale setting or
+    /// `xrdb` changes it): each change repaints every tile at the new scale in the background, the old picture shown
+    /// stretched meanwhile, and no move may wait behind it.
+    static func movesWhileScaleChanges(_ count: Int) async throws -> Row {
+        let session = try await launch(count, extraArguments: ["--verbose"])
+        defer { session.stop() }
+        var finger = try TraceFinger(device: session.server.touch, trace: AppTrace(app: session.app))
+        _ = try await finger.trace.tilesComplete()
+        var changes: [Process] = []
+        defer { for change in changes { change.waitUntilExit() } }
+        let result = try await secondFinger(&finger, moves: 300) { move, _ in
+            guard move == 40 || move == 170 else { return true }
+            changes.append(try setDPI(move == 40 ? 192 : 96, on: session.server.display))
+            return true
+        }
+        // Both changes must have been followed (else the row measured nothing).
+        for scale in ["2.0", "1.0"] {
+            _ = try await session.app.waitForStderrLine(containing: "touchtracker: scale \(scale) now")
+        }
+        return moveRow("move → frame while the screen's scale changes (Xft.dpi 96 → 192 → 96), \(count) lines", count, result)
+    }
+
+    /// Starts `xrdb` setting `Xft.dpi` on `display` (not waited for: the finger keeps moving meanwhile).
+    private static func setDPI(_ dpi: Int, on display: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xrdb")
+        process.arguments = ["-merge"]
+        process.environment = ["DISPLAY": display]
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        input.fileHandleForWriting.write(Data("Xft.dpi: \(dpi)\n".utf8))
+        try input.fileHandleForWriting.close()
+        return process
     }
 
     /// A finger moves from the moment the window is ready until one second after its first frame.

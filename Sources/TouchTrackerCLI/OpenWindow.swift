@@ -44,10 +44,10 @@ struct OpenWindow: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Scale line width, hit radius, gesture distances and menu text (0.5 to 8).",
+            "The window's pixels per drawing unit on X11 (0.5 to 8).",
             discussion: """
-                Default: on Wayland the screen's scale; on X11 the X resource Xft.dpi divided by 96, or 1 when it is \
-                not set.
+                Default: the X resource Xft.dpi divided by 96 (1 when it is not set), followed while the window is \
+                open. On Wayland the compositor's scale is used.
                 """,
             valueName: "factor"))
     var scale: Double?

@@ -18,6 +18,7 @@ struct TouchTrackerCommand: ParsableCommand {
               touchtracker replay SCRIPT [--document IN] [--state OUT]
                            [--png OUT] [--size WxH] [--scale FACTOR]
               touchtracker export DOCUMENT (--png|--svg|--pdf) OUT [--size WxH]
+                           [--scale FACTOR]
               touchtracker demo farm|circle|swipe [--geometry WxH+X+Y]
                            [--state OUT] [--backend wayland|x11]
                            [--display NAME] [--verbose]
@@ -68,8 +69,9 @@ struct TouchTrackerCommand: ParsableCommand {
 
             Screen readers find the window, the drawing and every shape on the
             accessibility bus (AT-SPI), with the actions select and delete.
-            HiDPI: sizes follow the screen's scale on Wayland and Xft.dpi / 96
-            on X11, unless --scale is given.
+            HiDPI: drawings are in drawing units (a pixel at 100 %), the same
+            size on every screen; the window follows the compositor's scale on
+            Wayland and Xft.dpi / 96 on X11 (unless --scale is given there).
             More in the manual: man touchtracker.
             """,
         version: "0.1.0",
