@@ -8,8 +8,8 @@ import XorgTestSupport
 /// TouchTracker as a native Wayland client under GNOME's real compositor, mutter 43 headless, at scale 1 and at
 /// scale 2, with touch, pointer and keys that mutter injects itself (org.gnome.Mutter.RemoteDesktop): the gestures
 /// the weston suite covers. Points are the window's logical coordinates, and so is every coordinate read back from
-/// the saved document: a touch at window (100, 100) is saved as (100, 100) at scale 2 too (issue 44: a drawing is
-/// kept in logical units, one unit a pixel at 100 %).
+/// the saved document: a touch at window (100, 100) is saved as (100, 100) at scale 2 too (docs/DESIGN.md §2a: a
+/// drawing is kept in units, one unit a pixel at 100 %).
 @Suite("Gestures on GNOME's mutter", .serialized)
 struct MutterGestureTests {
     @Test("two fingers down at once draw two lines, saved in logical units", arguments: [1, 2])
@@ -254,7 +254,7 @@ struct MutterDesktopTests {
     }
 }
 
-/// The monitor's scale changed in GNOME's display settings while the window is open (issue 44, item 2).
+/// The monitor's scale changed in GNOME's display settings while the window is open (docs/DESIGN.md §2a).
 @Suite("A scale change on GNOME's mutter", .serialized)
 struct MutterScaleChangeTests {
     @Test(
