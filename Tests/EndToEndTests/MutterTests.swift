@@ -96,6 +96,24 @@ struct MutterGestureTests {
         #expect(abs(document.lines[0].begin.y - 100) <= 1, "\(document.lines)")
     }
 
+    @Test(
+        "the keyboard draws from the window's middle in 10-unit steps: Space, Right three times, Space",
+        arguments: [1, 2])
+    func keyboardStepsAreUnits(scale: Int) async throws {
+        let session = try await MutterSession.launch(scale: scale)
+        defer { session.stop() }
+        let space = 57
+        try session.key(space)
+        for _ in 0..<3 { try session.key(LinuxKey.right) }
+        try session.key(space)
+        let document = try await session.document(lineCount: 1)
+        let line = document.lines[0]
+        // The cursor starts at the window's middle, in units: half the window's size at any scale.
+        let middle = (x: session.windowSize.width / 2, y: session.windowSize.height / 2)
+        #expect(line.begin.distance(to: middle) <= 1, "\(line) in a \(session.windowSize) window")
+        #expect(line.end.distance(to: (middle.x + 30, middle.y)) <= 1, "\(line)")
+    }
+
     @Test("a left-button drag of the mouse draws a line, saved in logical units", arguments: [1, 2])
     func mouseDragDraws(scale: Int) async throws {
         let session = try await MutterSession.launch(scale: scale)
