@@ -247,6 +247,27 @@ struct MutterDesktopTests {
         #expect(document.lines.allSatisfy { abs($0.end.x - $0.begin.x - 200) <= 1 }, "\(document.lines)")
     }
 
+    @Test("a saved drawing opens where its units put it, at (units × scale) pixels", arguments: [1, 2])
+    func savedDrawingShowsAtItsUnits(scale: Int) async throws {
+        let drawing = Drawing(lines: [Line(begin: Point(x: 150, y: 120), end: Point(x: 650, y: 420))])
+        let session = try await MutterSession.launch(scale: scale, drawing: drawing)
+        defer { session.stop() }
+        // Along the line, every 100 units: dark at its middle; 20 units above and below, white. The tiles are
+        // painted in the background: frames are taken until the line's middle shows.
+        let points = stride(from: 0.1, through: 0.9, by: 0.2).map { t in (x: 150 + 500 * t, y: 120 + 300 * t) }
+        let middle = session.streamPoint(points[2])
+        let frame = try await waitForValue("the line in the screen cast", timeout: .seconds(10)) {
+            let frame = try session.server.frame()
+            return frame.isWhite(x: Int(middle.x), y: Int(middle.y)) ? nil : frame
+        }
+        for point in points {
+            let pixel = session.streamPoint(point)
+            let (x, y) = (Int(pixel.x), Int(pixel.y))
+            #expect(!frame.isWhite(x: x, y: y), "no line at \(point)")
+            #expect(frame.isWhite(x: x, y: y - 20 * scale) && frame.isWhite(x: x, y: y + 20 * scale), "at \(point)")
+        }
+    }
+
     @Test("the screen cast shows a line where it was drawn, as wide as the line at this scale", arguments: [1, 2])
     func screenCastShowsTheLine(scale: Int) async throws {
         let session = try await MutterSession.launch(scale: scale)
