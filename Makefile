@@ -15,6 +15,14 @@ BIN ?=
 # gettext's msgfmt compiles the translations.
 RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev libglib2.0-dev pkg-config gettext \
 	libwayland-dev wayland-protocols libxkbcommon-dev libdecor-0-dev libdecor-0-plugin-1-cairo
+# KDE's KWin 5.27 headless (`kwin_wayland --virtual`) for the KWin end-to-end tests: its fake-input protocol's XML,
+# the Breeze decoration (KWin draws no title bar without one), llvmpipe for its compositing and screenshots.
+KWIN_TEST_PACKAGES := kwin-wayland plasma-wayland-protocols kwin-style-breeze libgl1-mesa-dri
+# GNOME's compositor, mutter 43 headless, with PipeWire and WirePlumber for the screen cast its remote desktop input
+# needs; GStreamer's pipewiresrc, gst-launch-1.0 and videoconvert take a frame; python3-gi holds the D-Bus sessions,
+# and GTK 3's typelib makes the launcher that gets an activation token from mutter.
+MUTTER_TEST_PACKAGES := mutter pipewire wireplumber gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base \
+	python3-gi gir1.2-gtk-3.0
 # Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol header
 # comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
 # (renders exported PDFs back to pixels); and a headless weston with Xwayland and an input module of the tests'
@@ -23,11 +31,7 @@ TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xser
 	x11-utils x11-xserver-utils xinput desktop-file-utils ghostscript fonts-ipafont-gothic fonts-dejavu-core \
 	dpkg-dev lintian appstream binutils xclip at-spi2-core dbus-daemon dbus-bin python3-pyatspi \
 	weston libweston-10-dev xwayland wl-clipboard
-# GNOME's compositor, mutter 43 headless, with PipeWire and WirePlumber for the screen cast its remote desktop input
-# needs; GStreamer's pipewiresrc, gst-launch-1.0 and videoconvert take a frame; python3-gi holds the D-Bus sessions,
-# and GTK 3's typelib makes the launcher that gets an activation token from mutter.
-MUTTER_TEST_PACKAGES := mutter pipewire wireplumber gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base \
-	python3-gi gir1.2-gtk-3.0
+TEST_PACKAGES += $(KWIN_TEST_PACKAGES)
 TEST_PACKAGES += $(MUTTER_TEST_PACKAGES)
 
 .PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources \

@@ -164,7 +164,7 @@ let package = Package(
             name: "TouchTrackerBench",
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "XorgTestSupport",
-                "WestonTestSupport", "SeededRandom", "JSON",
+                "WestonTestSupport", "KWinTestSupport", "SeededRandom", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -187,6 +187,15 @@ let package = Package(
             name: "WestonTestSupport",
             dependencies: ["XorgTestSupport"],
             exclude: ["InputModule"]),
+
+        // Starts KDE's KWin 5.27 headless (`kwin_wayland --virtual`, at a given scale) on a private session bus,
+        // with a fake-input client of our own (InputClient/, compiled at run time against wayland-client) that
+        // drives KWin's org_kde_kwin_fake_input: touch, pointer and keys injected by KWin itself; KWin scripting
+        // and ScreenShot2 over D-Bus.
+        .target(
+            name: "KWinTestSupport",
+            dependencies: ["XorgTestSupport"],
+            exclude: ["InputClient"]),
 
         // Starts GNOME's mutter 43 headless (`--headless --wayland --no-x11`, one virtual monitor at scale 1 or 2) on a
         // private session bus with PipeWire, and drives the touch, pointer and keyboard mutter injects itself through
@@ -249,7 +258,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "CX11", "XorgTestSupport",
-                "WestonTestSupport", "MutterTestSupport", "SeededRandom", "BackgroundWork",
+                "WestonTestSupport", "KWinTestSupport", "MutterTestSupport", "SeededRandom", "BackgroundWork",
             ],
             // Measures text as the app lays it out (`@testable import TouchTrackerRender`, which imports CPango).
             swiftSettings: [.unsafeFlags(pangoIncludeFlags())]

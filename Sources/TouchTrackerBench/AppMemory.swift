@@ -83,7 +83,7 @@ enum AppMemory {
 
     /// The app's memory once the stroke it was sent is saved (so the numbers include drawing, the frame and the
     /// save that follows it).
-    private static func megabytesAfterSave(app: AppProcess, document: URL) async throws -> Megabytes {
+    static func megabytesAfterSave(app: AppProcess, document: URL) async throws -> Megabytes {
         try await waitUntil("the stroke to be saved", timeout: .seconds(30)) {
             (try? DocumentStore(path: document.path).load().lines.count) == lineCount + 1
         }

@@ -19,8 +19,8 @@ struct Row {
 enum Bench {
     /// The names of the row groups `--only` takes, in table order.
     static let groupNames = [
-        "touch", "hit", "pipeline", "edit", "documents", "memory", "latency", "wayland", "length", "responsiveness",
-        "accessibility",
+        "touch", "hit", "pipeline", "edit", "documents", "memory", "latency", "wayland", "kwin", "length",
+        "responsiveness", "accessibility",
     ]
 
     /// Runs the row groups `runs` names (`strokes` and `passes` size the pipeline rows) and returns their rows in
@@ -41,6 +41,7 @@ enum Bench {
                 rows.append(await EndToEndLatency.row())
                 rows.append(await EndToEndLatency.row(pen: true))
             case "wayland": rows += await WaylandLatency.rows()
+            case "kwin": rows += await KWinLatency.rows()
             case "length":
                 rows.append(try lineLengthFrameRow())
                 rows += await Responsiveness.lengthRows()
