@@ -222,6 +222,9 @@ public final class MutterServer: Sendable {
                     --- tail of \(XorgServer.tail(path: logPath, lines: 25))
                     """)
         }
+        // One frame now, so a stream WirePlumber does not link fails here, not in a test's first look (a failure
+        // here stops everything: deinit).
+        _ = try frame()
         trace("mutter \(socketName) ready (pid \(pid), \(width)x\(height) at scale \(scale), node \(node))")
     }
 
@@ -266,7 +269,42 @@ public final class MutterServer: Sendable {
 
     /// The next frame of the monitor's screen cast, as GStreamer's `pipewiresrc` receives it from mutter's
     /// stream (no cursor): what mutter last composited. Give a client time to draw after the input it answers.
-    public func frame(timeout: Duration = .seconds(20)) throws -> ScreenFrame {
+    ///
+    /// Each call is a new PipeWire consumer of the stream, which mutter answers with a fresh frame; once in a long
+    /// while (seen once in some hundred calls, on a busy machine) none comes, so a consumer that waited
+    /// `attemptTimeout` in vain is stopped and a new one tried, `attempts` times in all.
+    public func frame(attempts: Int = 3, attemptTimeout: Duration = .seconds(8)) throws -> ScreenFrame {
+        var failures: [String] = []
+        for _ in 0..<attempts {
+            switch try takeFrame(timeout: attemptTimeout) {
+            case .success(let frame): return frame
+            case .failure(let failure):
+                trace("mutter \(socketName): \(failure.description)")
+                failures.append(failure.description)
+            }
+        }
+        throw StartError(description: (failures + [pipewireGraph()]).joined(separator: "\n"))
+    }
+
+    /// PipeWire's nodes and links now, and WirePlumber's log, for a frame that never came.
+    private func pipewireGraph() -> String {
+        var text = ""
+        for kind in ["Node", "Link"] {
+            guard
+                let cli = try? ChildProcess(
+                    executable: "/usr/bin/pw-cli", arguments: ["ls", kind], environment: baseEnvironment)
+            else { continue }
+            _ = cli.waitForExit(timeout: .seconds(5)) ?? cli.stop()
+            let lines = String(decoding: cli.stdout, as: UTF8.self).split(separator: "\n").filter {
+                $0.contains(" id ") || $0.contains("node.name") || $0.contains("link.") || $0.contains("state")
+            }
+            text += "--- pw-cli ls \(kind):\n" + lines.joined(separator: "\n") + "\n"
+        }
+        let wireplumber = directory.appendingPathComponent("wireplumber.log").path
+        return text + "--- tail of \(XorgServer.tail(path: wireplumber, lines: 10))"
+    }
+
+    private func takeFrame(timeout: Duration) throws -> Result<ScreenFrame, StartError> {
         let number = frames.withLock { count in
             count += 1
             return count
@@ -281,17 +319,18 @@ public final class MutterServer: Sendable {
             ], environment: baseEnvironment)
         guard let exit = gst.waitForExit(timeout: timeout) else {
             _ = gst.stop()
-            throw StartError(description: "gst-launch-1.0 took no frame from node \(node) in \(timeout)")
+            return .failure(StartError(description: "gst-launch-1.0 took no frame from node \(node) in \(timeout)"))
         }
         let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
         guard exit == .exited(0), data.count == width * height * 4 else {
-            throw StartError(
-                description: """
-                    gst-launch-1.0 \(exit), \(data.count) bytes for a \(width)x\(height) frame
-                    \(String(decoding: gst.stderr, as: UTF8.self))
-                    """)
+            return .failure(
+                StartError(
+                    description: """
+                        gst-launch-1.0 \(exit), \(data.count) bytes for a \(width)x\(height) frame
+                        \(String(decoding: gst.stderr, as: UTF8.self))
+                        """))
         }
-        return ScreenFrame(width: width, height: height, bgrx: [UInt8](data))
+        return .success(ScreenFrame(width: width, height: height, bgrx: [UInt8](data)))
     }
 
     /// Kills the watchdog shell before it can act, then lets its `cat` see end of file.
