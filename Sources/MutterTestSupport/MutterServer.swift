@@ -12,7 +12,8 @@ import XorgTestSupport
 ///
 /// mutter needs a session bus (its D-Bus interfaces live there), and its screen cast, which the remote desktop
 /// session needs for touch and absolute pointer events, needs PipeWire with a session manager (WirePlumber links
-/// the stream's consumers). So each server has its own `dbus-daemon --session`, `pipewire` and `wireplumber`, and
+/// the stream's consumers; it is started once PipeWire's socket is there, as it gives up at once without it, and
+/// mutter once WirePlumber is on PipeWire). So each server has its own `dbus-daemon --session`, `pipewire` and `wireplumber`, and
 /// its own `XDG_RUNTIME_DIR` (mode 0700), `HOME` and `XDG_CONFIG_HOME` in a fresh temp dir, so tests can run side by
 /// side and nothing of the user's is read or written. GSettings use the memory backend for the same reason.
 ///
@@ -148,11 +149,33 @@ public final class MutterServer: Sendable {
                 executable: "/usr/bin/pipewire", arguments: [], environment: environment, stdout: log("pipewire.log"),
                 stderr: log("pipewire.log"))
             started.append(pipewire)
-            // WirePlumber finds PipeWire's socket in the runtime folder; it retries while PipeWire starts.
+            // WirePlumber gives up at once ("Failed to connect to PipeWire") when PipeWire's socket is not there yet,
+            // and without it no consumer of the screen cast is ever linked: it starts once the socket is there.
+            let socket = runtimeDirectory + "/pipewire-0"
+            try await waitUntil("PipeWire's socket", timeout: .seconds(20)) {
+                if let exit = pipewire.exit { throw StartError(description: "pipewire \(exit)") }
+                return FileManager.default.fileExists(atPath: socket)
+            }
             let wireplumber = try ChildProcess(
                 executable: "/usr/bin/wireplumber", arguments: [], environment: environment,
                 stdout: log("wireplumber.log"), stderr: log("wireplumber.log"))
             started.append(wireplumber)
+            // Linked up once WirePlumber's export client is on PipeWire.
+            try await waitUntil("WirePlumber on PipeWire", timeout: .seconds(20), poll: .milliseconds(100)) {
+                if let exit = wireplumber.exit {
+                    throw StartError(
+                        description: "wireplumber \(exit): "
+                            + XorgServer.tail(path: directory.appendingPathComponent("wireplumber.log").path, lines: 5))
+                }
+                let cli = try ChildProcess(
+                    executable: "/usr/bin/pw-cli", arguments: ["ls", "Client"], environment: environment,
+                    stderr: .discard)
+                guard cli.waitForExit(timeout: .seconds(5)) != nil else {
+                    _ = cli.stop()
+                    return false
+                }
+                return Self.output(of: cli).contains("WirePlumber [export]")
+            }
             let mutter = try ChildProcess(
                 executable: "/usr/bin/mutter",
                 arguments: [
@@ -295,7 +318,7 @@ public final class MutterServer: Sendable {
                     executable: "/usr/bin/pw-cli", arguments: ["ls", kind], environment: baseEnvironment)
             else { continue }
             _ = cli.waitForExit(timeout: .seconds(5)) ?? cli.stop()
-            let lines = String(decoding: cli.stdout, as: UTF8.self).split(separator: "\n").filter {
+            let lines = Self.output(of: cli).split(separator: "\n").filter {
                 $0.contains(" id ") || $0.contains("node.name") || $0.contains("link.") || $0.contains("state")
             }
             text += "--- pw-cli ls \(kind):\n" + lines.joined(separator: "\n") + "\n"
@@ -331,6 +354,14 @@ public final class MutterServer: Sendable {
                         """))
         }
         return .success(ScreenFrame(width: width, height: height, bgrx: [UInt8](data)))
+    }
+
+    /// The standard output of `child`, which has exited: its pipe is read on another thread, so the exit can be
+    /// seen before the last of it is read.
+    private static func output(of child: ChildProcess) -> String {
+        let readBy = ContinuousClock.now.advanced(by: .seconds(2))
+        while !child.outputClosed, ContinuousClock.now < readBy { usleep(2_000) }
+        return String(decoding: child.stdout, as: UTF8.self)
     }
 
     /// Kills the watchdog shell before it can act, then lets its `cat` see end of file.
