@@ -33,6 +33,10 @@ TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xser
 	weston libweston-10-dev xwayland wl-clipboard
 TEST_PACKAGES += $(KWIN_TEST_PACKAGES)
 TEST_PACKAGES += $(MUTTER_TEST_PACKAGES)
+# The desktop's side of a drawing file: its type (update-mime-database, xdg-mime), gio and xdg-open opening it in
+# the app, and Xfce's tumbler making its thumbnail through the app's thumbnailer.
+DOCUMENT_TEST_PACKAGES := shared-mime-info desktop-file-utils xdg-utils libglib2.0-bin tumbler
+TEST_PACKAGES += $(DOCUMENT_TEST_PACKAGES)
 
 .PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources \
 	locales deb deps-deb wayland-protocols
@@ -123,6 +127,8 @@ INSTALLED_BIN := bin/touchtracker
 INSTALLED_DESKTOP := share/applications/touchtracker.desktop
 INSTALLED_ICON := share/icons/hicolor/scalable/apps/touchtracker.svg
 INSTALLED_MAN := share/man/man1/touchtracker.1
+INSTALLED_MIME := share/mime/packages/touchtracker.xml
+INSTALLED_THUMBNAILER := share/thumbnailers/touchtracker.thumbnailer
 INSTALLED_CATALOGS := $(foreach lang,$(LANGUAGES),share/locale/$(lang)/LC_MESSAGES/touchtracker.mo)
 
 install: $(if $(BIN),,release) locales
@@ -130,6 +136,8 @@ install: $(if $(BIN),,release) locales
 	install -D -m 644 Resources/touchtracker.desktop "$(DESTDIR)$(PREFIX)/$(INSTALLED_DESKTOP)"
 	install -D -m 644 Resources/touchtracker.svg "$(DESTDIR)$(PREFIX)/$(INSTALLED_ICON)"
 	install -D -m 644 Resources/touchtracker.1 "$(DESTDIR)$(PREFIX)/$(INSTALLED_MAN)"
+	install -D -m 644 Resources/touchtracker-mime.xml "$(DESTDIR)$(PREFIX)/$(INSTALLED_MIME)"
+	install -D -m 644 Resources/touchtracker.thumbnailer "$(DESTDIR)$(PREFIX)/$(INSTALLED_THUMBNAILER)"
 	@for lang in $(LANGUAGES); do \
 		install -D -m 644 .build/locale/$$lang/LC_MESSAGES/touchtracker.mo \
 			"$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/touchtracker.mo"; \
@@ -138,11 +146,13 @@ install: $(if $(BIN),,release) locales
 	@if [ -z "$(DESTDIR)" ]; then \
 		command -v update-desktop-database >/dev/null && update-desktop-database -q "$(PREFIX)/share/applications" || true; \
 		command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t "$(PREFIX)/share/icons/hicolor" || true; \
+		command -v update-mime-database >/dev/null && update-mime-database "$(PREFIX)/share/mime" || true; \
 	fi
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/$(INSTALLED_BIN)" "$(DESTDIR)$(PREFIX)/$(INSTALLED_DESKTOP)" \
 		"$(DESTDIR)$(PREFIX)/$(INSTALLED_ICON)" "$(DESTDIR)$(PREFIX)/$(INSTALLED_MAN)" \
+		"$(DESTDIR)$(PREFIX)/$(INSTALLED_MIME)" "$(DESTDIR)$(PREFIX)/$(INSTALLED_THUMBNAILER)" \
 		$(foreach catalog,$(INSTALLED_CATALOGS),"$(DESTDIR)$(PREFIX)/$(catalog)")
 
 # `make deb`: touchtracker_VERSION_ARCH.deb, built with dpkg-deb. The release binary links the Swift runtime and

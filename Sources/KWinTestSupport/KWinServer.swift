@@ -216,7 +216,7 @@ public final class KWinServer: Sendable {
             try await waitUntil("KWin to listen on \(socketName) and own org.kde.KWin", timeout: timeout) {
                 if let exit = kwin.exit { throw StartError(description: "kwin_wayland \(exit)") }
                 if let exit = bus.exit { throw StartError(description: "dbus-daemon \(exit)") }
-                return LineSocket.accepts(socketPath) && Self.busHasOwner("org.kde.KWin", address: busAddress)
+                return UnixSocket.accepts(socketPath) && Self.busHasOwner("org.kde.KWin", address: busAddress)
             }
         } catch {
             throw failure("\(error)")

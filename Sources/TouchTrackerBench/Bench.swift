@@ -20,7 +20,7 @@ enum Bench {
     /// The names of the row groups `--only` takes, in table order.
     static let groupNames = [
         "touch", "hit", "pipeline", "edit", "documents", "memory", "latency", "wayland", "kwin", "length",
-        "responsiveness", "accessibility",
+        "responsiveness", "scale", "accessibility",
     ]
 
     /// Runs the row groups `runs` names (`strokes` and `passes` size the pipeline rows) and returns their rows in
@@ -45,6 +45,7 @@ enum Bench {
             case "length":
                 rows.append(try lineLengthFrameRow())
                 rows += await Responsiveness.lengthRows()
+            case "scale": rows += await Responsiveness.scaleRows()
             case "accessibility": rows += await Responsiveness.accessibilityRowsMeasured()
             default: rows += await Responsiveness.rows()
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import Synchronization
 import TouchTracker
 import TouchTrackerSession
@@ -7,13 +8,14 @@ import TouchTrackerStore
 import TouchTrackerWayland
 import TouchTrackerX11
 
-/// `touchtracker [open] [--document PATH] [--geometry WxH+X+Y]`: the drawing window.
+/// `touchtracker [open] [FILE...] [--document PATH] [--geometry WxH+X+Y]`: the drawing window (a window of its own
+/// for each file, the first in this process and each other in a `touchtracker` of its own).
 struct OpenWindow: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
         abstract: "Open the drawing window (the default when no subcommand is given).",
         usage: """
-            touchtracker [open] [--document <path>] [--geometry <WxH+X+Y>]
+            touchtracker [open] [<file> ...] [--document <path>] [--geometry <WxH+X+Y>]
                                 [--scale <factor>] [--backend <wayland|x11>]
                                 [--display <name>] [--verbose] [--trace-frames]
                                 [--painter-threads <count>]
@@ -31,6 +33,13 @@ struct OpenWindow: ParsableCommand {
                 """,
             valueName: "path"))
     var document: String?
+
+    @Argument(
+        help: ArgumentHelp(
+            "Drawings to open, each in a window of its own (a .touchtracker or .json file).",
+            discussion: "As a file manager or the desktop's menu passes them; the first is as --document would be.",
+            valueName: "file"))
+    var files: [String] = []
 
     @Option(
         help: ArgumentHelp(
@@ -69,6 +78,16 @@ struct OpenWindow: ParsableCommand {
     var painterThreads: Int?
 
     func validate() throws {
+        if document != nil, !files.isEmpty {
+            throw ValidationError(
+                "--document and a file to open are both given; give the drawing once (touchtracker FILE, or --document FILE)"
+            )
+        }
+        for file in files {
+            try PathOption.validate(file, option: "the file")
+            try PathOption.validateFolder(of: file, option: "the file")
+            try PathOption.validateNotFolder(file, option: "the file")
+        }
         try PathOption.validate(document, option: "--document")
         try PathOption.validateFolder(of: document, option: "--document")
         try PathOption.validateNotFolder(document, option: "--document")
@@ -86,7 +105,9 @@ struct OpenWindow: ParsableCommand {
         // The window speaks the user's language; what goes to stderr and files stays English.
         Localization.setUp(environment: environment)
         let choice = try windowSystem.choice(environment: environment)
-        let documentPath = document ?? DocumentLocation.defaultPath(environment: environment)
+        // Each file after the first opens in a touchtracker of its own, on the same window system.
+        for file in files.dropFirst() { openInAnotherProcess(file) }
+        let documentPath = document ?? files.first ?? DocumentLocation.defaultPath(environment: environment)
         let memory = WindowMemory(documentPath: documentPath)
         let remembered = memory.load()
         let sync = DocumentSync(
@@ -188,5 +209,39 @@ extension OpenWindow {
             }
             Diagnostics.note("\(drawing) is already open in a Wayland window (process \(owner.pid))")
         }
+    }
+
+    /// Starts `touchtracker --document FILE` with this one's window-system options, not waited for: a window of its
+    /// own for `file`, with its own lock (a drawing already open brings its window forward) and its own memory. The
+    /// arguments go as the bytes they were typed (`PathText`), so a Latin-1 name opens that file.
+    private func openInAnotherProcess(_ file: String) {
+        var arguments = ["touchtracker", "--document", file]
+        if let backend = windowSystem.backend { arguments += ["--backend", backend.rawValue] }
+        if let display = windowSystem.display { arguments += ["--display", display] }
+        if windowSystem.verbose { arguments.append("--verbose") }
+        let bytes = arguments.map { PathText.bytes($0) + [0] }
+        var pid: pid_t = 0
+        let status = withCStrings(bytes) { argv in
+            posix_spawn(&pid, "/proc/self/exe", nil, nil, argv, environ)
+        }
+        if status == 0 {
+            if windowSystem.verbose { Diagnostics.note("opening \(Diagnostics.shown(file)) in process \(pid)") }
+        } else {
+            Diagnostics.error(
+                "cannot open \(Diagnostics.shown(file)) in a window of its own: \(String(cString: strerror(status)))")
+        }
+    }
+
+    /// Calls `body` with a NULL-terminated C array of `strings` (each already NUL-terminated).
+    private func withCStrings<R>(_ strings: [[UInt8]], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R
+    {
+        var copies = strings.map { bytes -> UnsafeMutablePointer<CChar>? in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+            bytes.withUnsafeBytes { copy.update(from: $0.bindMemory(to: CChar.self).baseAddress!, count: bytes.count) }
+            return copy
+        }
+        copies.append(nil)
+        defer { for copy in copies { copy?.deallocate() } }
+        return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }

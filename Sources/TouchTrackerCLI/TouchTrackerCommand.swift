@@ -75,7 +75,7 @@ struct TouchTrackerCommand: ParsableCommand {
             More in the manual: man touchtracker.
             """,
         version: "0.1.0",
-        subcommands: [OpenWindow.self, Replay.self, Export.self, Demo.self],
+        subcommands: [OpenWindow.self, Replay.self, Export.self, Thumbnail.self, Demo.self],
         defaultSubcommand: OpenWindow.self
     )
 

@@ -215,6 +215,66 @@ struct CommandLineTests {
         #expect(max(onLine.red, onLine.green, onLine.blue) < 40)
     }
 
+    @Test("thumbnail writes a PNG of at most --size pixels a side, cropped to what is drawn, wherever it is drawn")
+    func thumbnailIsCroppedAndFitted() async throws {
+        let folder = try makeTemporaryFolder("thumbnail")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("d.touchtracker").path
+        // A line far from the origin, 2000 units long: the thumbnail is the line, not an empty page around it.
+        try Data(#"{"version": 1, "lines": [{"begin": {"x": 5000, "y": 3000}, "end": {"x": 7000, "y": 3000}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: document))
+        let out = folder.appendingPathComponent("t.png").path
+        let result = try await touchtracker(["thumbnail", "--size", "128", document, out])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        let png = try CairoSurface(readingPNG: out)
+        #expect(png.width == 128 && png.height <= 8, "\(png.width)x\(png.height)")
+        // The line is 0.6 pixels wide at this size: drawn a pixel and a half wide, so it shows (its darkest pixel down
+        // the middle column is near black), not as a faint grey.
+        let darkest = (0..<png.height).compactMap { png.pixel(x: 64, y: $0) }.map { Int($0.red) }.min() ?? 255
+        #expect(darkest < 80, "\(darkest)")
+    }
+
+    @Test("thumbnail of an empty drawing is a blank 4:3 page, and a small drawing is never scaled up")
+    func thumbnailOfEmptyAndSmall() async throws {
+        let folder = try makeTemporaryFolder("thumbnail-small")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = folder.appendingPathComponent("empty.json").path
+        try Data(#"{"version": 1, "lines": []}"#.utf8).write(to: URL(fileURLWithPath: empty))
+        let out = folder.appendingPathComponent("t.png").path
+        #expect(try await touchtracker(["thumbnail", "--size", "256", empty, out]).status == 0)
+        let blank = try CairoSurface(readingPNG: out)
+        #expect(blank.width == 256 && blank.height == 192 && blank.pixel(x: 128, y: 96)! == (255, 255, 255))
+        let small = folder.appendingPathComponent("small.json").path
+        try Data(#"{"version": 1, "lines": [{"begin": {"x": 10, "y": 10}, "end": {"x": 50, "y": 10}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: small))
+        #expect(try await touchtracker(["thumbnail", "--size", "256", small, out]).status == 0)
+        let picture = try CairoSurface(readingPNG: out)
+        // The stroke's box (the 40-unit line, half its width of 10 and a unit more each side: 52 x 12) and an 8-unit
+        // margin around it: 68 x 28 pixels.
+        #expect(picture.width == 68 && picture.height == 28, "\(picture.width)x\(picture.height)")
+    }
+
+    @Test("thumbnail of a hostile file, a pipe or a --size out of range fails in one line at once, writing nothing")
+    func thumbnailRefusesBadInput() async throws {
+        let folder = try makeTemporaryFolder("thumbnail-bad")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("t.png")
+        let hostile = folder.appendingPathComponent("h.touchtracker")
+        try Data(#"{"version": 1, "lines": [{"begin": {"x": 1e999, "y": 0}"#.utf8).write(to: hostile)
+        let bad = try await touchtracker(["thumbnail", "--size", "128", hostile.path, out.path])
+        #expect(bad.status == 1 && bad.stderr.hasPrefix("touchtracker: cannot read document "), "\(bad)")
+        #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad)")
+        let pipe = folder.appendingPathComponent("p.touchtracker")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        let started = ContinuousClock.now
+        let piped = try await touchtracker(["thumbnail", "--size", "128", pipe.path, out.path])
+        #expect(piped.status == 1 && piped.stderr.contains("not a regular file"), "\(piped)")
+        #expect(ContinuousClock.now - started < .seconds(5), "a pipe with no writer must not hang the thumbnailer")
+        let size = try await touchtracker(["thumbnail", "--size", "0", hostile.path, out.path])
+        #expect(size.status == 64 && size.stderr.contains("--size 0 is not between 1 and 4096"), "\(size)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test("export says in one line how many shapes reach outside the picture and are cut off, and still writes it")
     func exportSaysWhatItCutsOff() async throws {
         let folder = try makeTemporaryFolder("export-cut")

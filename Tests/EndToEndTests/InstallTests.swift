@@ -42,7 +42,8 @@ struct InstallTests {
                 "opt/tt/bin/touchtracker", "opt/tt/share/applications/touchtracker.desktop",
                 "opt/tt/share/icons/hicolor/scalable/apps/touchtracker.svg",
             ] + ["ar", "de", "es", "fr", "ja"].map { "opt/tt/share/locale/\($0)/LC_MESSAGES/touchtracker.mo" } + [
-                "opt/tt/share/man/man1/touchtracker.1"
+                "opt/tt/share/man/man1/touchtracker.1", "opt/tt/share/mime/packages/touchtracker.xml",
+                "opt/tt/share/thumbnailers/touchtracker.thumbnailer",
             ])
         let installedBinary = prefix.appendingPathComponent("bin/touchtracker")
         #expect(try mode(installedBinary) == 0o755)
@@ -55,6 +56,8 @@ struct InstallTests {
             ("share/applications/touchtracker.desktop", "touchtracker.desktop"),
             ("share/icons/hicolor/scalable/apps/touchtracker.svg", "touchtracker.svg"),
             ("share/man/man1/touchtracker.1", "touchtracker.1"),
+            ("share/mime/packages/touchtracker.xml", "touchtracker-mime.xml"),
+            ("share/thumbnailers/touchtracker.thumbnailer", "touchtracker.thumbnailer"),
         ] {
             let url = prefix.appendingPathComponent(installed)
             #expect(try mode(url) == 0o644, "\(installed)")
@@ -65,7 +68,8 @@ struct InstallTests {
         let validation = try runProgram("/usr/bin/desktop-file-validate", [desktop.path])
         #expect(validation.status == 0 && validation.output.isEmpty, "\(validation.output)")
         let entry = try String(contentsOf: desktop, encoding: .utf8)
-        #expect(entry.contains("\nExec=touchtracker\n") && entry.contains("\nIcon=touchtracker\n"))
+        #expect(entry.contains("\nExec=touchtracker %F\n") && entry.contains("\nIcon=touchtracker\n"))
+        #expect(entry.contains("\nMimeType=application/x-touchtracker+json;\n"), "\(entry)")
         let svg = try String(
             contentsOf: prefix.appendingPathComponent("share/icons/hicolor/scalable/apps/touchtracker.svg"),
             encoding: .utf8)

@@ -6,8 +6,9 @@ import WestonTestSupport
 import XorgTestSupport
 
 /// The app on a weston output at scale 2 (1024x768 in the compositor's coordinates, 2048x1536 pixels): the window
-/// is painted at two pixels per drawing unit, and the drawing is kept in units, as on a 100 % screen.
-@Suite("Wayland at scale 2", .serialized)
+/// is painted at two pixels per drawing unit, and the drawing is kept in units, as on a 100 % screen; and the
+/// pixels it hands over are opaque, as screenshot tools read them.
+@Suite("Wayland at scale 2, and opaque", .serialized)
 struct WaylandScaleTests {
     @Test("a stroke at scale 2 is saved in drawing units, as the compositor's coordinates give it, not in pixels")
     func strokeIsSavedInUnits() async throws {
@@ -51,6 +52,19 @@ struct WaylandScaleTests {
         try session.tap(id: 3, at: (190, 125))
         let document = try await session.document(lineCount: 1)
         #expect(abs(document.lines[0].begin.y - 250) <= 1, "\(document.lines)")
+    }
+
+    @Test("weston's screenshot tool shows the window: the canvas's pixels are opaque white, not transparent black")
+    func screenshotShowsTheWindow() async throws {
+        let session = try await WaylandSession.launch()
+        defer { session.stop() }
+        // Weston's screenshooter reads the unused byte of an XRGB buffer as alpha: left 0, the window read as
+        // transparent black there, as in every tool that does the same.
+        _ = try await waitForValue("the canvas in weston's screenshot", timeout: .seconds(10)) { () -> Bool? in
+            let shot = try session.screenshot()
+            let samples = [(900, 40), (500, 300), (1000, 700)].compactMap { shot.pixel(x: $0.0, y: $0.1) }
+            return samples.count == 3 && samples.allSatisfy { $0 == (255, 255, 255) } ? true : nil
+        }
     }
 
     @Test("a drawing saved at 100 % opens at scale 2 the same size: its line lies at twice the pixels")

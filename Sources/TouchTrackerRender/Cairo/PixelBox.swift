@@ -30,6 +30,11 @@ public struct PixelBox: Equatable, Sendable {
 
     public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
 
+    /// Whether `other` lies wholly inside this box.
+    func contains(_ other: PixelBox) -> Bool {
+        other.x0 >= x0 && other.y0 >= y0 && other.x1 <= x1 && other.y1 <= y1
+    }
+
     func intersection(_ other: PixelBox) -> PixelBox {
         PixelBox(x0: max(x0, other.x0), y0: max(y0, other.y0), x1: min(x1, other.x1), y1: min(y1, other.y1))
     }

@@ -301,8 +301,10 @@ final class TileCache {
                     let part = box.intersection(
                         PixelBox(x0: origin.x, y0: origin.y, x1: origin.x + size, y1: origin.y + size))
                     if let pixels, pixels.data == backdropPixels?.data {
-                        // The backdrop covers the window from its top-left corner; the window may have grown since.
-                        target.fill(part, with: background)
+                        // The backdrop covers the window from its top-left corner, which may have grown since: the
+                        // background goes only where it does not reach.
+                        let covered = PixelBox(x0: 0, y0: 0, x1: pixels.width, y1: pixels.height)
+                        if !covered.contains(part) { target.fill(part, with: background) }
                         target.copy(from: pixels, at: (0, 0), into: part)
                     } else if let pixels {
                         target.copy(from: pixels, at: origin, into: part)

@@ -171,6 +171,8 @@ final class WaylandWindowHost {
                 handle(.closeRequested)
             case .outputsChanged:
                 followScale(handle)
+            case .decorationsDecided(let description):
+                if verbose { log(description) }
             case .preferredScale(let preferred):
                 preferredScale = preferred
                 followScale(handle)

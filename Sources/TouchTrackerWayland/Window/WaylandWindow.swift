@@ -17,6 +17,9 @@ final class WaylandWindow {
         case outputsChanged
         /// The compositor prefers the window at this fractional scale (`wp_fractional_scale_v1`).
         case preferredScale(Double)
+        /// The compositor answered the request for its decorations (xdg-decoration): what the window has now, said
+        /// as `decorationDescription` says it.
+        case decorationsDecided(String)
     }
 
     /// Held so the connection is closed only after this object's proxies are destroyed.

@@ -43,8 +43,12 @@ final class XdgToplevel: ToplevelRole {
                 wm_capabilities: { _, _, _ in }))
         decorationListener = WaylandListener(
             zxdg_toplevel_decoration_v1_listener(configure: { data, _, mode in
-                listenerOwner(data, as: XdgToplevel.self).serverDecorated =
-                    mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue
+                let role = listenerOwner(data, as: XdgToplevel.self)
+                let server = mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue
+                guard role.serverDecorated != server else { return }
+                role.serverDecorated = server
+                // The answer comes after the window is described (with its first configure): said when it comes.
+                role.report(.decorationsDecided(role.decorationDescription))
             }))
         xdg_surface_add_listener(xdgSurface, surfaceListener.pointer, listenerData(self))
         xdg_toplevel_add_listener(toplevel, toplevelListener.pointer, listenerData(self))
