@@ -293,9 +293,10 @@ public final class MutterServer: Sendable {
     /// The next frame of the monitor's screen cast, as GStreamer's `pipewiresrc` receives it from mutter's
     /// stream (no cursor): what mutter last composited. Give a client time to draw after the input it answers.
     ///
-    /// Each call is a new PipeWire consumer of the stream, which mutter answers with a fresh frame; once in a long
-    /// while (seen once in some hundred calls, on a busy machine) none comes, so a consumer that waited
-    /// `attemptTimeout` in vain is stopped and a new one tried, `attempts` times in all.
+    /// Each call is a new PipeWire consumer of the stream, which WirePlumber links and mutter answers with a fresh
+    /// frame. A consumer that waited `attemptTimeout` in vain is stopped and a new one tried, `attempts` times in
+    /// all (a safety net for a machine too busy to link one in time; frames that never came at all were WirePlumber
+    /// started too early, see `init`); the error then shows PipeWire's graph.
     public func frame(attempts: Int = 3, attemptTimeout: Duration = .seconds(8)) throws -> ScreenFrame {
         var failures: [String] = []
         for _ in 0..<attempts {
