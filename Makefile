@@ -23,6 +23,11 @@ KWIN_TEST_PACKAGES := kwin-wayland plasma-wayland-protocols kwin-style-breeze li
 # and GTK 3's typelib makes the launcher that gets an activation token from mutter.
 MUTTER_TEST_PACKAGES := mutter pipewire wireplumber gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base \
 	python3-gi gir1.2-gtk-3.0
+# The screen reader the tests run against the app (OrcaTests): Debian 12's Orca 43, speaking through a private
+# speech-dispatcher with the espeak-ng module and libao's null output; python3-gi with GTK 3's bindings makes the
+# control window.
+ORCA_TEST_PACKAGES := orca speech-dispatcher speech-dispatcher-espeak-ng espeak-ng libao4 python3-gi \
+	gir1.2-gtk-3.0
 # Tests also start private X servers: Xorg with the dummy video driver and inputtest devices (the protocol header
 # comes with xserver-xorg-dev), Xvfb, the X utilities the tests call, desktop-file-validate and Ghostscript
 # (renders exported PDFs back to pixels); and a headless weston with Xwayland and an input module of the tests'
@@ -33,6 +38,7 @@ TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xser
 	weston libweston-10-dev xwayland wl-clipboard
 TEST_PACKAGES += $(KWIN_TEST_PACKAGES)
 TEST_PACKAGES += $(MUTTER_TEST_PACKAGES)
+TEST_PACKAGES += $(ORCA_TEST_PACKAGES)
 # The desktop's side of a drawing file: its type (update-mime-database, xdg-mime), gio and xdg-open opening it in
 # the app, and Xfce's tumbler making its thumbnail through the app's thumbnailer.
 DOCUMENT_TEST_PACKAGES := shared-mime-info desktop-file-utils xdg-utils libglib2.0-bin tumbler

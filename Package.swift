@@ -242,7 +242,8 @@ let package = Package(
             ]
         ),
         // EventTranslator fed XEvents and XInput2 cookies built in memory (no X server).
-        .testTarget(name: "TouchTrackerX11Tests", dependencies: ["TouchTrackerX11", "CX11", "TouchKit"]),
+        .testTarget(
+            name: "TouchTrackerX11Tests", dependencies: ["TouchTrackerX11", "CX11", "TouchKit", "TouchTracker"]),
         // The Wayland host's translation of protocol events, key repeat and protocol code, without a compositor.
         .testTarget(
             name: "TouchTrackerWaylandTests",

@@ -13,6 +13,13 @@ enum AccessibleNode: Hashable {
     case menu
     /// The open menu's item at this index, in the menu's `opening`.
     case menuItem(Int, opening: Int)
+    /// What the app last said to a screen reader (a notice, where the keyboard cursor rests, a finished shape): a
+    /// notification, the application's second child, whose showing state turns on each time it says something new
+    /// (what Orca 43 speaks; it does not listen to `object:announcement`).
+    case notice
+    /// The key help panel while the window shows it (H): named "Keys", the gestures and every key its description,
+    /// a child of the window after the drawing and the menu. It has the focus while shown.
+    case keyHelp
 
     /// The node's name under `AtspiProtocol.basePath`.
     var pathName: String {
@@ -23,6 +30,8 @@ enum AccessibleNode: Hashable {
         case .shape(let id): "s\(id.rawValue)"
         case .menu: "menu"
         case .menuItem(let index, let opening): "m\(opening)_\(index)"
+        case .notice: "notice"
+        case .keyHelp: "keys"
         }
     }
 
@@ -32,6 +41,8 @@ enum AccessibleNode: Hashable {
         case "window": self = .window
         case "drawing": self = .drawing
         case "menu": self = .menu
+        case "notice": self = .notice
+        case "keys": self = .keyHelp
         default:
             if pathName.hasPrefix("m") {
                 let numbers = pathName.dropFirst().split(separator: "_", omittingEmptySubsequences: false)
@@ -51,8 +62,8 @@ enum AccessibleNode: Hashable {
     var parent: AccessibleNode? {
         switch self {
         case .application: nil
-        case .window: .application
-        case .drawing, .menu: .window
+        case .window, .notice: .application
+        case .drawing, .menu, .keyHelp: .window
         case .shape: .drawing
         case .menuItem: .menu
         }
@@ -66,6 +77,8 @@ enum AccessibleNode: Hashable {
         case .shape: .image
         case .menu: .menu
         case .menuItem: .menuItem
+        case .notice: .notification
+        case .keyHelp: .panel
         }
     }
 
@@ -77,6 +90,8 @@ enum AccessibleNode: Hashable {
         case .shape: "image"
         case .menu: "menu"
         case .menuItem: "menu item"
+        case .notice: "notification"
+        case .keyHelp: "panel"
         }
     }
 
@@ -84,7 +99,7 @@ enum AccessibleNode: Hashable {
     var interfaces: [String] {
         switch self {
         case .application: [AtspiProtocol.accessible, AtspiProtocol.application]
-        case .window: [AtspiProtocol.accessible, AtspiProtocol.component]
+        case .window, .notice, .keyHelp: [AtspiProtocol.accessible, AtspiProtocol.component]
         case .drawing: [AtspiProtocol.accessible, AtspiProtocol.component, AtspiProtocol.selection]
         case .shape, .menuItem: [AtspiProtocol.accessible, AtspiProtocol.component, AtspiProtocol.action]
         case .menu: [AtspiProtocol.accessible, AtspiProtocol.component, AtspiProtocol.selection]
@@ -96,7 +111,7 @@ enum AccessibleNode: Hashable {
         switch self {
         case .drawing: scene.selection.map(AccessibleNode.shape)
         case .menu: scene.menu?.highlightedIndex.flatMap(scene.menuItemNode)
-        case .application, .window, .shape, .menuItem: nil
+        case .application, .window, .shape, .menuItem, .notice, .keyHelp: nil
         }
     }
 
@@ -113,7 +128,7 @@ enum AccessibleNode: Hashable {
                 ? (Message.selectAction, Message.selectActionDescription)
                 : (Message(MenuItem.delete.title), Message.deleteActionDescription)
         case .menuItem: return (Message.clickAction, Message.clickActionDescription)
-        case .application, .window, .drawing, .menu: return nil
+        case .application, .window, .drawing, .menu, .notice, .keyHelp: return nil
         }
     }
 
@@ -137,6 +152,7 @@ enum AccessibleNode: Hashable {
         case .menu: scene.menu != nil
         case .menuItem(let index, let opening):
             scene.menu.map { $0.opening == opening && $0.items.indices.contains(index) } ?? false
+        case .keyHelp: scene.keyHelp != nil
         default: true
         }
     }
@@ -151,26 +167,32 @@ enum AccessibleNode: Hashable {
         case .menuItem(let index, _):
             scene.menu.flatMap { $0.items.indices.contains(index) ? scene.translate($0.items[index].title) : nil }
                 ?? ""
+        case .notice: scene.notice
+        case .keyHelp: Message.keyHelpName.localized(scene.translate)
         }
     }
 
     func childCount(in scene: AccessibleScene) -> Int {
         switch self {
-        case .application: 1
-        case .window: scene.menu == nil ? 1 : 2
+        case .application: 2
+        case .window: 1 + (scene.menu == nil ? 0 : 1) + (scene.keyHelp == nil ? 0 : 1)
         case .drawing: scene.shapes.count
         case .menu: scene.menu?.items.count ?? 0
-        case .shape, .menuItem: 0
+        case .shape, .menuItem, .notice, .keyHelp: 0
         }
     }
 
     func child(at index: Int, in scene: AccessibleScene) -> AccessibleNode? {
         switch self {
-        case .application: index == 0 ? .window : nil
-        case .window: index == 0 ? .drawing : (index == 1 && scene.menu != nil ? .menu : nil)
+        case .application: index == 0 ? .window : (index == 1 ? .notice : nil)
+        case .window:
+            index < 0
+                ? nil
+                : ([AccessibleNode.drawing] + (scene.menu == nil ? [] : [.menu])
+                    + (scene.keyHelp == nil ? [] : [.keyHelp])).dropFirst(index).first
         case .drawing: scene.shape(at: index).map { .shape($0.id) }
         case .menu: scene.menuItemNode(index)
-        case .shape, .menuItem: nil
+        case .shape, .menuItem, .notice, .keyHelp: nil
         }
     }
 
@@ -178,7 +200,8 @@ enum AccessibleNode: Hashable {
         switch self {
         case .application: -1
         case .window, .drawing: 0
-        case .menu: 1
+        case .menu, .notice: 1
+        case .keyHelp: scene.menu == nil ? 1 : 2
         case .menuItem(let index, _): index
         case .shape(let id): scene.shapes.orderPosition(of: id) ?? -1
         }
@@ -188,7 +211,7 @@ enum AccessibleNode: Hashable {
     func states(in scene: AccessibleScene, lineWidth: Double) -> [AtspiProtocol.State] {
         var states: [AtspiProtocol.State] = [.enabled, .sensitive, .visible]
         switch self {
-        case .application, .window, .drawing, .menu, .menuItem: states.append(.showing)
+        case .application, .window, .drawing, .menu, .menuItem, .notice, .keyHelp: states.append(.showing)
         case .shape(let id):
             // Showing only where the window shows it: a shape moved beyond the window's edge, or left there as the
             // window shrank, is not on the screen.
@@ -205,7 +228,8 @@ enum AccessibleNode: Hashable {
             // It takes the focus when selected (Tab, a tap), so it says it can.
             states += [.selectable, .focusable]
             if scene.selection == id { states.append(.selected) }
-        case .menu: break
+        case .menu, .notice: break
+        case .keyHelp: states.append(.focusable)
         case .menuItem(let index, _):
             states += [.selectable, .focusable]
             if scene.menu?.highlightedIndex == index { states.append(.selected) }
@@ -227,7 +251,7 @@ enum AccessibleNode: Hashable {
     /// The node's extents in screen pixels.
     func screenExtents(in scene: AccessibleScene, lineWidth: Double) -> Rect {
         switch self {
-        case .application, .window, .drawing:
+        case .application, .window, .drawing, .notice, .keyHelp:
             Rect(origin: scene.windowOrigin, size: scene.windowSize)
         case .shape(let id):
             scene.shapes[id].map { scene.screenExtents(of: $0, lineWidth: lineWidth) } ?? .null

@@ -25,11 +25,17 @@ public struct AccessibleScene: Sendable {
     public var activation: Int
     /// How an English text is shown in the user's language.
     public var translate: Translate
+    /// What the app last said to a screen reader (the notice node's name); kept by the bridge across scenes.
+    var notice = ""
+    /// The key help panel's text while the window shows it (H): the gestures and every key.
+    public var keyHelp: String?
 
     public init(
         windowTitle: String, windowOrigin: Point, windowSize: Size, scale: Double = 1, shapes: ShapeCollection,
-        selection: ShapeID?, menu: PopupMenu? = nil, isActive: Bool = true, activation: Int = 0, translate: Translate
+        selection: ShapeID?, menu: PopupMenu? = nil, isActive: Bool = true, activation: Int = 0, translate: Translate,
+        keyHelp: String? = nil
     ) {
+        self.keyHelp = keyHelp
         self.scale = scale
         self.menu = menu
         self.isActive = isActive
@@ -42,8 +48,9 @@ public struct AccessibleScene: Sendable {
         self.translate = translate
     }
 
-    /// The drawing's accessible description: what the gestures and the keys do, in the user's language.
-    public var drawingDescription: String { Message.drawingDescription.localized(translate) }
+    /// The drawing's accessible description: one short sentence pointing to the key help (the full help is a
+    /// panel one key away, never spoken unasked), in the user's language.
+    public var drawingDescription: String { Message.keyHelpPointer.localized(translate) }
 
     /// The drawing's accessible name: "Drawing, 12 lines, 1 circle".
     public var drawingName: String {
@@ -53,14 +60,19 @@ public struct AccessibleScene: Sendable {
     /// A shape's accessible name: "Line from 10, 20 to 300, 40", "Circle at 100, 100, radius 50", and its colour
     /// when it is not black.
     public func name(of shape: Shape) -> String {
+        Self.name(of: shape).localized(translate)
+    }
+
+    /// A shape's accessible name, untranslated.
+    public static func name(of shape: Shape) -> Message {
         let name: Message
         switch shape {
         case .line(let line): name = Message.lineName(from: line.begin, to: line.end)
         case .circle(let circle): name = Message.circleName(circle)
         }
-        guard let color = shape.color, color != .black else { return name.localized(translate) }
+        guard let color = shape.color, color != .black else { return name }
         let colour = Message(LineColor.palette.first { $0.color == color }?.name ?? color.hex)
-        return Message.colored(name, colour).localized(translate)
+        return Message.colored(name, colour)
     }
 
     /// The open menu's name: the selected shape's menu, the settings, or the colours.
@@ -75,6 +87,7 @@ public struct AccessibleScene: Sendable {
     /// shape, else the drawing itself.
     var focusedNode: AccessibleNode {
         if let index = menu?.highlightedIndex, let item = menuItemNode(index) { return item }
+        if keyHelp != nil { return .keyHelp }
         if let selection { return .shape(selection) }
         return .drawing
     }

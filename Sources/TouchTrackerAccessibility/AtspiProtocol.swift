@@ -26,7 +26,9 @@ enum AtspiProtocol {
         case image = 27
         case menu = 33
         case menuItem = 35
+        case panel = 39
         case application = 75
+        case notification = 101
     }
 
     enum State: UInt32 {

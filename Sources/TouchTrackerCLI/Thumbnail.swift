@@ -45,7 +45,8 @@ struct Thumbnail: ParsableCommand {
         InterruptCleanup.install()
         let drawing = try DocumentLoading.loadOrExit(document)
         do {
-            try AtomicFile.write(DrawingThumbnail.png(of: drawing, maximumSide: size), to: out, missingFolder: .refuse)
+            // A thumbnailer's host makes the output empty and reads it back through its own descriptor.
+            try AtomicFile.writeIntoPlaceholder(DrawingThumbnail.png(of: drawing, maximumSide: size), to: out)
         } catch let error as DocumentFileError {
             Diagnostics.error("cannot write \(error)")
             throw ExitCode(1)

@@ -77,6 +77,8 @@ public final class DrawingSession {
     private var accessibility: AccessibilityBridge?
     /// What assistive clients asked for, done at the next frame.
     private let accessibilityRequests = AccessibilityMailbox()
+    /// Keys a screen reader hears (and may consume) before the app acts on them.
+    private let registryKeys: RegistryKeyGate
     /// What the accessible tree was last told: the shapes' revision, the selection and the window's size.
     private var publishedScene:
         (revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size, active: Bool, activation: Int)?
@@ -89,6 +91,10 @@ public final class DrawingSession {
     /// What a screen reader is told as the keyboard draws, and the timer that says where the cursor rests.
     private var cursorAnnouncer = KeyboardCursorAnnouncer()
     private var cursorRestTimer: TimerToken?
+    /// The key help panel (H).
+    private var keyHelp = KeyHelpPanel()
+    /// What the last undo or redo changed, said at the next frame (after the tree is told).
+    private var undoOutcome: Message?
     /// Shapes moved since a reader was last told, told once they rest (`shapeRestDelay`), and the timer for it.
     private var reshapedToTell = ReshapedShapes()
     private var shapeRestTimer: TimerToken?
@@ -137,6 +143,7 @@ public final class DrawingSession {
         export = BackgroundExport(wakeUp: host.wakeUp)
         diskChanges = DiskChangeMailbox(wakeUp: host.wakeUp)
         backgroundPaste = BackgroundPaste(wakeUp: host.wakeUp)
+        registryKeys = RegistryKeyGate(wakeUp: host.wakeUp)
         controller.onCopy = { [unowned self] shapes in self.copy(shapes) }
         controller.onPaste = { [unowned self] in self.paste() }
         if options.exportPath != nil {
@@ -200,10 +207,48 @@ public final class DrawingSession {
         case .deviceRemoved(let source):
             if options.verbose { log("device \(source) removed; its touches are cancelled") }
         case .key(let command):
-            controller.handleKey(command)
+            handleKey(command)
+        case .keyEvent(let report, let command):
+            registryKeys.pass(report, command: command, through: accessibility) { handleKey($0) }
         case .focusChanged:
             break
         }
+    }
+
+    /// A key's command for the controller; what an undo or a redo changed is told to a screen reader.
+    private func handleKey(_ command: KeyCommand) {
+        let action = KeyMap.action(for: command)
+        if keyHelp.handle(command, action: action) {
+            // Shown or hidden: the tree is told at the next frame.
+            publishedScene = nil
+            return
+        }
+        if action == .deleteSelection || action == .activateHighlighted {
+            selectingNeighbourOfDeleted { _ = controller.handleKey(command) }
+            return
+        }
+        guard accessibility != nil, action == .undo || action == .redo else {
+            controller.handleKey(command)
+            return
+        }
+        let before = controller.drawingView.shapes
+        controller.handleKey(command)
+        undoOutcome = UndoOutcome.message(redo: action == .redo, before: before, after: controller.drawingView.shapes)
+    }
+
+    /// Does `edit`; when it deleted the selected shape, the selection (and with it the keyboard's and a screen
+    /// reader's focus) goes to the next shape in drawing order, the previous one if it was the last, the drawing
+    /// when none is left: where Tab would have gone from it.
+    private func selectingNeighbourOfDeleted(_ edit: () -> Void) {
+        let shapes = controller.drawingView.shapes
+        let selected = controller.drawingView.selection
+        let position = selected.flatMap { shapes.orderPosition(of: $0) }
+        edit()
+        let order = controller.drawingView.shapes.order
+        guard let selected, let position, controller.drawingView.shapes[selected] == nil,
+            controller.drawingView.selection == nil, !order.isEmpty
+        else { return }
+        controller.select(order[min(position, order.count - 1)])
     }
 
     /// The window is now `width` x `height` pixels, at `scale` pixels per drawing unit when given (it moved to a
@@ -246,6 +291,10 @@ public final class DrawingSession {
         reportExports()
         adoptDiskChanges()
         adoptPreparedPaste()
+        registryKeys.actOnAnswered { command in
+            clock.advance(to: MonotonicClock.now())
+            handleKey(command)
+        }
         doAccessibilityRequests()
         let standing = standingNotice?()
         if standing != controller.standingNotice {
@@ -266,7 +315,9 @@ public final class DrawingSession {
         let floor = options.benchmarkFloor.isOn
         renderer.drawsNothingForBenchmarkFloor = floor
         var region =
-            renderer.frame(for: controller.drawingView, menu: controller.menu, overlay: controller.overlay)
+            renderer.frame(
+                for: controller.drawingView, menu: controller.menu,
+                overlay: keyHelp.overlay(controller.overlay, translate: Localization.translate))
             ?? DamageRegion()
         region.add(
             exposed.intersection(Rect(x: 0, y: 0, width: Double(renderer.width), height: Double(renderer.height))))
@@ -292,7 +343,7 @@ public final class DrawingSession {
             windowSize: Size(width: Double(renderer.width), height: Double(renderer.height)), scale: scale,
             shapes: controller.drawingView.shapes, selection: controller.drawingView.selection,
             menu: controller.menu, isActive: windowIsActive, activation: activations,
-            translate: Localization.translate)
+            translate: Localization.translate, keyHelp: keyHelp.text(Localization.translate))
     }
 
     /// Hands the accessible tree a new scene when the shapes, the selection or the window's size changed, and says
@@ -301,6 +352,11 @@ public final class DrawingSession {
         guard let accessibility else { return }
         publishSceneIfChanged(to: accessibility)
         tellReshapedShapesWhenStill(to: accessibility)
+        if let outcome = undoOutcome {
+            undoOutcome = nil
+            dropCursorRest()
+            accessibility.announce(outcome.localized(Localization.translate))
+        }
         if let notice = noticeAnnouncer.toAnnounce(
             shows: controller.overlay.notice, standing: controller.standingNotice,
             passingShown: controller.passingNoticesShown)
@@ -410,7 +466,8 @@ public final class DrawingSession {
         case .select(let id):
             controller.select(id)
         case .delete(let id):
-            controller.delete(id)
+            if controller.drawingView.selection != id { controller.select(id) }
+            selectingNeighbourOfDeleted { controller.delete(id) }
         case .deselect:
             controller.select(nil)
         case .activateMenuItem(let item, let seen):

@@ -43,8 +43,11 @@ struct KeyboardCursorAnnouncer {
         // A stroke ended (finished or cancelled) when the look shows none or another kind: Space then Shift+Space
         // can come between two looks.
         var finishedName: Message?
-        if let finished = wasDrawing, look.stroke != finished, look.count(of: finished) > countWhenStrokeBegan {
-            finishedName = newestShape(finished)
+        if let finished = wasDrawing, look.stroke != finished {
+            // Finished (the drawing gained a shape of its kind), or cancelled (Escape, or a stroke too short).
+            finishedName =
+                look.count(of: finished) > countWhenStrokeBegan
+                ? newestShape(finished) : .strokeCancelled(finished)
         }
         if let stroke = look.stroke, stroke != wasDrawing { countWhenStrokeBegan = look.count(of: stroke) }
         if let finishedName { return .now(finishedName) }

@@ -19,6 +19,10 @@ public enum SessionEvent {
     case deviceRemoved(sourceID: Int32)
     /// A key, with its modifiers.
     case key(KeyCommand)
+    /// A key pressed or released as the window system reported it, with the command a press carries (nil for a
+    /// release, or a key the app has no use for): a screen reader hears it first, and may consume it, before the app
+    /// acts on the command (`RegistryKeyGate`).
+    case keyEvent(KeyEventReport, command: KeyCommand?)
     /// The window gained (true) or lost (false) the keyboard focus: a screen reader is told the window is active,
     /// and where the focus is in it.
     case focusChanged(Bool)

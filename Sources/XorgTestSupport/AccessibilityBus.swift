@@ -5,8 +5,15 @@ import Foundation
 public final class AccessibilityBus: Sendable {
     /// `DBUS_SESSION_BUS_ADDRESS` for the app and the client.
     public let address: String
+    /// The accessibility bus's own address, for clients as `AT_SPI_BUS_ADDRESS`: otherwise libatspi reads it first
+    /// from the X display's root window (`AT_SPI_BUS`), where a launcher of someone else's may have left another.
+    public let accessibilityAddress: String
     private let daemon: ChildProcess
     private let launcher: ChildProcess
+    /// The launcher's own `XDG_RUNTIME_DIR`: it puts the accessibility bus's socket in `…/at-spi/bus`, one path for
+    /// every launcher of the user otherwise, so buses of tests running at once (on this machine, by anyone) would
+    /// take each other's socket.
+    private let runtimeFolder: URL
 
     public static let python = "/usr/bin/python3"
 
@@ -28,6 +35,9 @@ public final class AccessibilityBus: Sendable {
         """
 
     public init() async throws {
+        runtimeFolder = FileManager.default.temporaryDirectory.appendingPathComponent("a11y-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: runtimeFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         daemon = try ChildProcess(
             executable: "/usr/bin/dbus-daemon", arguments: ["--session", "--nofork", "--print-address=1"],
             environment: ["PATH": "/usr/bin:/bin"])
@@ -37,16 +47,23 @@ public final class AccessibilityBus: Sendable {
         }
         launcher = try ChildProcess(
             executable: "/usr/libexec/at-spi-bus-launcher", arguments: ["--launch-immediately"],
-            environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
+            environment: [
+                "DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtimeFolder.path,
+            ])
         // Up once it owns org.a11y.Bus on the session bus.
         let address = address
-        try await waitUntil("the accessibility bus", timeout: .seconds(10), poll: .milliseconds(50)) {
+        accessibilityAddress = try await waitForValue(
+            "the accessibility bus", timeout: .seconds(10), poll: .milliseconds(50)
+        ) {
             let probe = try ChildProcess(
                 executable: "/usr/bin/dbus-send",
                 arguments: [
-                    "--session", "--print-reply", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress",
+                    "--session", "--print-reply=literal", "--dest=org.a11y.Bus", "/org/a11y/bus",
+                    "org.a11y.Bus.GetAddress",
                 ], environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
-            return probe.waitForExit(timeout: .seconds(5))?.status == 0
+            guard probe.waitForExit(timeout: .seconds(5))?.status == 0 else { return nil }
+            let reply = String(decoding: probe.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return reply.isEmpty ? nil : reply
         }
     }
 
@@ -54,17 +71,19 @@ public final class AccessibilityBus: Sendable {
     /// else is measured); stop it when done.
     /// The script goes to python3 as `-c`'s argument, so no file is left behind in the temporary folder.
     public func startClient(_ source: String) throws -> ChildProcess {
-        try ChildProcess(
-            executable: Self.python, arguments: ["-c", source],
-            environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
+        try ChildProcess(executable: Self.python, arguments: ["-c", source], environment: clientEnvironment)
+    }
+
+    /// What an assistive client (or Orca) runs with: this session bus, and this accessibility bus named outright.
+    public var clientEnvironment: [String: String] {
+        ["DBUS_SESSION_BUS_ADDRESS": address, "AT_SPI_BUS_ADDRESS": accessibilityAddress, "PATH": "/usr/bin:/bin"]
     }
 
     /// Runs the pyatspi script `source` and returns what it printed (status 0 expected; the output says why not).
     public func runClient(_ source: String, timeout: Duration = .seconds(90)) throws -> (status: Int32, output: String)
     {
         let client = try ChildProcess(
-            executable: Self.python, arguments: ["-c", source],
-            environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"])
+            executable: Self.python, arguments: ["-c", source], environment: clientEnvironment)
         let status = client.waitForExit(timeout: timeout)?.status ?? -1
         // The child can exit before its output is read to the end (its pipes are read on other threads): wait for
         // both to close, so a busy machine does not lose what the client printed.
@@ -77,5 +96,6 @@ public final class AccessibilityBus: Sendable {
     public func stop() {
         _ = launcher.stop(timeout: .seconds(5))
         _ = daemon.stop(timeout: .seconds(5))
+        try? FileManager.default.removeItem(at: runtimeFolder)
     }
 }

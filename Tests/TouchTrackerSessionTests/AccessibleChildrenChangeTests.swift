@@ -31,4 +31,20 @@ import TouchTracker
         #expect(AccessibilityBridge.singleInsertion(from: lines + [a], to: lines + [b, a]) != nil)
         #expect(AccessibilityBridge.singleInsertion(from: lines, to: [lines[0], a]) == nil)
     }
+
+    @Test(
+        """
+        a screen reader hears announcements when one listens to object:announcement, to every object event or to \
+        every event, and not when it listens only to others (Orca 43's)
+        """)
+    func announcementsHeard() {
+        #expect(AccessibilityBridge.hearsAnnouncements(["Object:Announcement:"]))
+        #expect(AccessibilityBridge.hearsAnnouncements(["Object::", "Window:Activate:"]))
+        #expect(AccessibilityBridge.hearsAnnouncements(["::"]))
+        #expect(
+            !AccessibilityBridge.hearsAnnouncements([
+                "Object:StateChanged:showing", "Object:ChildrenChanged:add", "Window:Activate:",
+            ]))
+        #expect(!AccessibilityBridge.hearsAnnouncements([]))
+    }
 }

@@ -1,6 +1,7 @@
 import CX11
 import Testing
 import TouchKit
+import TouchTracker
 
 @testable import TouchTrackerX11
 
@@ -333,7 +334,32 @@ import TouchKit
             Issue.record("expected a key, got \(events)")
             return
         }
-        #expect(stroke == KeyStroke(name: "z", control: true, shift: true))
+        #expect(
+            stroke
+                == KeyStroke(
+                    name: "z", control: true, shift: true,
+                    report: KeyEventReport(
+                        pressed: true, keysym: 0x7A, keycode: 0, modifiers: 5, time: 0, text: "z", isText: false)))
+    }
+
+    @Test("a key release is told to the accessibility registry as one, with the key's keysym, code and modifiers")
+    func keyReleaseIsReported() {
+        var translator = Self.translator(keysym: 0xFF09)  // XK_Tab
+        var key = XEvent()
+        key.xkey.type = KeyRelease
+        key.xkey.window = Self.windowID
+        key.xkey.keycode = 23
+        key.xkey.state = UInt32(ShiftMask)
+        key.xkey.time = 1234
+        let events = translator.translate(&key, now: 1)
+        guard events.count == 1, case .keyReleased(let report) = events[0] else {
+            Issue.record("expected a key release, got \(events)")
+            return
+        }
+        #expect(
+            report
+                == KeyEventReport(
+                    pressed: false, keysym: 0xFF09, keycode: 23, modifiers: 1, time: 1234, text: "Tab", isText: false))
     }
 
     @Test("a key press with Alt or Super held says so", arguments: [Mod1Mask, Mod4Mask])
@@ -348,7 +374,8 @@ import TouchKit
             Issue.record("expected a key, got \(events)")
             return
         }
-        #expect(stroke == KeyStroke(name: "c", control: false, shift: false, alt: true))
+        #expect(stroke.name == "c" && !stroke.control && !stroke.shift && stroke.alt)
+        #expect(stroke.report?.modifiers == UInt32(mask))
     }
 
     @Test(
@@ -385,7 +412,8 @@ import TouchKit
             Issue.record("expected a key, got \(events)")
             return
         }
-        #expect(stroke == KeyStroke(name: "Escape", control: false, shift: false))
+        #expect(stroke.name == "Escape" && !stroke.control && !stroke.shift && !stroke.alt)
+        #expect(stroke.report?.modifiers == 0 && stroke.report?.keysym == 0xFF1B && stroke.report?.pressed == true)
     }
 
     @Test("WM_DELETE_WINDOW from the window manager asks to close")

@@ -108,6 +108,18 @@ extension Message {
         case fullOfCircles = "The drawing is full: at most {1} circles"
         case pasteTooManyLines = "Not pasted: the drawing would hold more than {1} lines"
         case pasteTooManyCircles = "Not pasted: the drawing would hold more than {1} circles"
+        case keyHelpPointer = "Draw with the arrows and Space; press H for the keys."
+        case keyHelpName = "Keys"
+        case lineCancelled = "Line cancelled"
+        case circleCancelled = "Circle cancelled"
+        case undoneRestored = "Undone: {1} restored"
+        case undoneRemoved = "Undone: {1} removed"
+        case undoneChanged = "Undone: {1}"
+        case undoneMany = "Undone: several shapes changed"
+        case redoneRestored = "Redone: {1} restored"
+        case redoneRemoved = "Redone: {1} removed"
+        case redoneChanged = "Redone: {1}"
+        case redoneMany = "Redone: several shapes changed"
     }
 
     init(_ template: Template, _ arguments: Argument...) {
@@ -230,6 +242,30 @@ extension Message {
     }
 
     private static func rounded(_ value: Double) -> String { "\(Int(value.rounded()))" }
+
+    /// The drawing's accessible description: one short sentence pointing to the key help.
+    public static let keyHelpPointer = Message(.keyHelpPointer)
+    /// The key help panel's name (its text is `drawingDescription`, the gestures and every key).
+    public static let keyHelpName = Message(.keyHelpName)
+
+    /// The keyboard's stroke was cancelled (Escape), for a screen reader.
+    public static func strokeCancelled(_ stroke: KeyboardCursor.Stroke) -> Message {
+        Message(stroke == .line ? .lineCancelled : .circleCancelled)
+    }
+
+    /// What an undo (or a redo) changed, for a screen reader: the shape it brought back or took away, or the one
+    /// it moved (named where it is now); several shapes at once are said as such.
+    public static func undoOutcome(
+        redo: Bool, restored: [Message], removed: [Message], changed: [Message]
+    ) -> Message? {
+        switch (restored.count, removed.count, changed.count) {
+        case (0, 0, 0): return nil
+        case (1, 0, 0): return Message(redo ? .redoneRestored : .undoneRestored, .message(restored[0]))
+        case (0, 1, 0): return Message(redo ? .redoneRemoved : .undoneRemoved, .message(removed[0]))
+        case (0, 0, 1): return Message(redo ? .redoneChanged : .undoneChanged, .message(changed[0]))
+        default: return Message(redo ? .redoneMany : .undoneMany)
+        }
+    }
 
     /// The hint an empty window shows until the first stroke: the gestures, one line each.
     public static let gestureHint = Message(.gestureHint)

@@ -54,6 +54,8 @@ public struct Overlay: Hashable, Sendable {
     public var notice: Message?
     /// The gestures in a few lines, in the middle of an empty window until the first stroke.
     public var hint: Message?
+    /// Whether the hint is drawn on a panel of its own, readable over the drawing (the key help, H).
+    public var hintOnPanel = false
     /// Where the keyboard cursor is, once a key has moved it (a small crosshair).
     public var keyboardCursor: Point?
     /// Where a hovering stylus would land, and what a pressed eraser takes (rings).

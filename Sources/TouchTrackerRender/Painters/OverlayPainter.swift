@@ -84,6 +84,7 @@ struct OverlayPainter {
             bounds = bounds.union(ring.frame.insetBy(dx: -2, dy: -2))
         }
         for frame in Self.hintFrames(hintLines, canvas: canvas) { bounds = bounds.union(frame) }
+        if overlay.hintOnPanel, !hintLines.isEmpty { bounds = bounds.union(Self.hintPanel(hintLines, canvas: canvas)) }
         self.bounds = bounds.isNull ? bounds : bounds.insetBy(dx: -2, dy: -2)
     }
 
@@ -275,9 +276,18 @@ struct OverlayPainter {
         }
     }
 
+    /// The panel under a hint drawn on one: its lines' frames and a margin.
+    private static func hintPanel(_ lines: [TextLayout], canvas: Rect) -> Rect {
+        hintFrames(lines, canvas: canvas).reduce(Rect.null) { $0.union($1) }.insetBy(dx: -14, dy: -12)
+    }
+
     private func paintHint(in context: CairoContext) {
         context.save()
-        context.setColor(Self.hintColor)
+        if overlay.hintOnPanel {
+            context.setColor(Color(red: 0.08, green: 0.08, blue: 0.1, alpha: 0.9))
+            context.fill(Self.hintPanel(hintLines, canvas: canvas))
+        }
+        context.setColor(overlay.hintOnPanel ? .white : Self.hintColor)
         for (line, frame) in zip(hintLines, Self.hintFrames(hintLines, canvas: canvas)) {
             line.draw(at: frame.origin, in: context)
         }

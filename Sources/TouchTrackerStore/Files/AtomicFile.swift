@@ -57,6 +57,24 @@ public enum AtomicFile {
         }
     }
 
+    /// Writes `bytes` into the empty regular file a caller made for them and holds open, as a thumbnailer's host does
+    /// (GNOME's and Tumbler's make the output with `mkstemp` and read it back through their own descriptor: a rename
+    /// over it would leave them reading the empty file). Opened without following its last name and checked, once
+    /// open, to be that empty regular file; anything else at `path` is written as `write` writes it.
+    public static func writeIntoPlaceholder(_ bytes: [UInt8], to path: String) throws(DocumentFileError) {
+        if let target = try? FileTarget.resolve(path), case .regular = target.kind,
+            let fd = try? openForWriting(target.path, flags: O_NOFOLLOW, waitsForReader: true)
+        {
+            defer { try? fd.close() }
+            var info = stat()
+            if fstat(fd.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 {
+                try Output(fd: fd, path: path).write(bytes)
+                return
+            }
+        }
+        try write(bytes, to: path, missingFolder: .refuse)
+    }
+
     /// The temporary file being written; lent to the producer for the length of `write(to:_:)`.
     public struct Output: ~Copyable {
         fileprivate let fd: FileDescriptor

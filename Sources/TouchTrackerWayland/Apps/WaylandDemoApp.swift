@@ -80,11 +80,12 @@ public final class WaylandDemoApp {
         case .input(.touch(var input)):
             input.location = Point(x: input.location.x / scale, y: input.location.y / scale)
             host.send(input)
-        case .input(.key(let key)) where !key.alt:
+        case .input(.key(let key)) where !key.alt, .input(.keyEvent(_, .some(let key))) where !key.alt:
             if host.handleKey(name: key.key, control: key.control, shift: key.shift), options.verbose {
                 log("scene \(host.kind.rawValue)")
             }
-        case .input(.key), .input(.hover), .input(.stylusHover), .input(.stylusLeft), .input(.contextClick),
+        case .input(.key), .input(.keyEvent), .input(.hover), .input(.stylusHover), .input(.stylusLeft),
+            .input(.contextClick),
             .input(.deviceRemoved), .input(.focusChanged):
             break
         case .resized(let width, let height, let newScale):

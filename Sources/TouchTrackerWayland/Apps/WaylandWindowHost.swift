@@ -111,7 +111,13 @@ final class WaylandWindowHost {
             clock.advance(to: now)
             wake.drain()
             if let code = keyRepeat.due(at: now), let command = seat?.keyCommand(forKey: code) {
-                handle(.input(.key(command)))
+                // The repeat's time on the compositor's millisecond clock is not known: the monotonic clock's stands.
+                let time = UInt32(truncatingIfNeeded: Int64(now * 1000))
+                if let report = seat?.repeatReport(forKey: code, time: time) {
+                    handle(.input(.keyEvent(report, command: command)))
+                } else {
+                    handle(.input(.key(command)))
+                }
             }
             service(now)
             if presenter.canDraw { drawFrame(takeExposed()) }
@@ -186,9 +192,9 @@ final class WaylandWindowHost {
         let now = MonotonicClock.now()
         for event in seat.takeEvents() {
             switch event {
-            case .keyPressed(let code, _, let repeats):
+            case .keyPressed(let code, _, let repeats, _):
                 keyRepeat.pressed(code: code, repeats: repeats, at: now)
-            case .keyReleased(let code):
+            case .keyReleased(let code, _):
                 keyRepeat.released(code: code)
             case .keyboardLeft:
                 keyRepeat.stop()

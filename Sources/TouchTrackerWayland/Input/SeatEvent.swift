@@ -22,8 +22,9 @@ enum SeatEvent: Equatable {
     /// A touchpad swipe with `fingers` fingers: their travel since the last event.
     case swipe(TouchpadGestureBridge.Phase, time: UInt32, fingers: Int, dx: Double, dy: Double)
     /// A key press, already read through the keymap (`XkbKeyboard`); `repeats` when the keymap says it repeats.
-    case keyPressed(code: UInt32, command: KeyCommand, repeats: Bool)
-    case keyReleased(code: UInt32)
+    /// `report` is the press as the accessibility registry is told of it.
+    case keyPressed(code: UInt32, command: KeyCommand, repeats: Bool, report: KeyEventReport)
+    case keyReleased(code: UInt32, report: KeyEventReport?)
     /// The window lost the keyboard focus: a held key stops repeating.
     case keyboardLeft
     /// The window got the keyboard focus.

@@ -94,10 +94,10 @@ struct WaylandInputTranslator {
                 phase, focus: pointer, delta: Point(x: dx, y: dy), fingerCount: swipeFingers,
                 timestamp: seconds(time, now)
             ).map { .touch($0) }
-        case .keyPressed(_, let command, _):
-            return [.key(command)]
-        case .keyReleased:
-            return []
+        case .keyPressed(_, let command, _, let report):
+            return [.keyEvent(report, command: command)]
+        case .keyReleased(_, let report):
+            return report.map { [.keyEvent($0, command: nil)] } ?? []
         case .keyboardEntered:
             return [.focusChanged(true)]
         case .keyboardLeft:

@@ -182,9 +182,9 @@ final class WaylandSeat {
                     listenerOwner(data, as: WaylandSeat.self).events.append(.keyboardEntered)
                 },
                 leave: { data, _, _, _ in listenerOwner(data, as: WaylandSeat.self).events.append(.keyboardLeft) },
-                key: { data, _, serial, _, key, state in
+                key: { data, _, serial, time, key, state in
                     listenerOwner(data, as: WaylandSeat.self).key(
-                        key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue, serial: serial)
+                        key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue, serial: serial, time: time)
                 },
                 modifiers: { data, _, _, depressed, latched, locked, group in
                     listenerOwner(data, as: WaylandSeat.self).keyboardState?.updateModifiers(
@@ -229,14 +229,21 @@ final class WaylandSeat {
     /// What key `code` means with the modifiers held now (for a repeat, read at the time it repeats).
     func keyCommand(forKey code: UInt32) -> KeyCommand? { keyboardState?.command(forKey: code)?.command }
 
-    private func key(_ code: UInt32, pressed: Bool, serial: UInt32) {
+    /// Key `code` pressed again by the key's repeat, at `time` (the compositor's milliseconds), as the registry is
+    /// told of it.
+    func repeatReport(forKey code: UInt32, time: UInt32) -> KeyEventReport? {
+        keyboardState?.report(forKey: code, pressed: true, time: time)
+    }
+
+    private func key(_ code: UInt32, pressed: Bool, serial: UInt32, time: UInt32) {
+        let report = keyboardState?.report(forKey: code, pressed: pressed, time: time)
         guard pressed else {
-            events.append(.keyReleased(code: code))
+            events.append(.keyReleased(code: code, report: report))
             return
         }
         lastInputSerial = serial
-        guard let (command, repeats) = keyboardState?.command(forKey: code) else { return }
-        events.append(.keyPressed(code: code, command: command, repeats: repeats))
+        guard let (command, repeats) = keyboardState?.command(forKey: code), let report else { return }
+        events.append(.keyPressed(code: code, command: command, repeats: repeats, report: report))
     }
 
     private func update(capabilities: UInt32) {

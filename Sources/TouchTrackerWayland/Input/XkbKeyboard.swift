@@ -52,6 +52,42 @@ final class XkbKeyboard {
         xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
     }
 
+    /// Key `code` (a Linux input code) pressed or released at `time` with the modifiers held now, as the AT-SPI
+    /// registry is told of it (X11's terms: keysym, X key code, X's modifier mask); nil without a keymap or for a
+    /// key with no symbol.
+    func report(forKey code: UInt32, pressed: Bool, time: UInt32) -> KeyEventReport? {
+        guard let state else { return nil }
+        let keycode = code + 8
+        let symbol = xkb_state_key_get_one_sym(state, keycode)
+        guard symbol != 0 else { return nil }
+        var modifiers: UInt32 = 0
+        for (name, mask) in [
+            ("Shift", KeyEventReport.shiftMask), ("Lock", KeyEventReport.lockMask),
+            ("Control", KeyEventReport.controlMask), ("Mod1", KeyEventReport.mod1Mask),
+            ("Mod2", KeyEventReport.mod2Mask), ("Mod4", KeyEventReport.mod4Mask),
+        ] where xkb_state_mod_name_is_active(state, name, XKB_STATE_MODS_EFFECTIVE) > 0 {
+            modifiers |= mask
+        }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = Int(xkb_state_key_get_utf8(state, keycode, &buffer, buffer.count))
+        let typed =
+            length > 0 && length < buffer.count
+            ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        // Text a key types (not a control character such as Tab's or Return's), else the keysym's name.
+        let isText = typed.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } && !typed.isEmpty
+        var text = typed
+        if !isText {
+            var name = [CChar](repeating: 0, count: 64)
+            let count = Int(xkb_keysym_get_name(symbol, &name, name.count))
+            text =
+                count > 0 && count < name.count
+                ? String(decoding: name.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        }
+        return KeyEventReport(
+            pressed: pressed, keysym: symbol, keycode: keycode, modifiers: modifiers, time: time, text: text,
+            isText: isText)
+    }
+
     /// What key `code` (a Linux input code, as Wayland sends it) means with the modifiers held now, and whether it
     /// repeats while held; nil without a keymap or for a key with no symbol.
     func command(forKey code: UInt32) -> (command: KeyCommand, repeats: Bool)? {

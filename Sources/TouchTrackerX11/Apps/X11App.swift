@@ -201,7 +201,14 @@ public final class X11App {
             session.handle(.focusChanged(active))
         case .key(let key):
             surface.lastKeyTime = key.serverTime
-            session.handle(.key(KeyCommand(key: key.name, control: key.control, shift: key.shift, alt: key.alt)))
+            let command = KeyCommand(key: key.name, control: key.control, shift: key.shift, alt: key.alt)
+            if let report = key.report {
+                session.handle(.keyEvent(report, command: command))
+            } else {
+                session.handle(.key(command))
+            }
+        case .keyReleased(let report):
+            session.handle(.keyEvent(report, command: nil))
         case .resourcesChanged:
             followResources()
         case .clipboard(let event):

@@ -82,8 +82,8 @@ public final class X11DemoApp {
                 })
         case .closeRequested:
             running = false
-        case .key, .hover, .stylusHover, .stylusLeft, .contextClick, .deviceRemoved, .mapped, .clipboard, .focusChanged,
-            .resourcesChanged:
+        case .key, .keyReleased, .hover, .stylusHover, .stylusLeft, .contextClick, .deviceRemoved, .mapped, .clipboard,
+            .focusChanged, .resourcesChanged:
             break
         }
     }

@@ -1,5 +1,6 @@
 import CX11
 import TouchKit
+import TouchTracker
 import TouchTrackerSession
 
 /// Turns Xlib events into `PlatformEvent`s: XI2 touches and pointer (or core pointer events without XI2), window
@@ -18,6 +19,8 @@ struct EventTranslator {
         var freeCookieData: (inout XGenericEventCookie) -> Void
         /// The keysym of a key event (`XLookupString`, which reads the display's keyboard mapping).
         var keysym: (inout XKeyEvent) -> KeySym
+        /// The text a key event types (`XLookupString`), empty for none.
+        var typed: (inout XKeyEvent) -> String = { _ in "" }
         /// The pointing devices as they are now, read again when devices came or went (nil: keep what is known).
         var reloadDevices: () -> PointerDevices? = { nil }
 
@@ -31,6 +34,12 @@ struct EventTranslator {
                     var buffer = [CChar](repeating: 0, count: 8)
                     XLookupString(&key, &buffer, Int32(buffer.count), &keysym, nil)
                     return keysym
+                },
+                typed: { key in
+                    var buffer = [CChar](repeating: 0, count: 16)
+                    let count = Int(XLookupString(&key, &buffer, Int32(buffer.count), nil, nil))
+                    guard count > 0, count < buffer.count else { return "" }
+                    return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 })
         }
     }
@@ -115,6 +124,8 @@ struct EventTranslator {
             return [.closeRequested]
         case KeyPress:
             return [.key(keyStroke(&event.xkey))]
+        case KeyRelease:
+            return [.keyReleased(report(&event.xkey, pressed: false))]
         case FocusIn, FocusOut:
             let e = event.xfocus
             // A grab's focus changes (a window manager's Alt+Tab holds the keyboard for a moment) and the focus
@@ -447,6 +458,20 @@ struct EventTranslator {
         let alt = key.state & UInt32(Mod1Mask | Mod4Mask) != 0
         let keysym = connection.keysym(&key)
         let name = XKeysymToString(keysym).map { String(cString: $0) } ?? ""
-        return KeyStroke(name: name, control: control, shift: shift, alt: alt, serverTime: key.time)
+        return KeyStroke(
+            name: name, control: control, shift: shift, alt: alt, serverTime: key.time,
+            report: report(&key, pressed: true))
+    }
+
+    /// A key event as the accessibility registry is told of it: its text when it types some (not a control
+    /// character), else its keysym's name.
+    private func report(_ key: inout XKeyEvent, pressed: Bool) -> KeyEventReport {
+        let keysym = connection.keysym(&key)
+        let typed = connection.typed(&key)
+        let isText = !typed.isEmpty && typed.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+        let text = isText ? typed : XKeysymToString(keysym).map { String(cString: $0) } ?? ""
+        return KeyEventReport(
+            pressed: pressed, keysym: UInt32(truncatingIfNeeded: keysym), keycode: key.keycode, modifiers: key.state,
+            time: UInt32(truncatingIfNeeded: key.time), text: text, isText: isText)
     }
 }

@@ -1,3 +1,5 @@
+import TouchTracker
+
 /// A key pressed in the window: the keysym's name and the modifiers held.
 struct KeyStroke: Hashable {
     var name: String
@@ -8,4 +10,6 @@ struct KeyStroke: Hashable {
     /// The server's time of the press (milliseconds): the clipboard takes ownership and asks for conversions
     /// with it, as ICCCM requires.
     var serverTime: UInt = 0
+    /// The press as the accessibility registry is told of it.
+    var report: KeyEventReport?
 }

@@ -1,4 +1,5 @@
 import TouchKit
+import TouchTracker
 
 /// What the X11 translator makes of one X event, free of Xlib types.
 enum PlatformEvent {
@@ -21,6 +22,8 @@ enum PlatformEvent {
     /// The window gained (true) or lost (false) the keyboard focus.
     case focusChanged(Bool)
     case key(KeyStroke)
+    /// A key released, as the accessibility registry is told of it.
+    case keyReleased(KeyEventReport)
     /// Selection traffic for the clipboard (`X11Clipboard`).
     case clipboard(ClipboardEvent)
     /// The X resources on the root window changed (`xrdb`, or a desktop's scale setting): `Xft.dpi` may be new.

@@ -182,4 +182,5 @@ enum LinuxKey {
     static let delete = 111
     static let left = 105
     static let right = 106
+    static let space = 57
 }
