@@ -18,6 +18,11 @@ RUN_PACKAGES := libx11-dev libxi-dev libxext-dev libcairo2-dev libpango1.0-dev l
 # KDE's KWin 5.27 headless (`kwin_wayland --virtual`) for the KWin end-to-end tests: its fake-input protocol's XML,
 # the Breeze decoration (KWin draws no title bar without one), llvmpipe for its compositing and screenshots.
 KWIN_TEST_PACKAGES := kwin-wayland plasma-wayland-protocols kwin-style-breeze libgl1-mesa-dri
+# GNOME's compositor, mutter 43 headless, with PipeWire and WirePlumber for the screen cast its remote desktop input
+# needs; GStreamer's pipewiresrc, gst-launch-1.0 and videoconvert take a frame; python3-gi holds the D-Bus sessions,
+# and GTK 3's typelib makes the launcher that gets an activation token from mutter.
+MUTTER_TEST_PACKAGES := mutter pipewire wireplumber gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base \
+	python3-gi gir1.2-gtk-3.0
 # The screen reader the tests run against the app (OrcaTests): Debian 12's Orca 43, speaking through a private
 # speech-dispatcher with the espeak-ng module and libao's null output; python3-gi with GTK 3's bindings makes the
 # control window.
@@ -32,6 +37,7 @@ TEST_PACKAGES := $(RUN_PACKAGES) xserver-xorg-core xserver-xorg-video-dummy xser
 	dpkg-dev lintian appstream binutils xclip at-spi2-core dbus-daemon dbus-bin python3-pyatspi \
 	weston libweston-10-dev xwayland wl-clipboard
 TEST_PACKAGES += $(KWIN_TEST_PACKAGES)
+TEST_PACKAGES += $(MUTTER_TEST_PACKAGES)
 TEST_PACKAGES += $(ORCA_TEST_PACKAGES)
 # The desktop's side of a drawing file: its type (update-mime-database, xdg-mime), gio and xdg-open opening it in
 # the app, and Xfce's tumbler making its thumbnail through the app's thumbnailer.

@@ -197,6 +197,12 @@ let package = Package(
             dependencies: ["XorgTestSupport"],
             exclude: ["InputClient"]),
 
+        // Starts GNOME's mutter 43 headless (`--headless --wayland --no-x11`, one virtual monitor at scale 1 or 2) on a
+        // private session bus with PipeWire, and drives the touch, pointer and keyboard mutter injects itself through
+        // org.gnome.Mutter.RemoteDesktop with a ScreenCast stream (a python3-gi helper holds the sessions); reads
+        // screen cast frames with GStreamer's pipewiresrc.
+        .target(name: "MutterTestSupport", dependencies: ["XorgTestSupport"]),
+
         // The seeded generator the benchmark and the randomized tests share.
         .target(name: "SeededRandom"),
 
@@ -253,7 +259,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "CX11", "XorgTestSupport",
-                "WestonTestSupport", "KWinTestSupport", "SeededRandom", "BackgroundWork",
+                "WestonTestSupport", "KWinTestSupport", "MutterTestSupport", "SeededRandom", "BackgroundWork",
             ],
             // Measures text as the app lays it out (`@testable import TouchTrackerRender`, which imports CPango).
             swiftSettings: [.unsafeFlags(pangoIncludeFlags())]
