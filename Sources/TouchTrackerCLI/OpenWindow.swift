@@ -15,8 +15,9 @@ struct OpenWindow: ParsableCommand {
         commandName: "open",
         abstract: "Open the drawing window (the default when no subcommand is given).",
         usage: """
-            touchtracker [open] [<file> ...] [--document <path>] [--geometry <WxH+X+Y>]
-                                [--scale <factor>] [--backend <wayland|x11>]
+            touchtracker [open] [<file> ...] [--document <path>]
+                                [--geometry <WxH+X+Y>] [--scale <factor>]
+                                [--backend <wayland|x11>]
                                 [--display <name>] [--verbose] [--trace-frames]
                                 [--painter-threads <count>]
             """
@@ -195,7 +196,7 @@ extension OpenWindow {
             }
             Diagnostics.note("\(drawing) is already open in window \(hex) (process \(owner.pid))")
         case .wayland:
-            guard let token = environment["XDG_ACTIVATION_TOKEN"], !token.isEmpty else {
+            guard let token = LaunchToken.read(from: environment) else {
                 Diagnostics.note(
                     "\(drawing) is already open in a Wayland window (process \(owner.pid)); it cannot be brought "
                         + "forward without an activation token (XDG_ACTIVATION_TOKEN is not set: start touchtracker "

@@ -11,7 +11,7 @@ struct TouchTrackerCommand: ParsableCommand {
         abstract: "Draw lines with several fingers (or the mouse) at once.",
         discussion: """
             Commands ('touchtracker help COMMAND' for each one's options):
-              touchtracker [open] [--document PATH] [--geometry WxH+X+Y]
+              touchtracker [open] [FILE...] [--document PATH] [--geometry WxH+X+Y]
                            [--backend wayland|x11] [--display NAME]
                            [--scale FACTOR] [--verbose]
                            [--trace-frames] [--painter-threads N]
@@ -19,6 +19,7 @@ struct TouchTrackerCommand: ParsableCommand {
                            [--png OUT] [--size WxH] [--scale FACTOR]
               touchtracker export DOCUMENT (--png|--svg|--pdf) OUT [--size WxH]
                            [--scale FACTOR]
+              touchtracker thumbnail --size N DOCUMENT OUT
               touchtracker demo farm|circle|swipe [--geometry WxH+X+Y]
                            [--state OUT] [--backend wayland|x11]
                            [--display NAME] [--verbose]

@@ -60,7 +60,7 @@ struct CommandLineTests {
             (["--bogus"], "Unknown option '--bogus' (touchtracker --help lists the options)"),
             (["replay"], "Missing expected argument '<script>' (touchtracker help replay lists the options)"),
             (["--scale", "abc"], "The value 'abc' is invalid for '--scale <factor>'"),
-            (["help", "nope"], "there is no command nope; the commands are open, replay, export, demo"),
+            (["help", "nope"], "there is no command nope; the commands are open, replay, export, thumbnail, demo"),
             (
                 ["demo", "farm", "--replay", "s.jsonl", "--geometry", "300x300"],
                 "--geometry is for the window, and --replay opens none (--size sets its size)"

@@ -339,13 +339,13 @@ struct MutterScaleChangeTests {
 /// first window, and mutter makes that window the active one.
 @Suite("One owner on GNOME's mutter", .serialized)
 struct MutterActivationTests {
-    /// A GTK 3 launcher (python3-gi): one fullscreen window that, on a click, asks GDK's Wayland launch context for
-    /// a startup id, which GDK gets from mutter as an xdg-activation token (with the click's serial, the seat and
-    /// the focused surface: what lets mutter grant it), and starts `sys.argv[1:]` with it in XDG_ACTIVATION_TOKEN, as
-    /// GLib 2.76's app launching does (Debian 12's GLib 2.74 passes it only as DESKTOP_STARTUP_ID). It prints
-    /// `focused` when its window has the keyboard and `launched TOKEN`.
+    /// A GTK 3 launcher (python3-gi): one fullscreen window that, on a click, launches `sys.argv[1:]` as GNOME's
+    /// launchers do, through GIO with GDK's Wayland launch context: GDK gets a startup id from mutter as an
+    /// xdg-activation token (with the click's serial, the seat and the focused surface: what lets mutter grant it),
+    /// and Debian 12's GLib 2.74 hands it to the app as DESKTOP_STARTUP_ID (2.76 and later as XDG_ACTIVATION_TOKEN
+    /// too). It prints `focused` when its window has the keyboard and `launched TOKEN`.
     static let launcher = #"""
-        import os, subprocess, sys, gi
+        import shlex, sys, gi
         gi.require_version("Gtk", "3.0")
         gi.require_version("Gdk", "3.0")
         from gi.repository import Gdk, Gio, Gtk
@@ -354,14 +354,18 @@ struct MutterActivationTests {
         window = Gtk.Window(title="launcher")
         window.connect("destroy", Gtk.main_quit)
 
+        def launched(context, info, platform_data):
+            token = platform_data.lookup_value("startup-notification-id", None)
+            print("launched", token.get_string() if token else "", flush=True)
+
         def clicked(widget, event):
             context = widget.get_display().get_app_launch_context()
             context.set_timestamp(event.time)
-            info = Gio.AppInfo.create_from_commandline(command[0], "touchtracker",
+            context.connect("launched", launched)
+            info = Gio.AppInfo.create_from_commandline(" ".join(shlex.quote(word) for word in command),
+                                                       "touchtracker",
                                                        Gio.AppInfoCreateFlags.SUPPORTS_STARTUP_NOTIFICATION)
-            token = context.get_startup_notify_id(info, [])
-            print("launched", token, flush=True)
-            subprocess.Popen(command, env=dict(os.environ, XDG_ACTIVATION_TOKEN=token))
+            info.launch([], context)
             return True
 
         window.connect("button-press-event", clicked)

@@ -53,7 +53,7 @@ public final class WaylandApp {
     /// What the app does with the window.
     public let session: DrawingSession
     private var running = true
-    /// The token a launcher started the app with (`XDG_ACTIVATION_TOKEN`, its startup notification), spent to
+    /// The token a launcher started the app with (`LaunchToken`: its startup notification), spent to
     /// activate the window once it is shown: the launch then ends and the window gets the focus it was launched for.
     private var launchToken: String?
 
@@ -65,7 +65,7 @@ public final class WaylandApp {
     ) throws {
         self.options = options
         self.log = log
-        launchToken = Self.takeLaunchToken()
+        launchToken = LaunchToken.take()
         // Wayland sizes windows in surface pixels, which already stand for the same physical size on every screen.
         windowHost = try WaylandWindowHost(
             displayName: options.displayName, width: options.geometry.width, height: options.geometry.height,
@@ -162,14 +162,6 @@ public final class WaylandApp {
         case .closeRequested:
             running = false
         }
-    }
-
-    /// `XDG_ACTIVATION_TOKEN`, taken out of the environment so no program started later spends it (nil: none).
-    private static func takeLaunchToken() -> String? {
-        guard let value = getenv("XDG_ACTIVATION_TOKEN") else { return nil }
-        let token = String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)
-        unsetenv("XDG_ACTIVATION_TOKEN")
-        return token.isEmpty ? nil : token
     }
 
     /// Asks the compositor to activate the window with `token` (it decides, by the token, whether to): the app's
