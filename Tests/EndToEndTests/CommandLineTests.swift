@@ -269,7 +269,9 @@ struct CommandLineTests {
         let started = ContinuousClock.now
         let piped = try await touchtracker(["thumbnail", "--size", "128", pipe.path, out.path])
         #expect(piped.status == 1 && piped.stderr.contains("not a regular file"), "\(piped)")
-        #expect(ContinuousClock.now - started < .seconds(5), "a pipe with no writer must not hang the thumbnailer")
+        // A guard against a hang (a pipe with no writer blocks its reader for ever), not a timing: the machine may be
+        // busy with other suites.
+        #expect(ContinuousClock.now - started < .seconds(60), "a pipe with no writer must not hang the thumbnailer")
         let size = try await touchtracker(["thumbnail", "--size", "0", hostile.path, out.path])
         #expect(size.status == 64 && size.stderr.contains("--size 0 is not between 1 and 4096"), "\(size)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
