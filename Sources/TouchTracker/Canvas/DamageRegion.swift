@@ -93,11 +93,13 @@ public struct DamageRegion: Sendable, Equatable {
         return result
     }
 
-    /// The region with every rectangle multiplied by `factor` (drawing units to the canvas's pixels).
+    /// The region with every rectangle multiplied by `factor` (drawing units to the canvas's pixels). Scaling keeps
+    /// which rectangle lies inside which, so the list is taken as it is, not added again rectangle by rectangle.
     public func scaled(by factor: Double) -> DamageRegion {
-        guard factor != 1 else { return self }
+        guard factor != 1, factor.isFinite, factor > 0 else { return self }
         var result = DamageRegion()
-        for rect in rects { result.add(rect.scaled(by: factor)) }
+        result.rects = rects.map { $0.scaled(by: factor) }
+        result.bounds = bounds.scaled(by: factor)
         return result
     }
 
