@@ -127,7 +127,7 @@ final class KWinSession: Sendable {
 /// KWin's fake input with points in one window's logical coordinates: each is moved by the window's place on the
 /// output (KWin's fake input takes global logical coordinates). Named as `WestonInput`'s calls, so the KWin tests
 /// read as the weston ones.
-struct KWinWindowInput {
+struct KWinWindowInput: TouchSeat {
     let input: KWinInput
     let origin: (x: Double, y: Double)
 
@@ -153,37 +153,5 @@ struct KWinWindowInput {
 
     func pointerFrame() throws { try input.pointerFrame() }
     func key(_ code: Int, pressed: Bool) throws { try input.key(code, pressed: pressed) }
-    func sync() throws { try input.sync() }
-
-    /// A touch from `begin` to `end` in eight moves, each in a frame of its own, then up.
-    func stroke(id: Int, from begin: (x: Double, y: Double), to end: (x: Double, y: Double)) throws {
-        try touchDown(id: id, x: begin.x, y: begin.y)
-        try touchFrame()
-        for step in 1...8 {
-            let t = Double(step) / 8
-            try touchMotion(id: id, x: begin.x + (end.x - begin.x) * t, y: begin.y + (end.y - begin.y) * t)
-            try touchFrame()
-        }
-        try touchUp(id: id)
-        try touchFrame()
-        try sync()
-    }
-
-    /// A quick tap at `point`.
-    func tap(id: Int, at point: (x: Double, y: Double)) throws {
-        try touchDown(id: id, x: point.x, y: point.y)
-        try touchFrame()
-        try touchUp(id: id)
-        try touchFrame()
-        try sync()
-    }
-
-    /// Presses and releases Linux key `code`, with key `modifier` held around it when given.
-    func press(_ code: Int, holding modifier: Int? = nil) throws {
-        if let modifier { try key(modifier, pressed: true) }
-        try key(code, pressed: true)
-        try key(code, pressed: false)
-        if let modifier { try key(modifier, pressed: false) }
-        try sync()
-    }
+    func sync(timeout: Duration = .seconds(5)) throws { try input.sync(timeout: timeout) }
 }

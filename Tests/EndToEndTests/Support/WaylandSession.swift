@@ -124,40 +124,8 @@ extension WaylandSession {
     }
 }
 
-/// What the Wayland tests do with the seat, as a person would.
+/// What the Wayland tests do with weston's seat beyond a `TouchSeat`'s touches and keys.
 extension WestonInput {
-    /// A touch from `begin` to `end` in eight moves, each in a frame of its own, then up.
-    func stroke(id: Int, from begin: (x: Double, y: Double), to end: (x: Double, y: Double)) throws {
-        try touchDown(id: id, x: begin.x, y: begin.y)
-        try touchFrame()
-        for step in 1...8 {
-            let t = Double(step) / 8
-            try touchMotion(id: id, x: begin.x + (end.x - begin.x) * t, y: begin.y + (end.y - begin.y) * t)
-            try touchFrame()
-        }
-        try touchUp(id: id)
-        try touchFrame()
-        try sync()
-    }
-
-    /// A quick tap at `point`.
-    func tap(id: Int, at point: (x: Double, y: Double)) throws {
-        try touchDown(id: id, x: point.x, y: point.y)
-        try touchFrame()
-        try touchUp(id: id)
-        try touchFrame()
-        try sync()
-    }
-
-    /// Presses and releases Linux key `code`, with key `modifier` held around it when given.
-    func press(_ code: Int, holding modifier: Int? = nil) throws {
-        if let modifier { try key(modifier, pressed: true) }
-        try key(code, pressed: true)
-        try key(code, pressed: false)
-        if let modifier { try key(modifier, pressed: false) }
-        try sync()
-    }
-
     /// A left click at `point`. The pointer first moves next to it: weston sends no motion for a move to where the
     /// pointer already is.
     func click(at point: (x: Double, y: Double)) throws {
