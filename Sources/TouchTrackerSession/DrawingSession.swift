@@ -93,6 +93,8 @@ public final class DrawingSession {
     private var cursorRestTimer: TimerToken?
     /// The key help panel (H).
     private var keyHelp = KeyHelpPanel()
+    /// Whether the key help is shown (H, or "Keys" in the settings menu).
+    var isKeyHelpShown: Bool { keyHelp.isShown }
     /// What the last undo or redo changed, said at the next frame (after the tree is told).
     private var undoOutcome: Message?
     /// Shapes moved since a reader was last told, told once they rest (`shapeRestDelay`), and the timer for it.
@@ -145,6 +147,11 @@ public final class DrawingSession {
         backgroundPaste = BackgroundPaste(wakeUp: host.wakeUp)
         registryKeys = RegistryKeyGate(wakeUp: host.wakeUp)
         controller.onCopy = { [unowned self] shapes in self.copy(shapes) }
+        controller.onShowKeys = { [unowned self] in
+            self.keyHelp.show()
+            // Shown: the tree is told at the next frame.
+            self.publishedScene = nil
+        }
         controller.onPaste = { [unowned self] in self.paste() }
         if options.exportPath != nil {
             controller.onExport = { [unowned self] in self.exportPNG() }

@@ -18,6 +18,11 @@ struct KeyHelpPanel {
         return action == .escape
     }
 
+    /// Shows the panel ("Keys" in the settings menu).
+    mutating func show() {
+        isShown = true
+    }
+
     /// The panel's text in the user's language while shown.
     func text(_ translate: Translate) -> String? {
         isShown ? Message.drawingDescription.localized(translate) : nil

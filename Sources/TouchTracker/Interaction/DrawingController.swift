@@ -35,6 +35,9 @@ public final class DrawingController {
     /// function the renderer draws with): used only to make menus wide enough, since the model keeps every text in
     /// English.
     public var translate: Translate = untranslated
+    /// "Keys" in the settings menu: the platform shows every gesture and key (the session's key help). Nil: the
+    /// settings menu does not offer it.
+    public var onShowKeys: (() -> Void)?
     /// Ctrl+S: the platform exports the drawing (the core knows no file formats). Nil: Ctrl+S does nothing.
     public var onExport: (() -> Void)?
     /// Ctrl+C: the platform offers these shapes on its clipboard. Nil: Ctrl+C does nothing.
@@ -512,6 +515,9 @@ public final class DrawingController {
         case .color(let color):
             closeMenu()
             chooseColor(color)
+        case .keys:
+            closeMenu()
+            onShowKeys?()
         }
         return true
     }
@@ -645,7 +651,8 @@ public final class DrawingController {
     /// (`highlightingFirst`: opened from the keyboard, its first item highlighted, as GTK's menus open.)
     public func openSettingsMenu(at point: Point, highlightingFirst: Bool = false) {
         let items = MenuItem.settingsMenu(
-            offeringPalmRejection: palmRejection.hasSeenStylus || !drawingView.options.palmRejection)
+            offeringPalmRejection: palmRejection.hasSeenStylus || !drawingView.options.palmRejection,
+            offeringKeys: onShowKeys != nil)
         openMenu(at: point, items: items, checked: checks(of: items), highlighted: highlightingFirst ? 0 : nil)
     }
 
@@ -662,7 +669,7 @@ public final class DrawingController {
             switch item {
             case .toggle(let option): options[keyPath: option.keyPath]
             case .color(let color): color == options.color
-            case .delete, .colors: false
+            case .delete, .colors, .keys: false
             }
         }
     }

@@ -54,16 +54,21 @@ public enum MenuItem: Hashable, Sendable, CustomStringConvertible {
     case colors
     /// Draw new shapes in a colour of the palette (the colour menu).
     case color(LineColor)
+    /// Show every gesture and key (the settings menu of a window, whose session shows the key help; H does too).
+    case keys
 
     /// The selection's menu.
     public static let selectionMenu: [MenuItem] = [.delete]
     /// Every item the settings menu can hold (right click on the empty canvas, or F2).
-    public static let settingsMenu: [MenuItem] = DrawingOption.allCases.map(MenuItem.toggle) + [.colors]
+    public static let settingsMenu: [MenuItem] = DrawingOption.allCases.map(MenuItem.toggle) + [.colors, .keys]
 
     /// The settings menu as a window shows it: the palm rejection switch only once a stylus has been seen (or it
     /// was turned off), since without a stylus it changes nothing.
-    public static func settingsMenu(offeringPalmRejection: Bool) -> [MenuItem] {
-        offeringPalmRejection ? settingsMenu : settingsMenu.filter { $0 != .toggle(.palmRejection) }
+    /// `offeringKeys`: where something shows the key help (a window; replay has none).
+    public static func settingsMenu(offeringPalmRejection: Bool, offeringKeys: Bool = false) -> [MenuItem] {
+        settingsMenu.filter { item in
+            (offeringPalmRejection || item != .toggle(.palmRejection)) && (offeringKeys || item != .keys)
+        }
     }
     /// The colour menu (three-finger swipe up, C, or "Colours" in the settings menu).
     public static let colorMenu: [MenuItem] = LineColor.palette.map { .color($0.color) }
@@ -73,6 +78,7 @@ public enum MenuItem: Hashable, Sendable, CustomStringConvertible {
         case .delete: "Delete"
         case .toggle(let option): option.title
         case .colors: "Colours"
+        case .keys: "Keys"
         case .color(let color): LineColor.palette.first { $0.color == color }?.name ?? color.hex
         }
     }
