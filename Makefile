@@ -45,6 +45,7 @@ DOCUMENT_TEST_PACKAGES := shared-mime-info desktop-file-utils xdg-utils libglib2
 TEST_PACKAGES += $(DOCUMENT_TEST_PACKAGES)
 
 ACCESSIBILITY_SUITES := OrcaTests|ScreenReaderTests|WaylandRegistryKeysTests
+DESKTOP_SUITES := KWinGestureTests|KWinDesktopTests|Mutter
 
 .PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources \
 	locales deb deps-deb wayland-protocols
@@ -115,11 +116,13 @@ test: deps-test locales deb
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory validate-resources
-	# The soak test is long by design; it runs only in `make soak`. The suites that drive a screen reader or an
-	# assistive client over the accessibility bus run after the rest, Orca's alone: at-spi's D-Bus calls time out
-	# while the other end-to-end suites load the machine (Orca aborts when it cannot register), which says nothing
-	# about the app.
-	$(SWIFT) test --skip-build --skip SoakTests --skip '$(ACCESSIBILITY_SUITES)'
+	# The soak test is long by design; it runs only in `make soak`. Run at once, every suite shares two cores: the
+	# real desktops' compositors (KWin and mutter composite in software, with PipeWire and GStreamer beside them)
+	# run after the rest, so the timing-sensitive large-drawing suites do not run beside them; then the suites that
+	# drive a screen reader or an assistive client over the accessibility bus, Orca's alone (at-spi's D-Bus calls
+	# time out on a loaded machine and Orca aborts when it cannot register, which says nothing about the app).
+	$(SWIFT) test --skip-build --skip SoakTests --skip '$(DESKTOP_SUITES)' --skip '$(ACCESSIBILITY_SUITES)'
+	$(SWIFT) test --skip-build --filter '$(DESKTOP_SUITES)'
 	$(SWIFT) test --skip-build --filter 'ScreenReaderTests|WaylandRegistryKeysTests'
 	$(SWIFT) test --skip-build --filter OrcaTests
 

@@ -305,8 +305,9 @@ struct ScreenReaderTests {
     @Test("a listening client hears the menu renamed as the colour menu takes the settings' place")
     func menuGivingWayToAnotherIsRenamed() async throws {
         let names = try await namesHeard(of: "menu", seconds: 5) { session in
-            // F2 opens the settings on their first item; Up wraps to Colours, the last; Return opens the colours.
-            for key in try session.keycodes(["F2", "Up", "Return"]) {
+            // F2 opens the settings on their first item; Up wraps to Keys, the last, and Up again goes to Colours;
+            // Return opens the colours.
+            for key in try session.keycodes(["F2", "Up", "Up", "Return"]) {
                 try session.pressEach([key])
                 try await Task.sleep(for: .milliseconds(300))
             }
