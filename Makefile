@@ -80,15 +80,18 @@ build: deps-run locales
 release: deps-run locales
 	$(SWIFT) build -c release --product touchtracker
 
-# The translations (Resources/po/LANG.po) compiled to .build/locale/LANG/LC_MESSAGES/touchtracker.mo, where the
+# The translations (Resources/po/LANG.po) compiled to .build/locale/LANG/LC_MESSAGES/touchtracker.mo (written beside
+# and renamed into place: tests run make install at once, and a reader must never find half a catalog), where the
 # app finds them next to .build/debug and .build/release. Fails when a catalog is not valid or misses a string
 # (untranslated or fuzzy), or lacks a template of touchtracker.pot.
 LANGUAGES := $(basename $(notdir $(wildcard Resources/po/*.po)))
 locales: deps-run
 	@for lang in $(LANGUAGES); do \
 		mkdir -p .build/locale/$$lang/LC_MESSAGES; \
-		stats=$$(msgfmt --check --statistics -o .build/locale/$$lang/LC_MESSAGES/touchtracker.mo Resources/po/$$lang.po 2>&1) \
-			|| { echo "error: Resources/po/$$lang.po: $$stats" >&2; exit 1; }; \
+		mo=.build/locale/$$lang/LC_MESSAGES/touchtracker.mo; \
+		stats=$$(msgfmt --check --statistics -o $$mo.tmp-$$$$ Resources/po/$$lang.po 2>&1) \
+			|| { rm -f $$mo.tmp-$$$$; echo "error: Resources/po/$$lang.po: $$stats" >&2; exit 1; }; \
+		mv -f $$mo.tmp-$$$$ $$mo; \
 		case "$$stats" in *untranslated*|*fuzzy*) \
 			echo "error: Resources/po/$$lang.po is incomplete ($$stats); translate every string, then run make again" >&2; \
 			exit 1;; esac; \
