@@ -212,21 +212,37 @@ extension OpenWindow {
         }
     }
 
-    /// Starts `touchtracker --document FILE` with this one's window-system options, not waited for: a window of its
-    /// own for `file`, with its own lock (a drawing already open brings its window forward) and its own memory. The
-    /// arguments go as the bytes they were typed (`PathText`), so a Latin-1 name opens that file.
+    /// Starts `touchtracker --document FILE` with this one's window-system options: a window of its own for `file`,
+    /// with its own lock (a drawing already open brings its window forward) and its own memory. The arguments go as
+    /// the bytes they were typed (`PathText`), so a Latin-1 name opens that file. It is started through a shell
+    /// that puts it in the background and ends at once (waited for here): the window is then nobody's child, so
+    /// it is never left a zombie while this one runs.
     private func openInAnotherProcess(_ file: String) {
-        var arguments = ["touchtracker", "--document", file]
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else {
+            Diagnostics.error(
+                "cannot open \(Diagnostics.shown(file)) in a window of its own: this program's path is unknown")
+            return
+        }
+        let executable = buffer[..<length].map { UInt8(bitPattern: $0) }
+        var arguments = ["--document", file]
         if let backend = windowSystem.backend { arguments += ["--backend", backend.rawValue] }
         if let display = windowSystem.display { arguments += ["--display", display] }
         if windowSystem.verbose { arguments.append("--verbose") }
-        let bytes = arguments.map { PathText.bytes($0) + [0] }
+        let shell = ["sh", "-c", #""$0" "$@" </dev/null &"#].map { Array($0.utf8) }
+        let bytes = (shell + [executable] + arguments.map { PathText.bytes($0) }).map { $0 + [0] }
         var pid: pid_t = 0
-        let status = withCStrings(bytes) { argv in
-            posix_spawn(&pid, "/proc/self/exe", nil, nil, argv, environ)
+        var status = withCStrings(bytes) { argv in posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) }
+        if status == 0 {
+            var exit: Int32 = 0
+            while waitpid(pid, &exit, 0) < 0, errno == EINTR {}
+            if exit != 0 { status = EAGAIN }
         }
         if status == 0 {
-            if windowSystem.verbose { Diagnostics.note("opening \(Diagnostics.shown(file)) in process \(pid)") }
+            if windowSystem.verbose {
+                Diagnostics.note("opening \(Diagnostics.shown(file)) in a touchtracker of its own")
+            }
         } else {
             Diagnostics.error(
                 "cannot open \(Diagnostics.shown(file)) in a window of its own: \(String(cString: strerror(status)))")

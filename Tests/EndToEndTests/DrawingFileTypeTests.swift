@@ -15,9 +15,15 @@ struct DrawingFileTypeTests {
 
     /// The process whose window holds the drawing at `path`, as its lock file says, while it runs.
     private func lockHolder(of path: String) -> Int32? {
-        guard let text = try? String(contentsOfFile: DocumentLock.lockPath(for: path), encoding: .utf8) else {
-            return nil
+        // Read through the path's bytes (`PathText`): a name that is not UTF-8 is that file, not a repaired one.
+        var bytes: [UInt8] = []
+        PathText.withCString(DocumentLock.lockPath(for: path)) { name in
+            guard let file = fopen(name, "r") else { return }
+            defer { fclose(file) }
+            var buffer = [UInt8](repeating: 0, count: 256)
+            bytes = Array(buffer[..<fread(&buffer, 1, buffer.count, file)])
         }
+        let text = String(decoding: bytes, as: UTF8.self)
         let pid = text.split(separator: "\n").first { $0.hasPrefix("pid ") }.flatMap { Int32($0.dropFirst(4)) }
         return pid.flatMap { kill($0, 0) == 0 ? $0 : nil }
     }
@@ -72,6 +78,37 @@ struct DrawingFileTypeTests {
         let windows = try TopLevelWindows.list(display: server.display).filter { $0.name == "TouchTracker" }
         #expect(windows.count == 1, "\(windows)")
         #expect(lockHolder(of: file.path) == owner)
+    }
+
+    @Test("touchtracker FILE FILE opens each drawing in a window of its own, a Latin-1 name too, and leaves no zombie")
+    func eachFileInAWindowOfItsOwn() async throws {
+        let server = try await XorgServer.start()
+        defer { server.stop() }
+        let folder = try makeTemporaryFolder("touchtracker-files")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = folder.appendingPathComponent("first.touchtracker")
+        try writeDrawing(to: first)
+        // "café.touchtracker" in Latin-1: a name that is not UTF-8 opens the file it names.
+        let latin1 = Array(folder.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".touchtracker".utf8)
+        let second = PathText.decode(latin1)
+        try DocumentStore(path: second).save(Drawing())
+        let app = try AppProcess(
+            arguments: [first.path, "café.touchtracker"], argumentBytes: [Array(first.path.utf8), latin1],
+            environment: ["DISPLAY": server.display, "WAYLAND_DISPLAY": nil])
+        defer { app.stop() }
+        let holders = try await waitForValue("both drawings held", timeout: .seconds(20)) { () -> [Int32]? in
+            let pids = [first.path, second].compactMap { lockHolder(of: $0) }
+            return pids.count == 2 ? pids : nil
+        }
+        defer { kill(holders[1], SIGTERM) }
+        #expect(holders[0] == app.pid && holders[1] != app.pid, "\(holders)")
+        _ = try await waitForValue("two TouchTracker windows", timeout: .seconds(20)) { () -> Bool? in
+            try TopLevelWindows.list(display: server.display).filter { $0.name == "TouchTracker" }.count == 2
+                ? true : nil
+        }
+        // The second window's process is nobody's child here: none is left a zombie of the first.
+        let status = try String(contentsOfFile: "/proc/\(holders[1])/status", encoding: .utf8)
+        #expect(status.contains("PPid:\t1\n") || !status.contains("PPid:\t\(app.pid)\n"), "\(status)")
     }
 
     @Test("Tumbler, the desktop's thumbnail service, makes a drawing's thumbnail with the app, under the spec's name")
