@@ -1,6 +1,6 @@
 import TouchTracker
 
-/// The key help (issue 45): every gesture and key, one key away (H) as a panel the window shows and a screen reader
+/// The key help: every gesture and key, one key away (H) as a panel the window shows and a screen reader
 /// reads (it takes the focus, named "Keys"), never spoken unasked. H shows and hides it; Escape hides it; any other
 /// key hides it and does what it does.
 struct KeyHelpPanel {

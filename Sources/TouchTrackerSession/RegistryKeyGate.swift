@@ -2,7 +2,7 @@ import Synchronization
 import TouchTracker
 import TouchTrackerAccessibility
 
-/// Keys on their way to the app through the AT-SPI registry (issue 45): while a screen reader listens, each key
+/// Keys on their way to the app through the AT-SPI registry: while a screen reader listens, each key
 /// pressed or released is told to the registry first, and the app acts on a press only once the registry says no
 /// screen reader consumed it. The event loop never waits for the answer: keys wait here, in the order they came,
 /// and the answers (from the bridge's worker) wake the loop. With no screen reader listening, and nothing waiting,

@@ -6,7 +6,7 @@ import TouchTrackerRender
 import TouchTrackerStore
 import XorgTestSupport
 
-/// A drawing file as the desktop sees it (issue 47 items 3 and 4), with the app installed by `make install`: its
+/// A drawing file as the desktop sees it, with the app installed by `make install`: its
 /// type, the app that opens it (GLib's gio and xdg-utils), and its thumbnail made by Xfce's real Tumbler service
 /// through the app's thumbnailer.
 @Suite("Drawing files on the desktop", .serialized)

@@ -6,7 +6,7 @@ import XorgTestSupport
 
 /// What a blind user hears: Debian 12's Orca 43 really running against the app (a private Xorg, session bus,
 /// accessibility bus and speech-dispatcher), driven by the inputtest keyboard, with what Orca says read from its
-/// debug output (issue 45). Orca runs once per user, so these run one at a time; a GTK 3 window in the same session
+/// debug output. Orca runs once per user, so these run one at a time; a GTK 3 window in the same session
 /// is the control.
 @Suite("Orca speaks the app", .serialized)
 struct OrcaTests {

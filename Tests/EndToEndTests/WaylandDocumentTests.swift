@@ -152,9 +152,8 @@ struct WaylandDocumentTests {
 struct WaylandDecorationTests {
     /// The canvas's top row in `shot` (the first row with a run `width` wide, give or take a few pixels, through the
     /// middle), and its left and right columns. Weston's screenshot takes the unused byte of the app's XRGB buffers
-    /// for alpha; the app sets it to 0xff, so the empty canvas reads as the opaque white it is on screen (with the
-    /// byte left 0 it read as transparent black, and screenshot tools showed no window). A run much wider is not
-    /// the window.
+    /// for alpha; the app sets it to 0xff, so the empty canvas reads as the opaque white it is on screen (a zero
+    /// byte would read as transparent black). A run much wider is not the window.
     private func canvasTop(in shot: CairoSurface, width: Int) -> (y: Int, left: Int, right: Int)? {
         func isCanvas(_ x: Int, _ y: Int) -> Bool {
             guard let pixel = shot.pixel(x: x, y: y) else { return false }

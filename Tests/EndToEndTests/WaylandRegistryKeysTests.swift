@@ -3,7 +3,7 @@ import Testing
 import TouchTracker
 import XorgTestSupport
 
-/// The Wayland host passes its keys to the AT-SPI registry as the X11 host does (issue 45 item 6). Orca 43 does not
+/// The Wayland host passes its keys to the AT-SPI registry as the X11 host does. Orca 43 does not
 /// run under the test compositor (it needs an X display), so a client listening to the registry's keys, as Orca
 /// does (pyatspi's keystroke listener, synchronous and pre-emptive), stands for it.
 @Suite("Registry keys on Wayland", .serialized)

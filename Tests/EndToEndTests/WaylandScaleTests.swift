@@ -58,8 +58,8 @@ struct WaylandScaleTests {
     func screenshotShowsTheWindow() async throws {
         let session = try await WaylandSession.launch()
         defer { session.stop() }
-        // Weston's screenshooter reads the unused byte of an XRGB buffer as alpha: left 0, the window read as
-        // transparent black there, as in every tool that does the same.
+        // Weston's screenshooter reads the unused byte of an XRGB buffer as alpha, as other screenshot tools do: a
+        // zero byte would show the canvas as transparent black.
         _ = try await waitForValue("the canvas in weston's screenshot", timeout: .seconds(10)) { () -> Bool? in
             let shot = try session.screenshot()
             let samples = [(900, 40), (500, 300), (1000, 700)].compactMap { shot.pixel(x: $0.0, y: $0.1) }

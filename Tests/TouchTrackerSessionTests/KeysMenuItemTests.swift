@@ -6,7 +6,7 @@ import TouchTrackerRender
 
 @testable import TouchTrackerSession
 
-/// "Keys" in a window's settings menu (issue 45 item 3): the key help one menu item away, as H shows it.
+/// "Keys" in a window's settings menu: the key help one menu item away, as H shows it.
 @Suite struct KeysMenuItemTests {
     private func open() throws -> DrawingSession {
         let session = try DrawingSession(
