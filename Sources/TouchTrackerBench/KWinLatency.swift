@@ -120,56 +120,18 @@ enum KWinLatency {
 
     // MARK: Measuring
 
-    /// Both apps' moves, in turns, each round starting with the other app. One that cannot start or fails on the way
-    /// leaves the other to go on alone.
+    /// Both apps' moves, in turns (`MoversInTurns`).
     static func measure() async -> [Double: Result<WaylandLatency.Run, Error>] {
-        var movers: [KWinMover] = []
-        var failures: [Double: Error] = [:]
-        for scale in scales {
-            do {
-                movers.append(try await KWinMover.start(scale: scale))
-            } catch {
-                failures[scale] = error
-            }
-        }
-        for move in 1...(warmUpMoves + moves) {
-            let order = move % 2 == 0 ? Array(movers.indices) : movers.indices.reversed()
-            for index in order where failures[movers[index].scale] == nil {
-                do {
-                    try await movers[index].move(move, measured: move > warmUpMoves)
-                } catch {
-                    failures[movers[index].scale] = error
-                }
-            }
-        }
-        for index in movers.indices {
-            if failures[movers[index].scale] == nil {
-                do {
-                    try await movers[index].lift()
-                } catch {
-                    failures[movers[index].scale] = error
-                }
-            }
-            movers[index].session.stop()
-        }
-        var results: [Double: Result<WaylandLatency.Run, Error>] = [:]
-        for scale in scales {
-            if let failure = failures[scale] {
-                results[scale] = .failure(failure)
-            } else if let mover = movers.first(where: { $0.scale == scale }) {
-                results[scale] = .success(mover.run)
-            } else {
-                results[scale] = .failure(EndToEndLatency.Failure(description: "no run at scale \(scale)"))
-            }
-        }
-        return results
+        await MoversInTurns.measure(scales, warmUp: warmUpMoves, moves: moves) { try await KWinMover.start(scale: $0) }
     }
 }
 
 /// One app under its KWin, moved as the weston rows move it: one finger down on the canvas and 40 units along
 /// (past the tap slop), then moves of 3 units back and forth along a row, each timed to the app's frame.
-struct KWinMover {
+struct KWinMover: TurnTakingMover {
     let scale: Double
+    var key: Double { scale }
+    func stop() { session.stop() }
     let session: KWinAppSession
     private(set) var run: WaylandLatency.Run
     private var finger: TraceFinger

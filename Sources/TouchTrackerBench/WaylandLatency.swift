@@ -163,54 +163,22 @@ enum WaylandLatency {
 
     // MARK: Measuring
 
-    /// Both apps' moves, in turns, each round starting with the other app. One that cannot start or fails on the way
-    /// leaves the other to go on alone.
+    /// Both apps' moves, in turns (`MoversInTurns`).
     static func measure() async -> (native: Result<Run, Error>, xwayland: Result<Run, Error>) {
-        var movers: [WestonMover] = []
-        var failures: [WestonAppSession.Backend: Error] = [:]
-        for backend in [WestonAppSession.Backend.wayland, .x11] {
-            do {
-                movers.append(try await WestonMover.start(backend))
-            } catch {
-                failures[backend] = error
-            }
+        let results = await MoversInTurns.measure([.wayland, .x11], warmUp: warmUpMoves, moves: moves) {
+            try await WestonMover.start($0)
         }
-        for move in 1...(warmUpMoves + moves) {
-            let order = move % 2 == 0 ? Array(movers.indices) : movers.indices.reversed()
-            for index in order where failures[movers[index].backend] == nil {
-                do {
-                    try await movers[index].move(move, measured: move > warmUpMoves)
-                } catch {
-                    failures[movers[index].backend] = error
-                }
-            }
-        }
-        for index in movers.indices {
-            if failures[movers[index].backend] == nil {
-                do {
-                    try await movers[index].lift()
-                } catch {
-                    failures[movers[index].backend] = error
-                }
-            }
-            movers[index].session.stop()
-        }
-        func result(_ backend: WestonAppSession.Backend) -> Result<Run, Error> {
-            if let failure = failures[backend] { return .failure(failure) }
-            guard let mover = movers.first(where: { $0.backend == backend }) else {
-                return .failure(EndToEndLatency.Failure(description: "no \(backend.rawValue) run"))
-            }
-            return .success(mover.run)
-        }
-        return (result(.wayland), result(.x11))
+        return (results[.wayland]!, results[.x11]!)
     }
 }
 
 /// One app under its weston, moved as the Xorg row moves it: one finger down on the canvas and 40 px along (past
 /// the tap slop, so the line in progress is drawn), then moves of 3 px back and forth along a row, each timed to
 /// the app's frame and, on Wayland, to the compositor's feedback that the frame was shown.
-struct WestonMover {
+struct WestonMover: TurnTakingMover {
     let backend: WestonAppSession.Backend
+    var key: WestonAppSession.Backend { backend }
+    func stop() { session.stop() }
     let session: WestonAppSession
     private(set) var run: WaylandLatency.Run
     private var finger: TraceFinger
