@@ -211,6 +211,8 @@ public final class DrawingSession {
             controller.stylusLeft(at: clock.now)
         case .contextClick(let point):
             controller.contextClick(at: point)
+        case .scroll(let input):
+            controller.scroll(input)
         case .deviceRemoved(let source):
             if options.verbose { log("device \(source) removed; its touches are cancelled") }
         case .key(let command):

@@ -15,6 +15,8 @@ public enum SessionEvent {
     case stylusLeft
     /// The secondary button was pressed at a point (select and open the menu at once).
     case contextClick(Point)
+    /// A wheel or touchpad scroll: scrolls the view over the drawing, or zooms it with Ctrl.
+    case scroll(ScrollInput)
     /// An input device went away: its touches are cancelled by the system.
     case deviceRemoved(sourceID: Int32)
     /// A key, with its modifiers.

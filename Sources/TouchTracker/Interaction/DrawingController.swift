@@ -204,6 +204,11 @@ public final class DrawingController {
         return rejected
     }
 
+    /// A wheel or touchpad scroll (the view of the drawing follows it once it can move; until then it does nothing).
+    public func scroll(_ input: ScrollInput) {
+        pointedLast = true
+    }
+
     /// Lets time pass to `time` (seconds on the window clock), firing due gesture timers.
     public func advanceTime(to time: TimeInterval) {
         window.clock.advance(to: time)
