@@ -85,7 +85,7 @@ public final class WaylandDemoApp {
                 log("scene \(host.kind.rawValue)")
             }
         case .input(.key), .input(.keyEvent), .input(.hover), .input(.stylusHover), .input(.stylusLeft),
-            .input(.contextClick),
+            .input(.contextClick), .input(.scroll),
             .input(.deviceRemoved), .input(.focusChanged):
             break
         case .resized(let width, let height, let newScale):
