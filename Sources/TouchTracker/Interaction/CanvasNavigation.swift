@@ -72,7 +72,7 @@ public final class CanvasNavigation: ScrollViewDelegate {
         guard viewport.offset.isFinite, viewport.zoom.isFinite, viewport.zoom > 0 else { return }
         scrollView.setZoomScale(viewport.zoom, anchoredAt: scrollView.contentOffset, animated: false)
         scrollView.setContentOffset(viewport.offset, animated: false)
-        report()
+        settle()
     }
 
     /// Follows the window's new size: the drawing stays where it is under the window's top-left corner.
@@ -97,8 +97,22 @@ public final class CanvasNavigation: ScrollViewDelegate {
 
     /// Zooms to `zoom` (held within `zoomRange`), keeping the drawing point under `anchor` under it.
     public func zoom(to zoom: Double, around anchor: Point) {
-        guard anchor.isFinite else { return }
-        scrollView.setZoomScale(zoom, anchoredAt: anchor + scrollView.contentOffset, animated: false)
+        guard anchor.isFinite, zoom.isFinite, zoom > 0 else { return }
+        scrollView.setZoomScale(Self.snapped(zoom, to: 1e9), anchoredAt: anchor + scrollView.contentOffset, animated: false)
+        settle()
+    }
+
+    /// `value` to the nearest 1/`steps`: a zoom of four clicks in is 2, not 1.9999999999999998, and the offset
+    /// that holds a point still is that point's, so the drawing's numbers stay the ones the user drew.
+    private static func snapped(_ value: Double, to steps: Double) -> Double {
+        let snapped = (value * steps).rounded() / steps
+        return snapped.isFinite ? snapped : value
+    }
+
+    /// Rounds away the last bits of the offset a zoom left, and reports the change.
+    private func settle() {
+        let offset = scrollView.contentOffset
+        scrollView.contentOffset = Point(x: Self.snapped(offset.x, to: 1e6), y: Self.snapped(offset.y, to: 1e6))
         report()
     }
 
@@ -161,6 +175,9 @@ public final class CanvasNavigation: ScrollViewDelegate {
     public func scrollViewDidScroll(_ scrollView: ScrollView) { report() }
 
     public func scrollViewDidZoom(_ scrollView: ScrollView) { report() }
+
+    /// A pinch ended: its offset is rounded as every other zoom's.
+    public func scrollViewDidEndZooming(_ scrollView: ScrollView, with view: View?, atScale scale: Double) { settle() }
 
     /// Tells `onChange` once per change of the view, whichever way it came.
     private func report() {

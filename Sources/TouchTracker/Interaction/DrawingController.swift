@@ -846,6 +846,6 @@ public final class DrawingController {
         StateSnapshot(
             drawing: drawingView.drawing, selection: drawingView.document.selectionPosition, menu: menu,
             linesInProgress: drawingView.visibleLinesInProgress.count,
-            circlesInProgress: drawingView.visibleCirclesInProgress.count)
+            circlesInProgress: drawingView.visibleCirclesInProgress.count, viewport: viewport)
     }
 }
