@@ -86,11 +86,13 @@ let package = Package(
 
         // MARK: The document on disk (crash-safe files and the background writer)
 
+        // GLib (through CGio) parses and writes the desktop's recent files (GBookmarkFile).
         .target(
             name: "TouchTrackerStore",
             dependencies: [
-                "TouchTracker", "BackgroundWork", .product(name: "SystemPackage", package: "swift-system"),
-            ]),
+                "TouchTracker", "BackgroundWork", "CGio", .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: [.unsafeFlags(includeFlags(of: "gio-2.0"))]),
 
         // MARK: Platform edges
 
@@ -216,7 +218,10 @@ let package = Package(
             name: "TouchTrackerTests",
             dependencies: ["TouchTracker", "TouchTrackerStore", "TouchKit", "JSON", "SeededRandom"],
             exclude: ["Scenarios"]),
-        .testTarget(name: "TouchTrackerStoreTests", dependencies: ["TouchTrackerStore", "TouchTracker", "TouchKit"]),
+        .testTarget(
+            name: "TouchTrackerStoreTests", dependencies: ["TouchTrackerStore", "TouchTracker", "TouchKit"],
+            // `@testable import TouchTrackerStore` sees its import of CGio, so it needs GLib's headers.
+            swiftSettings: [.unsafeFlags(includeFlags(of: "gio-2.0"))]),
         .testTarget(
             name: "TouchTrackerRenderTests",
             dependencies: [
