@@ -108,12 +108,16 @@ struct OpenWindow: ParsableCommand {
         let choice = try windowSystem.choice(environment: environment)
         // Each file after the first opens in a touchtracker of its own, on the same window system.
         for file in files.dropFirst() { openInAnotherProcess(file) }
-        let documentPath = document ?? files.first ?? DocumentLocation.defaultPath(environment: environment)
+        let defaultPath = DocumentLocation.defaultPath(environment: environment)
+        let documentPath = document ?? files.first ?? defaultPath
         let memory = WindowMemory(documentPath: documentPath)
         let remembered = memory.load()
+        // A drawing opened by name joins the desktop's recent files; the untitled one in the data folder does not.
+        let named = documentPath != defaultPath
         let sync = DocumentSync(
             documentPath: documentPath, environment: environment, verbose: windowSystem.verbose,
-            log: { Diagnostics.error($0) })
+            log: { Diagnostics.error($0) },
+            recentFiles: named ? RecentFiles(environment: environment, home: NSHomeDirectory()) : nil)
         // One window per document: a second one asks the first to come forward and exits.
         if case .heldBy(let owner) = sync.takeLock() {
             try Self.bringForward(owner, documentPath: documentPath, displayName: windowSystem.display, environment)
