@@ -153,7 +153,7 @@ let package = Package(
             name: "TouchTrackerCLI",
             dependencies: [
                 "TouchTracker", "TouchTrackerDemos", "TouchTrackerDemoPainter", "TouchTrackerRender",
-                "TouchTrackerStore", "TouchTrackerSession", "TouchTrackerX11", "TouchTrackerWayland",
+                "TouchTrackerStore", "TouchTrackerSession", "TouchTrackerX11", "TouchTrackerWayland", "BackgroundWork",
                 "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

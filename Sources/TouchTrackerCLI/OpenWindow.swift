@@ -1,4 +1,5 @@
 import ArgumentParser
+import BackgroundWork
 import Foundation
 import Glibc
 import Synchronization
@@ -107,7 +108,9 @@ struct OpenWindow: ParsableCommand {
         Localization.setUp(environment: environment)
         let choice = try windowSystem.choice(environment: environment)
         // Each file after the first opens in a touchtracker of its own, on the same window system.
-        for file in files.dropFirst() { openInAnotherProcess(file) }
+        let passedOn = passedOnArguments
+        let verbose = windowSystem.verbose
+        for file in files.dropFirst() { Self.openInAnotherProcess(file, passing: passedOn, verbose: verbose) }
         let defaultPath = DocumentLocation.defaultPath(environment: environment)
         let documentPath = document ?? files.first ?? defaultPath
         let memory = WindowMemory(documentPath: documentPath)
@@ -156,6 +159,13 @@ struct OpenWindow: ParsableCommand {
     ) throws -> any DrawingWindow {
         let exportPath = WindowMemory.sibling(of: documentPath, replacingExtensionWith: "png")
         let verbose = windowSystem.verbose
+        // Drawings dropped on the window open as `touchtracker FILE...` opens its further files, off the loop.
+        let passedOn = passedOnArguments
+        let openDropped: @Sendable ([String]) -> Void = { files in
+            Worker.run("open dropped drawings") {
+                for file in files { Self.openInAnotherProcess(file, passing: passedOn, verbose: verbose) }
+            }
+        }
         return try windowSystem.open(
             choice,
             wayland: { () throws -> any DrawingWindow in
@@ -165,6 +175,7 @@ struct OpenWindow: ParsableCommand {
                 options.traceFrames = traceFrames
                 options.painterThreads = painterThreads
                 options.maximized = maximized
+                options.openDropped = openDropped
                 return try WaylandApp(
                     options: options, loadDocument: loadDocument, environment: environment, log: Diagnostics.note)
             },
@@ -175,6 +186,7 @@ struct OpenWindow: ParsableCommand {
                 options.documentPath = documentPath
                 options.traceFrames = traceFrames
                 options.painterThreads = painterThreads
+                options.openDropped = openDropped
                 return try X11App(
                     options: options, loadDocument: loadDocument, environment: environment, log: Diagnostics.note)
             })
@@ -221,7 +233,16 @@ extension OpenWindow {
     /// the bytes they were typed (`PathText`), so a Latin-1 name opens that file. It is started through a shell
     /// that puts it in the background and ends at once (waited for here): the window is then nobody's child, so
     /// it is never left a zombie while this one runs.
-    private func openInAnotherProcess(_ file: String) {
+    /// This window's window-system options, passed on to the windows it opens for further files.
+    private var passedOnArguments: [String] {
+        var arguments: [String] = []
+        if let backend = windowSystem.backend { arguments += ["--backend", backend.rawValue] }
+        if let display = windowSystem.display { arguments += ["--display", display] }
+        if windowSystem.verbose { arguments.append("--verbose") }
+        return arguments
+    }
+
+    private static func openInAnotherProcess(_ file: String, passing passedOn: [String], verbose: Bool) {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else {
@@ -230,10 +251,7 @@ extension OpenWindow {
             return
         }
         let executable = buffer[..<length].map { UInt8(bitPattern: $0) }
-        var arguments = ["--document", file]
-        if let backend = windowSystem.backend { arguments += ["--backend", backend.rawValue] }
-        if let display = windowSystem.display { arguments += ["--display", display] }
-        if windowSystem.verbose { arguments.append("--verbose") }
+        let arguments = ["--document", file] + passedOn
         let shell = ["sh", "-c", #""$0" "$@" </dev/null &"#].map { Array($0.utf8) }
         let bytes = (shell + [executable] + arguments.map { PathText.bytes($0) }).map { $0 + [0] }
         var pid: pid_t = 0
@@ -244,7 +262,7 @@ extension OpenWindow {
             if exit != 0 { status = EAGAIN }
         }
         if status == 0 {
-            if windowSystem.verbose {
+            if verbose {
                 Diagnostics.note("opening \(Diagnostics.shown(file)) in a touchtracker of its own")
             }
         } else {
@@ -254,8 +272,9 @@ extension OpenWindow {
     }
 
     /// Calls `body` with a NULL-terminated C array of `strings` (each already NUL-terminated).
-    private func withCStrings<R>(_ strings: [[UInt8]], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R
-    {
+    private static func withCStrings<R>(
+        _ strings: [[UInt8]], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R
+    ) -> R {
         var copies = strings.map { bytes -> UnsafeMutablePointer<CChar>? in
             let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
             bytes.withUnsafeBytes { copy.update(from: $0.bindMemory(to: CChar.self).baseAddress!, count: bytes.count) }

@@ -25,6 +25,8 @@ public struct WaylandAppOptions: Sendable {
     public var traceFrames = false
     /// Threads painting tiles of complete lines in the background; nil: one per processor.
     public var painterThreads: Int?
+    /// Opens drawings dropped on the window, each in a window of its own (nil: drops are not taken).
+    public var openDropped: (@Sendable ([String]) -> Void)?
 
     public init(
         displayName: String? = nil, geometry: WindowGeometry = .default, verbose: Bool = false, scale: Double? = nil,
