@@ -142,6 +142,9 @@ public final class WaylandApp {
                     activate(token: token, because: "launched with an activation token")
                 }
                 if let outcome = clipboard?.service() { session.pasteArrived(outcome) }
+                if let list = clipboard?.drop.service(), let open = options.openDropped {
+                    DroppedFiles.open(uriList: list, verbose: options.verbose, log: log, open: open)
+                }
                 for token in activationListener?.takeTokens(now: now) ?? [] {
                     activate(token: token, because: "asked to come forward")
                 }
