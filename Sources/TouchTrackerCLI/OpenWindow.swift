@@ -39,7 +39,11 @@ struct OpenWindow: ParsableCommand {
     @Argument(
         help: ArgumentHelp(
             "Drawings to open, each in a window of its own (a .touchtracker or .json file).",
-            discussion: "As a file manager or the desktop's menu passes them; the first is as --document would be.",
+            discussion: """
+                As a file manager or the desktop's menu passes them; the first is as --document would be. A drawing \
+                dropped on the window opens the same way. A drawing opened by name joins the desktop's recent files \
+                ($XDG_DATA_HOME/recently-used.xbel).
+                """,
             valueName: "file"))
     var files: [String] = []
 
