@@ -185,10 +185,11 @@ let package = Package(
         // Starts weston 10 headless (kiosk shell, optionally Xwayland) with an input module of our own
         // (InputModule/, compiled at run time into a shared object for weston) that feeds a real wl_seat from a
         // Unix socket: wl_touch, wl_pointer and wl_keyboard events for end-to-end tests under Wayland.
+        // DragSource/ holds the tests' Wayland drag source, compiled at run time like the input module.
         .target(
             name: "WestonTestSupport",
             dependencies: ["XorgTestSupport"],
-            exclude: ["InputModule"]),
+            exclude: ["InputModule", "DragSource"]),
 
         // Starts KDE's KWin 5.27 headless (`kwin_wayland --virtual`, at a given scale) on a private session bus,
         // with a fake-input client of our own (InputClient/, compiled at run time against wayland-client) that

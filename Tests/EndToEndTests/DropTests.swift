@@ -4,6 +4,7 @@ import Testing
 import TouchKit
 import TouchTracker
 import TouchTrackerStore
+import WestonTestSupport
 import XorgTestSupport
 
 /// Drawings dragged from a file manager and dropped on the window open, each in a window of its own, as
@@ -105,5 +106,88 @@ struct DropTests {
         try await session.app.waitForStderrLine(containing: "is already open in window 0x\(String(target, radix: 16))")
         let windows = try TopLevelWindows.list(display: session.server.display).filter { $0.name == "TouchTracker" }
         #expect(windows.count == 1)
+    }
+
+    @Test(
+        """
+        a drawing dropped under weston (wl_data_device, from the tests' own drag source) opens in a window of its \
+        own, and the source is told the drop is finished
+        """)
+    func droppedOnWayland() async throws {
+        let folder = try makeTemporaryFolder("touchtracker-wayland-drop")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dropped = folder.appendingPathComponent("dropped.touchtracker")
+        try DocumentStore(path: dropped.path).save(Drawing())
+        // weston's desktop shell: windows of their own size, each where the shell puts it; the app's fills most of
+        // the output. (The kiosk shell hides every window but the newest, so a drag could not reach the app's.)
+        let session = try await WaylandSession.launch(
+            shell: .desktop, folder: folder, extraArguments: ["--geometry", "1000x700"])
+        defer { session.stop() }
+        let source = try DragSource.start(on: session.server, uriList: "file://\(dropped.path)\r\n")
+        defer { _ = source.stop(timeout: .seconds(2)) }
+        func said(_ word: String) async throws {
+            do {
+                try await waitUntil("the drag source to say \(word)", timeout: .seconds(10)) {
+                    String(decoding: source.stdout, as: UTF8.self).split(separator: "\n").contains(Substring(word))
+                }
+            } catch {
+                throw AppProcess.AppError(
+                    description: "\(error)\n--- drag source:\n\(String(decoding: source.stdout, as: UTF8.self))"
+                        + "\(String(decoding: source.stderr, as: UTF8.self))\n\(session.app.transcript)")
+            }
+        }
+        try await said("ready")
+        try await Task.sleep(for: .milliseconds(200))
+        let input = session.input
+        // The shell placed the source's small window somewhere: the pointer sweeps the output until it is over it.
+        var found: (x: Double, y: Double)?
+        sweep: for y in stride(from: 8.0, to: 768, by: 16) {
+            for x in stride(from: 8.0, to: 1024, by: 16) {
+                try input.pointerMotion(x: x, y: y)
+                try input.pointerFrame()
+            }
+            try input.sync()
+            try await Task.sleep(for: .milliseconds(20))
+            if String(decoding: source.stdout, as: UTF8.self).contains("entered\n") {
+                found = (1016, y)
+                break sweep
+            }
+        }
+        let row = try #require(found, "the pointer never reached the drag source's window")
+        // Along the row where it entered, the first point over the window.
+        for x in stride(from: 8.0, to: row.x, by: 8) {
+            try input.pointerMotion(x: x, y: row.y)
+            try input.pointerFrame()
+            try input.sync()
+            if String(decoding: source.stdout, as: UTF8.self).split(separator: "\n").filter({ $0 == "entered" }).count
+                >= 2
+            {
+                try input.pointerMotion(x: x + 4, y: row.y)
+                try input.pointerFrame()
+                break
+            }
+        }
+        try input.pointerButton(.left, pressed: true)
+        try input.pointerFrame()
+        try input.sync()
+        try await said("dragging")
+        try await Task.sleep(for: .milliseconds(100))
+        // The source's window takes no pointer now: the drag goes on over the app's window beneath.
+        for step in 0...5 {
+            try input.pointerMotion(x: 500 + Double(step) * 5, y: 380 + Double(step) * 5)
+            try input.pointerFrame()
+            try input.sync()
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try input.pointerButton(.left, pressed: false)
+        try input.pointerFrame()
+        try input.sync()
+        try await said("finished")
+        let holder = try await waitForValue("a window holding the dropped drawing", timeout: .seconds(20)) {
+            () -> Int32? in lockHolder(of: dropped.path)
+        }
+        defer { kill(holder, SIGTERM) }
+        #expect(holder != session.app.pid, "\(session.app.transcript)")
+        #expect(String(decoding: source.stdout, as: UTF8.self).hasSuffix("dragging\ndropped\nsent\nfinished\n"))
     }
 }
