@@ -26,7 +26,8 @@ final class BookmarkFile {
         }
         if loaded == 0 {
             // Every stored property is set, so `deinit` runs as the error leaves and frees the pointer.
-            throw RecentFilesError(path: path, problem: "GLib cannot read it (\(Self.take(error))); it is left as it is")
+            let reason = Self.take(error)
+            throw RecentFilesError(path: path, problem: "GLib cannot read it (\(reason)); it is left as it is")
         }
     }
 

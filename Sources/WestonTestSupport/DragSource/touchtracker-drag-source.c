@@ -198,8 +198,12 @@ static void pointer_axis(void *d, struct wl_pointer *p, uint32_t t, uint32_t a, 
 }
 static void pointer_frame(void *d, struct wl_pointer *p) { (void)d, (void)p; }
 static void pointer_axis_source(void *d, struct wl_pointer *p, uint32_t s) { (void)d, (void)p, (void)s; }
-static void pointer_axis_stop(void *d, struct wl_pointer *p, uint32_t t, uint32_t a) { (void)d, (void)p, (void)t, (void)a; }
-static void pointer_axis_discrete(void *d, struct wl_pointer *p, uint32_t a, int32_t v) { (void)d, (void)p, (void)a, (void)v; }
+static void pointer_axis_stop(void *d, struct wl_pointer *p, uint32_t t, uint32_t a) {
+    (void)d, (void)p, (void)t, (void)a;
+}
+static void pointer_axis_discrete(void *d, struct wl_pointer *p, uint32_t a, int32_t v) {
+    (void)d, (void)p, (void)a, (void)v;
+}
 
 static const struct wl_pointer_listener pointer_listener = {
     .enter = pointer_enter, .leave = pointer_leave, .motion = pointer_motion, .button = pointer_button,
