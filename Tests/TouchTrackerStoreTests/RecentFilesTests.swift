@@ -125,4 +125,17 @@ import Testing
                 == "/h/.local/share/recently-used.xbel")
         #expect(RecentFiles(environment: [:], home: "/p").path == "/p/.local/share/recently-used.xbel")
     }
+
+    @Test("sixteen drawings recorded at once (a drop's windows starting together) are all kept")
+    func recordsTogether() async throws {
+        try FileManager.default.createDirectory(atPath: folder + "/share", withIntermediateDirectories: true)
+        let (recent, folder) = (self.recent, self.folder)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for number in 1...16 {
+                group.addTask { try recent.record(folder + "/\(number).touchtracker") }
+            }
+            try await group.waitForAll()
+        }
+        #expect(Set(try parsed().uris) == Set((1...16).map { "file://" + folder + "/\($0).touchtracker" }))
+    }
 }

@@ -10,8 +10,8 @@ import Glibc
 /// the whole written back the one way the app writes files (`AtomicFile`: a temporary file renamed over it, links
 /// followed, permissions kept), so a reader never sees half a file. A file GLib cannot parse is left alone (the
 /// error says so) rather than replaced by one holding only this entry. Other programs do the same read, change and
-/// replace without a lock (GTK takes none), so one entry may be lost when two write at the same instant; nothing
-/// else is. Every call touches the disk: never on the event loop (`recordInBackground`).
+/// replace without a lock (GTK takes none), so one entry may be lost when another program writes at the same instant;
+/// nothing else is. This app's own windows take turns (`record`). Every call touches the disk: never on the event loop (`recordInBackground`).
 public struct RecentFiles: Sendable {
     /// The application name entries carry, as GTK's recent manager shows it.
     public static let application = "touchtracker"
@@ -59,6 +59,14 @@ public struct RecentFiles: Sendable {
     public func record(_ documentPath: String) throws(RecentFilesError) {
         let absolute = DocumentLock.canonicalPath(of: documentPath)
         let uri = try Self.uri(of: absolute)
+        // Windows of this app starting together (a drop of several drawings) take turns: each reads what the one
+        // before wrote. The turn is a `flock` on the bookmark file's folder (no file of its own is left there);
+        // other programs do not take it, so for them the read, change and replace stays unguarded, as in GTK.
+        let turn = PathText.withCString(PathText.folder(of: path)) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        if turn >= 0 {
+            while flock(turn, LOCK_EX) != 0 && errno == EINTR {}
+        }
+        defer { if turn >= 0 { close(turn) } }
         let bookmarks = try read()
         bookmarks.add(uri: uri, mimeType: Self.mimeType(of: absolute), application: Self.application, exec: Self.exec)
         let bytes = try bookmarks.serialized(path: path)
