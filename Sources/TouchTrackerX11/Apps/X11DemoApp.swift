@@ -83,7 +83,7 @@ public final class X11DemoApp {
         case .closeRequested:
             running = false
         case .key, .keyReleased, .hover, .stylusHover, .stylusLeft, .contextClick, .deviceRemoved, .mapped, .clipboard,
-            .focusChanged, .resourcesChanged:
+            .focusChanged, .resourcesChanged, .clientMessage:
             break
         }
     }
