@@ -20,6 +20,12 @@ public struct TouchpadGestureBridge {
     public var swipeSpacing = 24.0
     public static let identifierBase: UInt64 = 1 << 61
 
+    /// Whether `platformID` is one of the bridge's virtual fingers (a pinch's two, a swipe's up to five): ids from
+    /// `identifierBase` up, below the ranges the platforms give a mouse or a pen (1 << 62 and up).
+    public static func isVirtualFinger(_ platformID: UInt64) -> Bool {
+        platformID >= identifierBase && platformID < identifierBase + 64
+    }
+
     private var pinch: (center: Point, angle: Double, scale: Double)?
     private var swipe: (origins: [Point], travel: Point)?
 

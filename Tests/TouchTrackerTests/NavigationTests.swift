@@ -209,7 +209,9 @@ import TouchKit
     @Test("with fingers navigating, one finger scrolls and the pen draws")
     func fingersNavigateWhilePenDraws() {
         let window = Window()
-        window.controller.navigation.fingersNavigate = true
+        var options = window.controller.drawingView.options
+        options.fingersNavigate = true
+        window.controller.drawingView.setOptions(options)
         let c = window.controller
         c.send(TouchInput(id: 1, phase: .began, location: Point(x: 400, y: 300), timestamp: 0.1))
         for step in 1...5 {

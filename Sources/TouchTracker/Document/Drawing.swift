@@ -33,13 +33,17 @@ public struct DrawingOptions: Hashable, Sendable {
     /// While a stylus is near, a finger that goes down is taken for the palm and ignored (`PalmRejection`). On
     /// unless turned off.
     public var palmRejection: Bool
+    /// Fingers on the screen scroll and zoom the view and only a pen draws (`CanvasNavigation.fingersNavigate`). Off
+    /// unless turned on, once a pen has been seen.
+    public var fingersNavigate: Bool
     /// The colour of new lines and circles (when colour by angle is off).
     public var color: LineColor
 
     public init(
         circles: Bool = false, colorByAngle: Bool = false, widthBySpeed: Bool = false, widthByPressure: Bool = false,
-        palmRejection: Bool = true, color: LineColor = .black
+        palmRejection: Bool = true, fingersNavigate: Bool = false, color: LineColor = .black
     ) {
+        self.fingersNavigate = fingersNavigate
         self.circles = circles
         self.colorByAngle = colorByAngle
         self.widthBySpeed = widthBySpeed

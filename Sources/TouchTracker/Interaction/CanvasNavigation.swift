@@ -209,7 +209,7 @@ public final class CanvasScrollView: ScrollView {
 
     public override func touchesShouldBegin(_ touches: Set<Touch>, with event: TouchEvent?, in view: View) -> Bool {
         !touches.contains { touch in
-            touch.platformID >= TouchpadGestureBridge.identifierBase || (fingersNavigate && touch.type == .direct)
+            TouchpadGestureBridge.isVirtualFinger(touch.platformID) || (fingersNavigate && touch.type == .direct)
         }
     }
 }

@@ -70,7 +70,8 @@ extension DrawingController {
     /// (`highlightingFirst`: opened from the keyboard, its first item highlighted, as GTK's menus open.)
     public func openSettingsMenu(at point: Point, highlightingFirst: Bool = false) {
         let items = MenuItem.settingsMenu(
-            offeringPalmRejection: palmRejection.hasSeenStylus || !drawingView.options.palmRejection,
+            offeringPalmRejection: palmRejection.hasSeenStylus || !drawingView.options.palmRejection
+                || drawingView.options.fingersNavigate,
             offeringKeys: onShowKeys != nil)
         openMenu(at: point, items: items, checked: checks(of: items), highlighted: highlightingFirst ? 0 : nil)
     }

@@ -205,6 +205,10 @@ public final class DrawingController {
             return
         }
         if input.type.isStylus, input.phase == .began { stylusHover = nil }
+        // The document's switch says whether fingers navigate (it may have changed with the document).
+        if navigation.fingersNavigate != drawingView.options.fingersNavigate, window.activeTouches.isEmpty {
+            navigation.fingersNavigate = drawingView.options.fingersNavigate
+        }
         if input.phase == .began {
             gestureHintDismissed = true
             keyboard.movingShape = nil

@@ -6,6 +6,8 @@ public enum DrawingOption: CaseIterable, Hashable, Sendable {
     case widthBySpeed
     case widthByPressure
     case palmRejection
+    /// Fingers on the screen scroll (one) and zoom (two) and only a pen draws, as PencilKit's `pencilOnly` policy.
+    case fingersNavigate
 
     /// Where the switch lives in the document's options.
     public var keyPath: WritableKeyPath<DrawingOptions, Bool> {
@@ -15,6 +17,7 @@ public enum DrawingOption: CaseIterable, Hashable, Sendable {
         case .widthBySpeed: \.widthBySpeed
         case .widthByPressure: \.widthByPressure
         case .palmRejection: \.palmRejection
+        case .fingersNavigate: \.fingersNavigate
         }
     }
 
@@ -26,6 +29,7 @@ public enum DrawingOption: CaseIterable, Hashable, Sendable {
         case .widthBySpeed: "widthBySpeed"
         case .widthByPressure: "widthByPressure"
         case .palmRejection: "palmRejection"
+        case .fingersNavigate: "fingersNavigate"
         }
     }
 
@@ -36,6 +40,7 @@ public enum DrawingOption: CaseIterable, Hashable, Sendable {
         case .widthBySpeed: "Width by Speed"
         case .widthByPressure: "Width by Pressure"
         case .palmRejection: "Palm Rejection"
+        case .fingersNavigate: "Fingers Scroll and Zoom"
         }
     }
 
@@ -62,12 +67,14 @@ public enum MenuItem: Hashable, Sendable, CustomStringConvertible {
     /// Every item the settings menu can hold (right click on the empty canvas, or F2).
     public static let settingsMenu: [MenuItem] = DrawingOption.allCases.map(MenuItem.toggle) + [.colors, .keys]
 
-    /// The settings menu as a window shows it: the palm rejection switch only once a stylus has been seen (or it
-    /// was turned off), since without a stylus it changes nothing.
+    /// The settings menu as a window shows it: the palm rejection and fingers-navigate switches only once a stylus
+    /// has been seen (or they were switched from their defaults), since without a stylus they change nothing (or,
+    /// for fingers that navigate, leave nothing to draw with).
     /// `offeringKeys`: where something shows the key help (a window; replay has none).
     public static func settingsMenu(offeringPalmRejection: Bool, offeringKeys: Bool = false) -> [MenuItem] {
         settingsMenu.filter { item in
-            (offeringPalmRejection || item != .toggle(.palmRejection)) && (offeringKeys || item != .keys)
+            (offeringPalmRejection || (item != .toggle(.palmRejection) && item != .toggle(.fingersNavigate)))
+                && (offeringKeys || item != .keys)
         }
     }
     /// The colour menu (three-finger swipe up, C, or "Colours" in the settings menu).
