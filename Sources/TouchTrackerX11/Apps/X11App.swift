@@ -180,6 +180,8 @@ public final class X11App {
             session.handle(.stylusLeft)
         case .contextClick(let point):
             session.handle(.contextClick(units(point)))
+        case .scroll(let input):
+            session.handle(.scroll(input.inUnits(scale: scale)))
         case .deviceRemoved(let source):
             session.handle(.deviceRemoved(sourceID: source))
         case .expose(let rect, let isLast):
