@@ -1,4 +1,5 @@
 import TouchKit
+import TouchTracker
 
 /// Gathers the axis events of one `wl_pointer.frame` into one scroll: wheel clicks or smooth travel, both axes.
 ///
@@ -72,5 +73,13 @@ struct ScrollFrame {
         (notches.y, distance.y) = resolve(clicks: clicks.y, travel: travel.y)
         guard notches != .zero || distance != .zero else { return nil }
         return (notches, distance)
+    }
+}
+
+extension ScrollInput {
+    /// The scroll as `--verbose` logs it: "scroll at (200.0, 100.0): notches (0.0, 1.0), distance (0.0, 0.0), Ctrl".
+    var logLine: String {
+        "scroll at \(location): notches \(notches), distance \(distance)" + (control ? ", Ctrl" : "")
+            + (shift ? ", Shift" : "")
     }
 }

@@ -181,7 +181,9 @@ public final class X11App {
         case .contextClick(let point):
             session.handle(.contextClick(units(point)))
         case .scroll(let input):
-            session.handle(.scroll(input.inUnits(scale: scale)))
+            let scroll = input.inUnits(scale: scale)
+            if options.verbose { log(scroll.logLine) }
+            session.handle(.scroll(scroll))
         case .deviceRemoved(let source):
             session.handle(.deviceRemoved(sourceID: source))
         case .expose(let rect, let isLast):

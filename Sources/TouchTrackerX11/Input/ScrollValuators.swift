@@ -113,4 +113,10 @@ extension ScrollInput {
         input.distance = distance / scale
         return input
     }
+
+    /// The scroll as `--verbose` logs it: "scroll at (200.0, 100.0): notches (0.0, 1.0), distance (0.0, 0.0), Ctrl".
+    var logLine: String {
+        "scroll at \(location): notches \(notches), distance \(distance)" + (control ? ", Ctrl" : "")
+            + (shift ? ", Shift" : "")
+    }
 }
