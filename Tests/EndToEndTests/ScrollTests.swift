@@ -68,6 +68,26 @@ struct ScrollTests {
         #expect(lines.last?.hasSuffix("notches (1.0, 0.0), distance (0.0, 0.0)") == true, "\(lines)")
     }
 
+    @Test("clicks over another window are not counted when the pointer comes back: one click there is one notch")
+    func scrollsElsewhereAreNotCounted() async throws {
+        let session = try await AppSession.launch()
+        defer { session.stop() }
+        let pointer = try session.server.pointer
+        // The root window, left of the app's window: the scrolls move the valuator, and no window of the app's
+        // sees them.
+        try pointer.moveTo(x: 20, y: 20)
+        try pointer.sync()
+        for _ in 0..<4 { try pointer.scroll(vertical: 120) }
+        try pointer.sync()
+        try await Self.pointAt(300, 200, in: session)
+        try pointer.scroll(vertical: 120)
+        try pointer.sync()
+        let lines = try await Self.waitForScrolls(1, in: session)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(Self.scrollLines(session).count == 1, "\(Self.scrollLines(session))")
+        #expect(lines.first?.hasSuffix("notches (0.0, 1.0), distance (0.0, 0.0)") == true, "\(lines)")
+    }
+
     @Test("a driver's button 5 on a device with scroll valuators scrolls one notch, not two")
     func driverButtonScrollsOnce() async throws {
         let session = try await AppSession.launch()
