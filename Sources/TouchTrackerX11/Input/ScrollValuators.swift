@@ -9,7 +9,9 @@ import TouchTracker
 /// value, so a scroll is the change since the device's last value over the increment (a negative increment, a
 /// driver's natural scrolling, turns the direction round). The last values are kept per source device (the
 /// master's events carry the slave's values) and read again from the server when the pointer enters the window:
-/// scrolls over other windows move them too, and this window never sees those.
+/// scrolls over other windows move them too, and this window never sees those. (A scroll the server handles between
+/// the pointer coming in and that reading is taken for where the valuator stood, and lost; a hand on a wheel comes
+/// long after.)
 ///
 /// A wheel's change over its increment is notches (fractions from a high-resolution wheel). A touchpad (a device
 /// with an XI 2.4 gesture class, as libinput's driver gives touchpads, or a dependent touch class) scrolls by
