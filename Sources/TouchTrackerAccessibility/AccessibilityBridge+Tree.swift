@@ -222,7 +222,8 @@ extension AccessibilityBridge {
             }
             return .drawing
         case .drawing:
-            return scene.shapes.topmostShape(near: point, radius: lineWidth / 2).map(AccessibleNode.shape)
+            let inDrawing = scene.viewport.drawingPoint(at: point)
+            return scene.shapes.topmostShape(near: inDrawing, radius: lineWidth / 2).map(AccessibleNode.shape)
         case .menu:
             return scene.menu.flatMap { menu in
                 menu.items.indices.first { menu.itemFrame($0).contains(point) }.flatMap(scene.menuItemNode)

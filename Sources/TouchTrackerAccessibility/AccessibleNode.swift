@@ -215,7 +215,7 @@ enum AccessibleNode: Hashable {
         case .shape(let id):
             // Showing only where the window shows it: a shape moved beyond the window's edge, or left there as the
             // window shrank, is not on the screen.
-            let window = scene.windowBounds
+            let window = scene.visibleDrawing
             if let shape = scene.shapes[id], shape.strokeBounds(defaultWidth: lineWidth).intersects(window) {
                 states.append(.showing)
             }

@@ -13,6 +13,8 @@ public struct AccessibleScene: Sendable {
     /// Screen pixels per drawing unit: the shapes and the menu are in drawing units (DESIGN.md §2a), and reach the
     /// screen multiplied by it.
     public var scale: Double
+    /// Which part of the drawing the window shows, at what zoom: the shapes reach the window through it.
+    public var viewport: Viewport
     /// Every shape, bottom to top (`ShapeCollection.order` is drawing order: the lines oldest first, then the
     /// circles).
     public var shapes: ShapeCollection
@@ -31,12 +33,14 @@ public struct AccessibleScene: Sendable {
     public var keyHelp: String?
 
     public init(
-        windowTitle: String, windowOrigin: Point, windowSize: Size, scale: Double = 1, shapes: ShapeCollection,
+        windowTitle: String, windowOrigin: Point, windowSize: Size, scale: Double = 1,
+        viewport: Viewport = .actualSize, shapes: ShapeCollection,
         selection: ShapeID?, menu: PopupMenu? = nil, isActive: Bool = true, activation: Int = 0, translate: Translate,
         keyHelp: String? = nil
     ) {
         self.keyHelp = keyHelp
         self.scale = scale
+        self.viewport = viewport
         self.menu = menu
         self.isActive = isActive
         self.activation = activation
@@ -104,12 +108,15 @@ public struct AccessibleScene: Sendable {
         return (shapes.order[index], shape)
     }
 
-    /// A shape's extents in screen pixels (its stroke's bounds, offset by the window's place).
+    /// A shape's extents in screen pixels (its stroke's bounds, through the view, offset by the window's place).
     public func screenExtents(of shape: Shape, lineWidth: Double) -> Rect {
-        onScreen(shape.strokeBounds(defaultWidth: lineWidth))
+        onScreen(viewport.windowRect(of: shape.strokeBounds(defaultWidth: lineWidth)))
     }
 
-    /// `rect` of the window (drawing units), on the screen (pixels).
+    /// The part of the drawing the window shows (drawing units).
+    public var visibleDrawing: Rect { viewport.drawingRect(of: windowBounds) }
+
+    /// `rect` of the window (window units), on the screen (pixels).
     public func onScreen(_ rect: Rect) -> Rect {
         let pixels = rect.scaled(by: scale)
         return Rect(
@@ -117,10 +124,10 @@ public struct AccessibleScene: Sendable {
             height: pixels.height)
     }
 
-    /// The window's rectangle in drawing units.
+    /// The window's rectangle in window units.
     public var windowBounds: Rect { Rect(origin: .zero, size: windowSize).scaled(by: 1 / scale) }
 
-    /// The point of the window (drawing units) at `x`, `y` pixels from `origin` (the screen's, or the window's).
+    /// The point of the window (window units) at `x`, `y` pixels from `origin` (the screen's, or the window's).
     public func windowPoint(x: Int, y: Int, from origin: Point) -> Point {
         Point(x: (Double(x) - origin.x) / scale, y: (Double(y) - origin.y) / scale)
     }

@@ -169,7 +169,7 @@ struct Demo: ParsableCommand {
                 (timed.time, .touch(id: id, phase: phase, location: location, force: force))
             case .key(let command):
                 (timed.time, .key(name: command.key, control: command.control, shift: command.shift))
-            case .menu, .stylusHover, .stylusLeft:
+            case .menu, .stylusHover, .stylusLeft, .scroll:
                 nil
             }
         }

@@ -81,7 +81,10 @@ public final class DrawingSession {
     private let registryKeys: RegistryKeyGate
     /// What the accessible tree was last told: the shapes' revision, the selection and the window's size.
     private var publishedScene:
-        (revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size, active: Bool, activation: Int)?
+        (
+            revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size, active: Bool, activation: Int,
+            viewport: Viewport
+        )?
     /// Which notices a screen reader has been told.
     private var noticeAnnouncer = NoticeAnnouncer()
     /// Whether the window has the keyboard focus (as the host last said; active until it says otherwise), and how
@@ -350,7 +353,8 @@ public final class DrawingSession {
         AccessibleScene(
             windowTitle: "TouchTracker", windowOrigin: host.screenOrigin(),
             windowSize: Size(width: Double(renderer.width), height: Double(renderer.height)), scale: scale,
-            shapes: controller.drawingView.shapes, selection: controller.drawingView.selection,
+            viewport: controller.viewport, shapes: controller.drawingView.shapes,
+            selection: controller.drawingView.selection,
             menu: controller.menu, isActive: windowIsActive, activation: activations,
             translate: Localization.translate, keyHelp: keyHelp.text(Localization.translate))
     }
@@ -383,10 +387,12 @@ public final class DrawingSession {
         let menu = controller.menu
         let changed = publishedScene.map {
             $0.revision != view.shapes.revision || $0.selection != view.selection || $0.menu != menu || $0.size != size
-                || $0.active != windowIsActive || $0.activation != activations
+                || $0.active != windowIsActive || $0.activation != activations || $0.viewport != controller.viewport
         }
         if changed ?? true {
-            publishedScene = (view.shapes.revision, view.selection, menu, size, windowIsActive, activations)
+            publishedScene = (
+                view.shapes.revision, view.selection, menu, size, windowIsActive, activations, controller.viewport
+            )
             accessibility.publish(accessibleScene())
         }
     }
@@ -594,14 +600,16 @@ public final class DrawingSession {
         guard !pasteInPreparation else { return }
         let window = controller.window.bounds
         let middle = Point(x: window.midX, y: window.midY)
+        // In drawing units: the pointer's and the window's middle through the view (zoomed and scrolled).
+        let viewport = controller.viewport
         if let cursor = controller.keyboardPastePoint {
             pastePoint = cursor
         } else if let pointer = host.pointerLocation(), (window.minX..<window.maxX).contains(pointer.x),
             (window.minY..<window.maxY).contains(pointer.y)
         {
-            pastePoint = pointer
+            pastePoint = viewport.drawingPoint(at: pointer)
         } else {
-            pastePoint = middle
+            pastePoint = viewport.drawingPoint(at: middle)
         }
         if let outcome = host.readClipboard() {
             pasteArrived(outcome)

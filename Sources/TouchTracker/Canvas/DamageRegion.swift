@@ -103,6 +103,22 @@ public struct DamageRegion: Sendable, Equatable {
         return result
     }
 
+    /// The region with every rectangle multiplied by `factor`, moved by `-offset` and grown by `margin` on every
+    /// side (drawing units to a zoomed canvas's pixels, with room for antialiasing however small the zoom).
+    public func transformed(scale factor: Double, offset: Point, margin: Double) -> DamageRegion {
+        guard factor.isFinite, factor > 0 else { return self }
+        func map(_ rect: Rect) -> Rect {
+            guard !rect.isNull else { return rect }
+            return Rect(
+                x: rect.minX * factor - offset.x - margin, y: rect.minY * factor - offset.y - margin,
+                width: rect.width * factor + 2 * margin, height: rect.height * factor + 2 * margin)
+        }
+        var result = DamageRegion()
+        result.rects = rects.map(map)
+        result.bounds = map(bounds)
+        return result
+    }
+
     public func contains(_ point: Point) -> Bool { rects.contains { $0.contains(point) } }
 
     public func intersects(_ rect: Rect) -> Bool {

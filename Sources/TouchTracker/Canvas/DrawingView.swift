@@ -8,8 +8,25 @@ public final class DrawingView: View {
     public private(set) var document: DrawingDocument
     /// Fingers to shapes; its settings (tap slop, circle pairing, width by speed and pressure) may be changed.
     public var tracker = StrokeTracker()
-    /// How close a tap must be to a shape to select it.
+    /// How close a tap must be to a shape to select it, in window units: the same on screen at every zoom.
     public var hitRadius = 20.0
+
+    /// `hitRadius` in drawing units at the zoom the canvas is shown at (its transform's scale).
+    public var hitRadiusInDrawing: Double {
+        let zoom = transform.isIdentity ? 1 : abs(transform.a)
+        return zoom > 0 && zoom.isFinite ? hitRadius / zoom : hitRadius
+    }
+
+    /// Where the window shows the canvas and how large (`CanvasNavigation` zooms and scrolls it): read by the
+    /// renderer each frame.
+    public var viewport: Viewport {
+        let origin = convert(.zero, to: nil)
+        let zoom = transform.isIdentity ? 1 : abs(transform.a)
+        return Viewport(zoom: zoom, offset: Point(x: -origin.x, y: -origin.y))
+    }
+
+    /// The drawing has no edge: a touch anywhere the canvas is shown is on it.
+    public override func point(inside point: Point) -> Bool { point.isFinite }
     /// What changed in the drawing's look since the renderer last took it. Only the model notes changes here; the
     /// renderer takes them (`takeChanges`) and keeps its own bookkeeping.
     public internal(set) var changes = DrawingChanges()
@@ -72,7 +89,7 @@ public final class DrawingView: View {
 
     /// The topmost shape within the hit radius of `point` (circles are above lines, so they are hit first).
     public func shape(at point: Point) -> ShapeID? {
-        document.shapes.topmostShape(near: point, radius: hitRadius)
+        document.shapes.topmostShape(near: point, radius: hitRadiusInDrawing)
     }
 
     /// The visible in-progress lines, oldest touch first.
@@ -306,7 +323,7 @@ public final class DrawingView: View {
     private func erase(with touch: Touch, from start: Point) {
         let end = canvasPoint(of: touch)
         eraserPlaces[touch.identifier] = end
-        let crossed = document.shapes.shapes(alongSegmentFrom: start, to: end, radius: hitRadius)
+        let crossed = document.shapes.shapes(alongSegmentFrom: start, to: end, radius: hitRadiusInDrawing)
         if !crossed.isEmpty { apply(document.erase(crossed, stroke: touch.identifier)) }
     }
 

@@ -6,6 +6,8 @@ import TouchKit
 public final class DrawingController {
     public let window: Window
     public let drawingView: DrawingView
+    /// The view over the drawing: scroll and zoom (the canvas is its view for zooming).
+    public let navigation: CanvasNavigation
     public private(set) var menuView: MenuView?
 
     /// Tap on a line: select it and open the menu; tap elsewhere: deselect and close. Waits for the double tap to
@@ -73,7 +75,8 @@ public final class DrawingController {
         notices = NoticeBoard(clock: window.clock)
         drawingView =
             documentLoading ? DrawingView(frameWhileLoading: frame) : DrawingView(frame: frame, drawing: drawing)
-        window.addSubview(drawingView)
+        navigation = CanvasNavigation(canvas: drawingView, frame: frame)
+        window.addSubview(navigation.scrollView)
         drawingView.limits = limits
         drawingView.onFull = { [weak self] kind in
             guard let self else { return }
@@ -81,6 +84,7 @@ public final class DrawingController {
         }
         installRecognizers()
         InteractionMetrics.apply(to: self)
+        navigation.onChange = { [unowned self] previousZoom in self.viewChanged(previousZoom: previousZoom) }
     }
 
     /// Puts a document read in the background under what was drawn while it loaded
@@ -114,7 +118,10 @@ public final class DrawingController {
         tapRecognizer.name = "tap"
         tapRecognizer.require(toFail: doubleTapRecognizer)
         tapRecognizer.addTarget(self) { controller, recognizer in
-            if recognizer.state == .ended { controller.tap(at: recognizer.location(in: controller.drawingView)) }
+            if recognizer.state == .ended {
+                controller.tap(
+                    at: recognizer.location(in: controller.drawingView), menuAt: recognizer.location(in: nil))
+            }
         }
         longPressRecognizer.name = "long press"
         longPressRecognizer.delegate = gestureRules
@@ -127,7 +134,7 @@ public final class DrawingController {
         swipeRecognizer.addTarget(self) { controller, recognizer in
             if recognizer.state == .ended {
                 controller.drawingView.select(nil)
-                controller.openColorMenu(at: recognizer.location(in: controller.drawingView))
+                controller.openColorMenu(at: recognizer.location(in: nil))
             }
         }
         longPressRecognizer.require(toFail: swipeRecognizer)
@@ -159,11 +166,25 @@ public final class DrawingController {
     public func resize(to size: Size) {
         let frame = Rect(origin: .zero, size: size)
         window.frame = frame
-        drawingView.frame = frame
-        // Complete shapes keep their window coordinates, which a resize does not change: only the window is redrawn.
-        drawingView.noteChanged(frame)
-        keyboard.move(by: .zero, within: frame)
+        navigation.resize(to: size)
+        // The drawing stays where it is under the window's top-left corner: only the window is redrawn.
+        noteWindowChanged(frame)
         if let menu { reopenMenu(menu) }
+    }
+
+    /// Which part of the drawing the window shows, and at what zoom.
+    public var viewport: Viewport { navigation.viewport }
+
+    /// Notes that `rect` of the window (window units: a menu, the window itself) must be shown again.
+    private func noteWindowChanged(_ rect: Rect) {
+        drawingView.noteChanged(viewport.drawingRect(of: rect))
+    }
+
+    /// The view scrolled or zoomed: a menu opened over the drawing closes (its shape or place moved away under
+    /// it), and a new zoom is shown for a moment.
+    private func viewChanged(previousZoom: Double) {
+        closeMenu()
+        if viewport.zoom != previousZoom { showNotice(.zoom(percent: viewport.percent), for: 1) }
     }
 
     // MARK: Input
@@ -207,6 +228,8 @@ public final class DrawingController {
     /// A wheel or touchpad scroll (the view of the drawing follows it once it can move; until then it does nothing).
     public func scroll(_ input: ScrollInput) {
         pointedLast = true
+        gestureHintDismissed = true
+        navigation.scroll(input)
     }
 
     /// Lets time pass to `time` (seconds on the window clock), firing due gesture timers.
@@ -249,7 +272,7 @@ public final class DrawingController {
         // move), or its drag would go on moving whichever shape the click selects.
         endDrag()
         keyboard.movingShape = nil
-        if let shape = drawingView.shape(at: point) {
+        if let shape = drawingView.shape(at: viewport.drawingPoint(at: point)) {
             drawingView.select(shape)
             openSelectionMenu(at: point)
         } else {
@@ -317,7 +340,7 @@ public final class DrawingController {
         case .openSelectionMenu:
             // The Delete menu is for a shape at rest: not while a finger drags it.
             guard dragAnchor == nil, let shape = drawingView.selectedShape else { return false }
-            openSelectionMenu(at: shape.menuAnchor, highlightingFirst: true)
+            openSelectionMenu(at: viewport.windowPoint(of: shape.menuAnchor), highlightingFirst: true)
         case .toggle(let option):
             toggle(option)
         case .openColorMenu:
@@ -340,6 +363,14 @@ public final class DrawingController {
         case .paste:
             guard let onPaste else { return false }
             onPaste()
+        case .zoomIn:
+            navigation.zoom(by: CanvasNavigation.keyZoomStep, around: keyboardMenuAnchor)
+        case .zoomOut:
+            navigation.zoom(by: 1 / CanvasNavigation.keyZoomStep, around: keyboardMenuAnchor)
+        case .actualSize:
+            navigation.zoom(to: 1, around: keyboardMenuAnchor)
+        case .fitDrawing:
+            navigation.fit(drawingView.shapes.approximateBounds)
         }
         return true
     }
@@ -361,16 +392,17 @@ public final class DrawingController {
         let before = keyboard.location
         keyboard.isShown = true
         if let stroke = keyboard.stroke {
-            keyboard.move(by: offset, within: window.bounds)
+            keyboard.move(by: offset, within: KeyboardCursor.reach)
             drawingView.moveKeyboardStroke(stroke, to: keyboard.location, time: window.clock.now)
         } else if let selection = drawingView.selection, dragAnchor == nil {
             let box = drawingView.shapes[selection]?.strokeBounds(defaultWidth: drawingView.lineWidth) ?? .null
-            let step = KeyboardCursor.shapeStep(offset, moving: box, within: window.bounds)
+            let step = KeyboardCursor.shapeStep(offset, moving: box, within: KeyboardCursor.reach)
             drawingView.nudgeSelectedShape(by: step, joiningLastMove: keyboard.movingShape == selection)
             keyboard.movingShape = drawingView.selection
-            keyboard.move(by: step, within: window.bounds)
+            keyboard.move(by: step, within: KeyboardCursor.reach)
+            navigation.keepVisible(Rect(origin: box.origin + step, size: box.size))
         } else {
-            keyboard.move(by: offset, within: window.bounds)
+            keyboard.move(by: offset, within: KeyboardCursor.reach)
         }
         noteKeyboardCursorMoved(from: before)
         return true
@@ -412,17 +444,20 @@ public final class DrawingController {
         keyboard.isShown = true
         if let shape = drawingView.selectedShape {
             keyboard.location = shape.menuAnchor
-            keyboard.move(by: .zero, within: window.bounds)
+            keyboard.move(by: .zero, within: KeyboardCursor.reach)
+            navigation.keepVisible(shape.strokeBounds(defaultWidth: drawingView.lineWidth))
         }
         noteKeyboardCursorMoved(from: before)
         return true
     }
 
     /// The crosshair's old and new place must be shown again.
+    /// The view follows the cursor (it stays in view).
     private func noteKeyboardCursorMoved(from before: Point) {
         pointedLast = false
-        drawingView.noteChanged(KeyboardCursor.crosshairFrame(at: before))
-        drawingView.noteChanged(KeyboardCursor.crosshairFrame(at: keyboard.location))
+        navigation.keepVisible(Rect(origin: keyboard.location, size: .zero))
+        noteWindowChanged(KeyboardCursor.crosshairFrame(at: viewport.windowPoint(of: before)))
+        noteWindowChanged(KeyboardCursor.crosshairFrame(at: viewport.windowPoint(of: keyboard.location)))
     }
 
     /// Whether a touch, a pen or the pointer was used since the keyboard cursor last moved.
@@ -553,10 +588,11 @@ public final class DrawingController {
 
     // MARK: Gestures
 
-    private func tap(at point: Point) {
+    /// A tap at `point` of the drawing, `windowPoint` of the window (where a menu opens).
+    private func tap(at point: Point, menuAt windowPoint: Point) {
         if let shape = drawingView.shape(at: point) {
             drawingView.select(shape)
-            openSelectionMenu(at: point)
+            openSelectionMenu(at: windowPoint)
         } else {
             drawingView.select(nil)
             closeMenu()
@@ -711,17 +747,17 @@ public final class DrawingController {
         // A touch or click on an item: a menu it opens (the colours) opens with nothing highlighted, as a pointer's.
         view.onActivate = { [weak self] item in self?.activate(item, highlightingNext: false) }
         view.onChange = { [weak self, weak view] in
-            if let self, let view { self.drawingView.noteChanged(view.menu.damageFrame) }
+            if let self, let view { self.noteWindowChanged(view.menu.damageFrame) }
         }
         window.addSubview(view)
         menuView = view
-        drawingView.noteChanged(view.menu.damageFrame)
+        noteWindowChanged(view.menu.damageFrame)
     }
 
     private func closeMenu() {
         guard let view = menuView else { return }
         menuView = nil
-        drawingView.noteChanged(view.menu.damageFrame)
+        noteWindowChanged(view.menu.damageFrame)
         view.removeFromSuperview()
     }
 
@@ -743,7 +779,7 @@ public final class DrawingController {
         }
         if keyboard.isShown {
             snapshot.keyboard = InspectorSnapshot.KeyboardMark(
-                location: keyboard.location, isDrawing: keyboard.isDrawing)
+                location: viewport.windowPoint(of: keyboard.location), isDrawing: keyboard.isDrawing)
         }
         return snapshot
     }
@@ -769,7 +805,8 @@ public final class DrawingController {
     public var overlay: Overlay {
         Overlay(
             inspector: inspector, notice: notices.shown, hint: isHintShown ? .gestureHint : nil,
-            keyboardCursor: keyboard.isShown ? keyboard.location : nil, stylusRings: stylusRings)
+            keyboardCursor: keyboard.isShown ? viewport.windowPoint(of: keyboard.location) : nil,
+            stylusRings: stylusRings)
     }
 
     /// How wide the ring under a hovering pen's tip is, in drawing units.
@@ -778,8 +815,9 @@ public final class DrawingController {
     /// The rings under the stylus: where a hovering tip would land or a hovering eraser would erase, and what each
     /// pressed eraser takes.
     private var stylusRings: [StylusRing] {
+        let viewport = viewport
         var rings = drawingView.eraserLocations.map {
-            StylusRing(center: $0, radius: drawingView.hitRadius, tool: .eraser)
+            StylusRing(center: viewport.windowPoint(of: $0), radius: drawingView.hitRadius, tool: .eraser)
         }
         if let hover = stylusHover {
             let radius = hover.tool == .eraser ? drawingView.hitRadius : Self.penRingRadius
@@ -808,6 +846,6 @@ public final class DrawingController {
         StateSnapshot(
             drawing: drawingView.drawing, selection: drawingView.document.selectionPosition, menu: menu,
             linesInProgress: drawingView.visibleLinesInProgress.count,
-            circlesInProgress: drawingView.visibleCirclesInProgress.count)
+            circlesInProgress: drawingView.visibleCirclesInProgress.count, viewport: viewport)
     }
 }

@@ -30,6 +30,13 @@ public enum KeyAction: Hashable, Sendable {
     case copy
     /// Ctrl+V or Shift+Insert: the clipboard's shapes into the drawing, at the pointer.
     case paste
+    /// Ctrl++ (or Ctrl+=) and Ctrl+-: zoom in and out about the window's centre.
+    case zoomIn
+    case zoomOut
+    /// Ctrl+0: back to 100 %, about the window's centre.
+    case actualSize
+    /// Ctrl+Shift+J (GIMP's "fit image in window"): the whole drawing fills the window.
+    case fitDrawing
 }
 
 /// The keyboard map: which `KeyCommand` means which `KeyAction`.
@@ -62,6 +69,10 @@ public enum KeyMap {
         case ("F2", false, false): .openSettingsMenu
         case ("s", true, false): .export
         case ("F1", false, false): .toggleInspector
+        case ("plus", true, _), ("equal", true, _), ("KP_Add", true, _): .zoomIn
+        case ("minus", true, _), ("KP_Subtract", true, _): .zoomOut
+        case ("0", true, false), ("KP_0", true, false): .actualSize
+        case ("j", true, true): .fitDrawing
         default: nil
         }
     }

@@ -91,6 +91,12 @@ public struct KeyboardCursor: Hashable, Sendable {
             y: along(offset.y, from: box.minY, size: box.height, in: bounds.minY, bounds.height))
     }
 
+    /// Where the keyboard's cursor and the shapes it moves may go: as far as a document may hold coordinates (the
+    /// drawing has no edge; the view follows the cursor).
+    public static let reach = Rect(
+        x: -DocumentCodec.coordinateLimit, y: -DocumentCodec.coordinateLimit, width: 2 * DocumentCodec.coordinateLimit,
+        height: 2 * DocumentCodec.coordinateLimit)
+
     /// `location` moved by `offset`, kept inside `bounds`.
     mutating func move(by offset: Point, within bounds: Rect) {
         location = Point(

@@ -120,6 +120,7 @@ extension Message {
         case redoneRemoved = "Redone: {1} removed"
         case redoneChanged = "Redone: {1}"
         case redoneMany = "Redone: several shapes changed"
+        case zoom = "Zoom: {1} %"
     }
 
     init(_ template: Template, _ arguments: Argument...) {
@@ -271,6 +272,9 @@ extension Message {
     public static let gestureHint = Message(.gestureHint)
 
     public static func inspectorTouches(_ count: Int) -> Message { Message(.inspectorTouches, .literal("\(count)")) }
+
+    /// The view's zoom changed: shown for a moment, as a whole percentage.
+    public static func zoom(percent: Int) -> Message { Message(.zoom, .literal("\(percent)")) }
 
     public static let copiedSelection = Message(.copiedSelection)
     public static let copiedDrawing = Message(.copiedDrawing)

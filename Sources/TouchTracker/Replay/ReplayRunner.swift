@@ -20,6 +20,8 @@ public enum ReplayRunner {
             case .menu(let title):
                 // Scripts name items by their English titles; a title no menu has activates nothing.
                 if let item = MenuItem(title: title) { controller.activate(item) }
+            case .scroll(let input):
+                controller.scroll(input)
             }
         }
         controller.window.clock.runUntilIdle()

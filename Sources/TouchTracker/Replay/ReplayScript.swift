@@ -12,6 +12,9 @@ public enum ReplayEvent: Hashable, Sendable {
     case key(KeyCommand)
     /// Activates the open menu's item with this title, exactly as a click on it would.
     case menu(String)
+    /// A wheel (`"wheel": [dx, dy]`, in clicks) or a touchpad's smooth scroll (`"scroll": [dx, dy]`, in window
+    /// units) at the pointer, with Ctrl (`"ctrl": true`: zoom) or Shift (`"shift": true`: sideways).
+    case scroll(ScrollInput)
 }
 
 /// A replay script event at its time, in seconds from the start.
@@ -83,7 +86,7 @@ public enum ReplayScript {
             throw fail("\"t\" must be a number of seconds between 0 and 10000000")
         }
         // One event a line: a line naming two would silently be taken as one of them.
-        let kinds = ["key", "menu", "hover", "id"].filter { value[$0] != nil }
+        let kinds = ["key", "menu", "hover", "id", "wheel", "scroll"].filter { value[$0] != nil }
         if kinds.count > 1 {
             throw fail(
                 "a line is one event, and this one has " + kinds.map { "\"\($0)\"" }.joined(separator: " and ")
@@ -101,6 +104,30 @@ public enum ReplayScript {
             }
             return TimedReplayEvent(time: time, event: .menu(title))
         }
+        for kind in ["wheel", "scroll"] {
+            guard let amount = value[kind] else { continue }
+            guard case .array(let parts) = amount, parts.count == 2, case .number(let dx) = parts[0],
+                case .number(let dy) = parts[1], dx.isFinite, dy.isFinite, abs(dx) <= 1e6, abs(dy) <= 1e6
+            else {
+                throw fail("\"\(kind)\" must be [dx, dy], two numbers (\(kind == "wheel" ? "clicks" : "window units"))")
+            }
+            let x = try coordinate(value["x"], name: "x", line: line)
+            let y = try coordinate(value["y"], name: "y", line: line)
+            var flags: [String: Bool] = [:]
+            for flag in ["ctrl", "shift"] {
+                guard let flagValue = value[flag] else { continue }
+                guard case .bool(let on) = flagValue else { throw fail("\"\(flag)\" must be true or false") }
+                flags[flag] = on
+            }
+            let travel = Point(x: dx, y: dy)
+            return TimedReplayEvent(
+                time: time,
+                event: .scroll(
+                    ScrollInput(
+                        location: Point(x: x, y: y), notches: kind == "wheel" ? travel : .zero,
+                        distance: kind == "scroll" ? travel : .zero, control: flags["ctrl"] ?? false,
+                        shift: flags["shift"] ?? false)))
+        }
         if let hoverValue = value["hover"] {
             guard case .string(let name) = hoverValue, name == "pen" || name == "eraser" || name == "out" else {
                 throw fail("\"hover\" must be \"pen\" or \"eraser\" (with \"x\" and \"y\"), or \"out\"")
@@ -112,7 +139,8 @@ public enum ReplayScript {
                 time: time, event: .stylusHover(Point(x: x, y: y), tool: name == "pen" ? .pencil : .eraser))
         }
         guard let idValue = value["id"] else {
-            throw fail("expected a touch (\"id\", \"phase\", \"x\", \"y\"), \"key\", \"menu\" or \"hover\"")
+            throw fail(
+                "expected a touch (\"id\", \"phase\", \"x\", \"y\"), \"key\", \"menu\", \"hover\", \"wheel\" or \"scroll\"")
         }
         guard case .number(let idNumber) = idValue, idNumber >= 0, idNumber <= 4_294_967_295,
             idNumber == idNumber.rounded()

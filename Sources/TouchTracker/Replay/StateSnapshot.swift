@@ -11,11 +11,14 @@ public struct StateSnapshot: Hashable, Sendable {
     public var selectedCircle: Int?
     /// Visible two-finger circles being drawn; written only when there are some.
     public var circlesInProgress: Int
+    /// The view over the drawing; written only when it is not 100 % at the origin.
+    public var viewport: Viewport
 
     public init(
         drawing: Drawing, selection: (kind: Shape.Kind, index: Int)?, menu: PopupMenu?, linesInProgress: Int,
-        circlesInProgress: Int = 0
+        circlesInProgress: Int = 0, viewport: Viewport = .actualSize
     ) {
+        self.viewport = viewport
         self.drawing = drawing
         selectedLine = selection?.kind == .line ? selection?.index : nil
         selectedCircle = selection?.kind == .circle ? selection?.index : nil
@@ -55,6 +58,15 @@ public struct StateSnapshot: Hashable, Sendable {
             if circlesInProgress > 0 {
                 out.raw(",\n \"circlesInProgress\": ")
                 out.integer(circlesInProgress)
+            }
+            if viewport != .actualSize {
+                out.raw(",\n \"view\": {\"zoom\": ")
+                DocumentCodec.appendNumber(viewport.zoom, to: &out)
+                out.raw(", \"x\": ")
+                DocumentCodec.appendNumber(viewport.offset.x, to: &out)
+                out.raw(", \"y\": ")
+                DocumentCodec.appendNumber(viewport.offset.y, to: &out)
+                out.raw("}")
             }
         }
     }

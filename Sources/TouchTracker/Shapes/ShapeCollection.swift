@@ -185,6 +185,17 @@ public struct ShapeCollection: Sendable {
         nextCircle = Swift.max(nextCircle, other.nextCircle)
     }
 
+    /// Where the shapes lie, to within a cell of the spatial index (32 units) on each side: what "fit the whole
+    /// drawing" shows. Found from the index's cells, not from every shape. Null when there are none.
+    public var approximateBounds: Rect {
+        let (cells, unfiled) = index.occupiedCells()
+        var bounds = cells ?? .null
+        for id in unfiled {
+            if let shape = storage[id] { bounds = bounds.union(shape.strokeBounds(defaultWidth: 0)) }
+        }
+        return bounds
+    }
+
     /// The topmost shape whose stroke's centre line is within `radius` of `point` (exact distance).
     public func topmostShape(near point: Point, radius: Double) -> ShapeID? {
         index.topmostShape(near: point, radius: radius) { storage[$0] }

@@ -122,6 +122,28 @@ public struct ShapeIndex: Sendable {
         }
     }
 
+    /// The cells that hold any shape, as one rectangle, and the shapes too large to file (whose extent the caller
+    /// knows): the drawing's extent to a cell, found from the cells, not the shapes (the window's "fit the whole
+    /// drawing" asks it on the event loop, whatever the drawing's size). Nil when no cell holds a shape.
+    public func occupiedCells() -> (bounds: Rect?, unfiled: [ShapeID]) {
+        var low = (x: Int32.max, y: Int32.max)
+        var high = (x: Int32.min, y: Int32.min)
+        func note(_ key: CellKey) {
+            low = (min(low.x, key.x), min(low.y, key.y))
+            high = (max(high.x, key.x), max(high.y, key.y))
+        }
+        for index in grid.indices where !grid[index].isEmpty {
+            note(CellKey(x: Int32(index % Self.gridCells), y: Int32(index / Self.gridCells)))
+        }
+        for key in outside.keys { note(key) }
+        guard low.x <= high.x else { return (nil, unfiled) }
+        let size = cells.size
+        let bounds = Rect(
+            x: Double(low.x) * size, y: Double(low.y) * size, width: Double(high.x - low.x + 1) * size,
+            height: Double(high.y - low.y + 1) * size)
+        return (bounds, unfiled)
+    }
+
     /// Cell geometry: which cells a point or a shape falls in, kept apart from the cells' contents so that
     /// filing a shape can walk its cells while changing them.
     private struct Cells: Sendable {

@@ -43,12 +43,19 @@ struct ImagePixels {
         let y0 = max(box.y0, 0)
         let y1 = min(box.y1, height)
         guard x1 > x0, y1 > y0 else { return }
-        func channel(_ value: Double) -> UInt32 { UInt32((min(1, max(0, value)) * 255).rounded()) }
-        // Cairo keeps each pixel as a native 32-bit word (as `CairoSurface.pixel(x:y:)` reads it); the top byte is
-        // opaque alpha for the screen's ARGB32 surfaces, and unused in RGB24 ones.
-        let word = 0xFF00_0000 | channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
+        let word = color.opaqueWord
         for y in y0..<y1 {
             (data + y * stride + x0 * 4).assumingMemoryBound(to: UInt32.self).update(repeating: word, count: x1 - x0)
         }
+    }
+}
+
+extension Color {
+    /// The colour as an opaque pixel word. Cairo keeps each pixel as a native 32-bit word (as
+    /// `CairoSurface.pixel(x:y:)` reads it); the top byte is opaque alpha for the screen's ARGB32 surfaces, and
+    /// unused in RGB24 ones.
+    var opaqueWord: UInt32 {
+        func channel(_ value: Double) -> UInt32 { UInt32((min(1, max(0, value)) * 255).rounded()) }
+        return 0xFF00_0000 | channel(red) << 16 | channel(green) << 8 | channel(blue)
     }
 }

@@ -14,9 +14,11 @@ import TouchTracker
 /// still being repainted, the menu and the overlay — is drawn on top of the tiles in every frame, whatever the
 /// painters are doing. Hit testing never looks at tiles: it asks the view's spatial index.
 ///
-/// The view is in drawing units (one unit is one pixel on a 100 % screen); the canvas and its tiles are in pixels,
-/// `scale` of them per unit (DESIGN.md §2a). Everything the view says (its damage, shapes, menu and overlay) is
-/// multiplied by `scale` here, on its way to the pixels, and nowhere else.
+/// The view is in drawing units (one unit is one pixel on a 100 % screen), shown at its `viewport`'s zoom and
+/// place; the canvas and its tiles are in pixels, `scale` of them per window unit (DESIGN.md §2a, §2b). The drawing
+/// (the view's damage and shapes) goes to the pixels through the viewport and the scale, the menu and the overlay
+/// (window units) through the scale alone, here and nowhere else. The tiles are kept for the zoom shown; after a
+/// change of zoom the earlier zoom's tiles are shown scaled until the new ones are painted.
 public final class DrawingRenderer {
     public private(set) var canvas: CairoSurface
     /// Canvas pixels per drawing unit: the screen's scale.
@@ -68,7 +70,8 @@ public final class DrawingRenderer {
         canvas = try makeCanvas(width, height)
         canvasContext = try CairoContext(surface: canvas)
         tiles = TileCache(
-            width: width, height: height, painterThreads: painterThreads, onTileFinished: onTileFinished)
+            width: width, height: height, pixelsPerUnit: self.scale, painterThreads: painterThreads,
+            onTileFinished: onTileFinished)
     }
 
     public var width: Int { canvas.width }
@@ -102,21 +105,73 @@ public final class DrawingRenderer {
     public func resize(width: Int, height: Int, scale newScale: Double? = nil) throws(CairoError) {
         let newScale = newScale.map(Self.usable) ?? scale
         guard width != canvas.width || height != canvas.height || newScale != scale else { return }
-        if newScale != scale {
-            // What the window shows now, stretched to the new scale: made before the canvas goes (a platform may
-            // reuse its memory), from pixels only (no shape is stroked on the loop).
-            let backdrop = try CairoSurface.stretched(
-                canvas, by: newScale / scale, width: width, height: height, over: backgroundColor)
-            canvas = try makeCanvas(width, height)
-            canvasContext = try CairoContext(surface: canvas)
-            scale = newScale
-            tiles.rescale(width: width, height: height, backdrop: backdrop)
-        } else {
-            canvas = try makeCanvas(width, height)
-            canvasContext = try CairoContext(surface: canvas)
-            tiles.resize(width: width, height: height)
-        }
+        canvas = try makeCanvas(width, height)
+        canvasContext = try CairoContext(surface: canvas)
+        // A new scale is a new zoom of the tiles, which the next frame follows (`followViewport`).
+        scale = newScale
+        tiles.move(width: width, height: height, origin: tiles.origin)
         shownOverlay = nil
+        resized = true
+    }
+
+    /// Whether the canvas was made anew since the last frame (it is composed whole).
+    private var resized = false
+
+    // MARK: From the drawing to the pixels
+
+    /// Canvas pixels per drawing unit: the zoom times the screen's scale.
+    private var pixelsPerUnit: Double { tiles.pixelsPerUnit }
+
+    /// The zoomed drawing's pixel at the canvas's top-left corner.
+    private var pixelOrigin: Point { Point(x: Double(tiles.origin.x), y: Double(tiles.origin.y)) }
+
+    /// Where the drawing's `region` lies on the canvas, a pixel more on every side for antialiasing.
+    private func canvasRegion(_ region: DamageRegion) -> DamageRegion {
+        region.transformed(scale: pixelsPerUnit, offset: pixelOrigin, margin: 1)
+    }
+
+    /// Where the drawing's `rect` lies on the canvas, a pixel more on every side for antialiasing.
+    private func canvasRect(_ rect: Rect) -> Rect {
+        canvasRegion(DamageRegion(rect)).bounds
+    }
+
+    /// Where the drawing's `rect` lies among the tiles (tile pixels), a pixel more on every side.
+    private func tileRect(_ rect: Rect) -> Rect {
+        DamageRegion(rect).transformed(scale: pixelsPerUnit, offset: .zero, margin: 1).bounds
+    }
+
+    /// Follows the view's zoom and place: a new zoom (or screen scale) paints the tiles anew, the old ones shown
+    /// scaled meanwhile, nearest first to the point the zoom held still; a scroll keeps the tiles and paints those
+    /// it brings in. Returns whether the window must be composed whole.
+    private func followViewport(of view: DrawingView) -> Bool {
+        let viewport = view.viewport
+        let ppu = viewport.zoom * scale
+        guard ppu.isFinite, ppu > 0, viewport.offset.isFinite else { return false }
+        func pixel(_ value: Double) -> Int { Int(Swift.min(Swift.max((value * scale).rounded(), -1e15), 1e15)) }
+        let origin = (x: pixel(viewport.offset.x), y: pixel(viewport.offset.y))
+        if ppu != tiles.pixelsPerUnit {
+            tiles.changeZoom(
+                pixelsPerUnit: ppu, width: width, height: height, origin: origin,
+                focus: heldPoint(from: tiles.pixelsPerUnit, pixelOrigin, to: ppu, origin))
+            return true
+        }
+        guard origin != tiles.origin else { return false }
+        tiles.move(width: width, height: height, origin: origin)
+        return true
+    }
+
+    /// The window pixel that shows the same drawing point before and after a change of zoom (the pointer of a
+    /// Ctrl+wheel, the centre of a key's zoom or a pinch), or nil when there is none in the window.
+    private func heldPoint(
+        from ppu0: Double, _ origin0: Point, to ppu1: Double, _ origin1: (x: Int, y: Int)
+    ) -> Point? {
+        // d·ppu0 − o0 = d·ppu1 − o1 for the drawing point d held still, which shows at d·ppu0 − o0.
+        let o1 = Point(x: Double(origin1.x), y: Double(origin1.y))
+        let held = Point(
+            x: (origin0.x - o1.x) / (ppu0 - ppu1) * ppu0 - origin0.x,
+            y: (origin0.y - o1.y) / (ppu0 - ppu1) * ppu0 - origin0.y)
+        let window = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        return held.isFinite && window.contains(held) ? held : nil
     }
 
     /// Draws from now on into `canvas`, which holds exactly what the current canvas holds (a platform that rotates
@@ -135,7 +190,10 @@ public final class DrawingRenderer {
         for view: DrawingView, menu: PopupMenu? = nil, overlay: Overlay = Overlay(), forceFull: Bool = false
     ) -> DamageRegion? {
         let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        let moved = followViewport(of: view)
         var damage = takeTileChanges(from: view)
+        if moved || resized { damage.add(full) }
+        resized = false
         damage.add(tiles.schedule { scene(of: view) })
         damage.add(tiles.swapInFinished())
         damage.add(prunePendingShapes(of: view))
@@ -168,7 +226,9 @@ public final class DrawingRenderer {
     /// tests, the benchmark and anything that needs a complete picture; the window never waits.
     @discardableResult
     public func waitUntilTilesComplete(for view: DrawingView, timeout: Double = 30) -> Bool {
+        let moved = followViewport(of: view)
         carried = takeTileChanges(from: view)
+        if moved { carried?.add(Rect(x: 0, y: 0, width: Double(width), height: Double(height))) }
         let (complete, changed) = tiles.waitUntilComplete(timeout: timeout) { scene(of: view) }
         // The tiles swapped in, and what the view changed, are drawn by the next frame.
         carried?.add(changed)
@@ -182,7 +242,7 @@ public final class DrawingRenderer {
         let changes = view.takeChanges()
         var rest = carried ?? WindowChanges()
         carried = nil
-        rest.add(changes.region.scaled(by: scale))
+        rest.add(canvasRegion(changes.region))
         rest.redrawnLinesInProgress.formUnion(changes.redrawnLinesInProgress)
         if changes.everythingChanged || !tilesStarted {
             // The first frame shows the whole window; later rebuilds show each tile as it is swapped in (tiles with
@@ -199,7 +259,7 @@ public final class DrawingRenderer {
             }
         } else if !changes.completeShapesChanged.isEmpty {
             tiles.beginChange()
-            for rect in changes.completeShapesChanged.rects { tiles.invalidate(rect.scaled(by: scale)) }
+            for rect in changes.completeShapesChanged.rects { tiles.invalidate(tileRect(rect)) }
             for shape in changes.shapesCompleted ?? [] { pendingShapes[shape] = tiles.version }
         }
         return rest
@@ -217,7 +277,8 @@ public final class DrawingRenderer {
 
     private func scene(of view: DrawingView) -> TileScene {
         TileScene(
-            version: tiles.version, view: view, scale: scale, background: backgroundColor, completeColor: completeColor)
+            version: tiles.version, view: view, scale: pixelsPerUnit, background: backgroundColor,
+            completeColor: completeColor)
     }
 
     /// Forgets shapes the tiles now show (or that are gone). A shape is shown once the tiles under its stroke's
@@ -231,9 +292,10 @@ public final class DrawingRenderer {
         guard !pendingShapes.isEmpty else { return redraw }
         pendingShapes = pendingShapes.filter { id, version in
             guard let shape = view.shapes[id] else { return false }
-            let band = DamageRegion.stroke(of: shape, defaultWidth: view.lineWidth).scaled(by: scale)
-            guard tiles.shows(band, atLeast: version) else { return true }
-            redraw.add(band)
+            let band = DamageRegion.stroke(of: shape, defaultWidth: view.lineWidth)
+            guard tiles.shows(band.transformed(scale: pixelsPerUnit, offset: .zero, margin: 1), atLeast: version)
+            else { return true }
+            redraw.add(canvasRegion(band))
             return false
         }
         return redraw
@@ -251,14 +313,15 @@ public final class DrawingRenderer {
         // What Cairo draws is clipped to the region's rectangles, a clip set up only once something Cairo draws lies
         // in the region: a long line's hundred boxes cost ~65 µs a frame to clip to, for nothing when only lines in
         // progress (drawn by `LineRaster`, within the region's boxes) are there. Under the clip, Cairo draws in
-        // drawing units.
+        // drawing units, zoomed and scrolled; the menu and the overlay are drawn in window units (`inWindowUnits`).
         var clipped = false
         let clip = {
             guard !clipped else { return }
             clipped = true
             self.canvasContext.save()
             self.canvasContext.clip(to: region)
-            self.canvasContext.scale(by: self.scale)
+            self.canvasContext.translate(x: -self.pixelOrigin.x, y: -self.pixelOrigin.y)
+            self.canvasContext.scale(by: self.pixelsPerUnit)
         }
         drawPendingShapes(of: view, in: region, clip: clip)
         if let selected = view.selectedShape, region.intersects(canvasBounds(of: selected, in: view)) {
@@ -268,21 +331,31 @@ public final class DrawingRenderer {
         }
         drawLinesInProgress(of: view, in: region, pixels: pixels, redrawn: redrawn)
         for circle in view.visibleCirclesInProgress
-        where region.intersects(circle.strokeBounds(defaultWidth: view.lineWidth).scaled(by: scale)) {
+        where region.intersects(canvasRect(circle.strokeBounds(defaultWidth: view.lineWidth))) {
             clip()
             canvasContext.setColor(inProgressColor)
             canvasContext.stroke(circle, width: view.lineWidth)
         }
         if let menu, region.intersects(menu.damageFrame.scaled(by: scale)) {
             clip()
-            MenuPainter.paint(menu, translate: translate, in: canvasContext)
+            inWindowUnits { MenuPainter.paint(menu, translate: translate, in: canvasContext) }
         }
         if let shownOverlay, region.intersects(shownOverlay.bounds.scaled(by: scale)) {
             clip()
-            shownOverlay.paint(in: canvasContext)
+            inWindowUnits { shownOverlay.paint(in: canvasContext) }
         }
         if clipped { canvasContext.restore() }
         canvas.flush()
+    }
+
+    /// Draws with Cairo in window units (the menu, the overlay): the screen's scale alone, under the clip set.
+    private func inWindowUnits(_ draw: () -> Void) {
+        canvasContext.save()
+        canvasContext.scale(by: 1 / pixelsPerUnit)
+        canvasContext.translate(x: pixelOrigin.x, y: pixelOrigin.y)
+        canvasContext.scale(by: scale)
+        draw()
+        canvasContext.restore()
     }
 
     /// Lines in progress, in red or the line's own colour and width, stacked in the order of their touches' keys
@@ -291,14 +364,15 @@ public final class DrawingRenderer {
         of view: DrawingView, in region: DamageRegion, pixels: PixelRegion, redrawn: Set<UInt64>
     ) {
         let lines = view.tracker.identifiedLinesInProgress.filter {
-            region.intersects($0.line.strokeBounds(defaultWidth: view.lineWidth).scaled(by: scale))
+            region.intersects(canvasRect($0.line.strokeBounds(defaultWidth: view.lineWidth)))
         }
         guard !lines.isEmpty else { return }
         canvas.flush()
         let bounds = pixels.bounds
         for (touch, line) in lines {
-            let onCanvas = Line(begin: line.begin * scale, end: line.end * scale)
-            let raster = LineRaster(onCanvas, width: (line.width ?? view.lineWidth) * scale)
+            let onCanvas = Line(
+                begin: line.begin * pixelsPerUnit - pixelOrigin, end: line.end * pixelsPerUnit - pixelOrigin)
+            let raster = LineRaster(onCanvas, width: (line.width ?? view.lineWidth) * pixelsPerUnit)
             let color = line.color.map(Color.init) ?? inProgressColor
             raster.draw(in: color, into: canvas, within: redrawn.contains(touch) ? [bounds] : pixels.boxes)
         }
@@ -318,6 +392,6 @@ public final class DrawingRenderer {
 
     /// Where `shape`'s stroke lies on the canvas, in pixels.
     private func canvasBounds(of shape: Shape, in view: DrawingView) -> Rect {
-        shape.strokeBounds(defaultWidth: view.lineWidth).scaled(by: scale)
+        canvasRect(shape.strokeBounds(defaultWidth: view.lineWidth))
     }
 }

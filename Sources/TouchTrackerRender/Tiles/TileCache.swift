@@ -57,6 +57,10 @@ final class TileCache {
 
     let grid: TileGrid
     private var tiles: [TileKey: Tile] = [:]
+    /// Tile pixels per drawing unit: the zoom times the screen's scale.
+    private(set) var pixelsPerUnit: Double
+    /// The tile pixel at the window's top-left corner.
+    private(set) var origin: (x: Int, y: Int)
     private var width: Int
     private var height: Int
     private let pool: TilePainterPool?
@@ -68,20 +72,25 @@ final class TileCache {
     private(set) var partialRepaints = 0
     /// Whether some tile may be stale and not queued: `schedule` has work (most frames it has none).
     private var mayNeedScheduling = true
-    /// The oldest version whose tiles may be shown: tiles painted before the last change of scale are the wrong
+    /// The oldest version whose tiles may be shown: tiles painted before the last change of zoom are the wrong
     /// size, and are dropped when a painter hands them in.
     private var oldestShownVersion = 0
-    /// What the window showed before the last change of scale, stretched to the new one: shown where a tile has
-    /// not been painted at the new scale yet (nil once every tile has been).
-    private var backdrop: CairoSurface?
+    /// The tiles of an earlier zoom, shown scaled where a tile of this one has not been painted yet (nil once every
+    /// tile in the window has been).
+    private var fallback: FallbackTiles?
+    /// Where the tiles nearest to are painted first after a change of zoom (window pixels): the pointer or the
+    /// pinch it zoomed about.
+    private var focus: Point?
 
     init(
-        width: Int, height: Int, grid: TileGrid = TileGrid(), painterThreads: Int,
+        width: Int, height: Int, pixelsPerUnit: Double = 1, grid: TileGrid = TileGrid(), painterThreads: Int,
         onTileFinished: @escaping @Sendable () -> Void
     ) {
         self.grid = grid
         self.width = width
         self.height = height
+        self.pixelsPerUnit = pixelsPerUnit
+        origin = (0, 0)
         pool =
             painterThreads > 0
             ? TilePainterPool(threads: painterThreads, tileSize: grid.size, onFinished: onTileFinished) : nil
@@ -94,25 +103,56 @@ final class TileCache {
     /// Painter threads working in the background (0: tiles are painted as they are scheduled).
     var painterThreads: Int { pool?.threadCount ?? 0 }
 
+    /// The window, in tile pixels.
+    private var windowRect: Rect {
+        Rect(x: Double(origin.x), y: Double(origin.y), width: Double(width), height: Double(height))
+    }
+
+    /// The tiles the window shows, nearest to `focus` first when there is one.
+    private var windowKeys: [TileKey] {
+        let keys = grid.keys(in: windowRect)
+        guard let focus else { return keys }
+        let centre = Point(x: focus.x + Double(origin.x), y: focus.y + Double(origin.y))
+        return keys.sorted {
+            grid.rect(of: $0).center.distance(to: centre) < grid.rect(of: $1).center.distance(to: centre)
+        }
+    }
+
+    /// The tiles kept and painted: the window's, then, with painters in the background, a ring of one tile around
+    /// it, so a scroll finds its next tiles painted. (Painted on the spot, as replay and export paint, the window's
+    /// alone.)
+    private var wantedKeys: [TileKey] {
+        let window = windowKeys
+        guard pool != nil else { return window }
+        let shown = Set(window)
+        let ring = grid.keys(in: windowRect.insetBy(dx: -Double(grid.size), dy: -Double(grid.size)))
+        return window + ring.filter { !shown.contains($0) }
+    }
+
     /// Starts a new version of what tiles show; `invalidate` then marks the tiles it changes.
     func beginChange() {
         version += 1
     }
 
-    /// Marks the tiles under `rect` as needing the current version.
+    /// Marks the tiles under `rect` (tile pixels) as needing the current version; the earlier zoom's tiles there
+    /// are forgotten (they show the drawing as it was).
     func invalidate(_ rect: Rect) {
         mayNeedScheduling = true
-        for key in grid.keys(in: rect, width: width, height: height) {
+        let wanted = windowRect.insetBy(dx: -Double(grid.size), dy: -Double(grid.size))
+        for key in grid.keys(in: rect.intersection(wanted)) {
             tiles[key, default: Tile()].change(rect.intersection(grid.rect(of: key)), at: version)
         }
+        fallback?.forget(rect, shownAt: pixelsPerUnit)
     }
 
-    /// Marks every tile of the window as needing the current version (the old ones keep showing until then).
+    /// Marks every tile kept as needing the current version (the old ones keep showing until then); the earlier
+    /// zoom's tiles are forgotten.
     func invalidateAll() {
         mayNeedScheduling = true
-        for key in grid.keys(coveringWidth: width, height: height) {
+        for key in wantedKeys {
             tiles[key, default: Tile()].changeAll(at: version)
         }
+        fallback = nil
     }
 
     /// The parts of `tile` a painter must redraw over the tile shown to bring it up to date, or nil when it must
@@ -131,46 +171,68 @@ final class TileCache {
     /// Most changed parts a tile is repainted in (a burst of edits beyond this repaints it whole).
     static let partialRepaintLimit = 32
 
-    /// Follows the window's size: tiles still inside are kept, tiles outside are dropped, new ones are painted by
-    /// the next `schedule`.
-    func resize(width: Int, height: Int) {
+    /// Follows the window's size and place over the drawing (a resize, a scroll): tiles still near the window are
+    /// kept, tiles farther are dropped, new ones are painted by the next `schedule`.
+    func move(width: Int, height: Int, origin: (x: Int, y: Int)) {
+        guard width != self.width || height != self.height || origin != self.origin else { return }
         mayNeedScheduling = true
         self.width = width
         self.height = height
-        let kept = Set(grid.keys(coveringWidth: width, height: height))
+        self.origin = origin
+        let wanted = wantedKeys
+        let kept = Set(wanted)
         tiles = tiles.filter { kept.contains($0.key) }
         pool?.cancel { !kept.contains($0) }
         // A tile new to the window needs this version whole: what a painter still returns for it from before it
-        // left the window (older) is shown meanwhile, but is neither current nor the base of a partial repaint.
-        for key in kept where tiles[key] == nil { tiles[key, default: Tile()].changeAll(at: version) }
+        // left (older) is shown meanwhile, but is neither current nor the base of a partial repaint.
+        for key in wanted where tiles[key] == nil { tiles[key, default: Tile()].changeAll(at: version) }
     }
 
-    /// Follows a change of the screen's scale (`width` x `height` pixels now): every tile is painted again at the new
-    /// scale, and until a tile is, `backdrop` (the window as it was, stretched to the new scale) shows in its place.
-    /// What painters still have from the old scale is taken back, or dropped when it comes in.
-    func rescale(width: Int, height: Int, backdrop: CairoSurface) {
+    /// Follows a change of zoom or of the screen's scale (`pixelsPerUnit` tile pixels per unit now, the window
+    /// `width` x `height` at `origin`): every tile is painted again at the new size, those nearest `focus` (window
+    /// pixels) first, and until a tile is, the tiles of the earlier zoom show in its place, scaled. What painters
+    /// still have from the old zoom is taken back, or dropped when it comes in.
+    func changeZoom(pixelsPerUnit: Double, width: Int, height: Int, origin: (x: Int, y: Int), focus: Point?) {
         mayNeedScheduling = true
+        pool?.cancel { _ in true }
+        // The tiles shown now stand in for the new ones, unless an earlier zoom's cover the window better: during a
+        // pinch, the zooms it passes are rarely painted before the next, and the last complete one stays.
+        let shown = shownTiles()
+        if fallback == nil || shown.count >= grid.keys(in: windowRect).count {
+            fallback = FallbackTiles(pixelsPerUnit: self.pixelsPerUnit, grid: grid, tiles: shown.painted)
+        }
+        self.pixelsPerUnit = pixelsPerUnit
         self.width = width
         self.height = height
-        pool?.cancel { _ in true }
+        self.origin = origin
+        self.focus = focus
         version += 1
         oldestShownVersion = version
         tiles.removeAll()
-        for key in grid.keys(coveringWidth: width, height: height) {
-            tiles[key, default: Tile()].changeAll(at: version)
+        for key in wantedKeys { tiles[key, default: Tile()].changeAll(at: version) }
+    }
+
+    /// The window's tiles painted at this zoom (their count, plain ones included), and those of them with pixels.
+    private func shownTiles() -> (count: Int, painted: [TileKey: PaintedTile]) {
+        var count = 0
+        var painted: [TileKey: PaintedTile] = [:]
+        for key in grid.keys(in: windowRect) {
+            guard let tile = tiles[key], tile.shownVersion >= 0 else { continue }
+            count += 1
+            if let pixels = tile.pixels { painted[key] = pixels }
         }
-        self.backdrop = backdrop
+        return (count, painted)
     }
 
     /// Whether every tile of the window shows the current version.
     var isComplete: Bool {
-        grid.keys(coveringWidth: width, height: height).allSatisfy { tiles[$0]?.isCurrent ?? false }
+        grid.keys(in: windowRect).allSatisfy { tiles[$0]?.isCurrent ?? false }
     }
 
-    /// Whether every tile under `region` shows `version` or newer.
+    /// Whether every tile under `region` (tile pixels) shows `version` or newer.
     func shows(_ region: DamageRegion, atLeast version: Int) -> Bool {
         region.rects.allSatisfy { rect in
-            grid.keys(in: rect, width: width, height: height).allSatisfy {
+            grid.keys(in: rect.intersection(windowRect)).allSatisfy {
                 (tiles[$0]?.shownVersion ?? -1) >= version
             }
         }
@@ -180,14 +242,14 @@ final class TileCache {
     /// builds (only called when some tile needs it): a tile a painter has not taken yet is then painted once, from
     /// this scene. A scene with nothing to show makes every stale tile plain at once, with no painter, and takes
     /// back the ones queued: a clear shows in full at once, even while a large drawing's tiles are being painted.
-    /// Returns the window region of tiles that changed on the spot.
+    /// Returns the window region (window pixels) of tiles that changed on the spot.
     func schedule(_ makeScene: () -> TileScene) -> Rect {
         guard mayNeedScheduling else { return .null }
         mayNeedScheduling = false
         var changed = Rect.null
         var scene: TileScene?
         var takenBack: Set<TileKey> = []
-        for key in grid.keys(coveringWidth: width, height: height) {
+        for key in wantedKeys {
             guard var tile = tiles[key], !tile.isCurrent, !tile.isQueuedCurrent else { continue }
             let current = scene ?? makeScene()
             scene = current
@@ -210,21 +272,29 @@ final class TileCache {
                     surface.map { PaintedTile(key: key, version: current.version, surface: $0) },
                     version: current.version)
                 tilesPainted += 1
-                changed = changed.union(rect)
+                changed = changed.union(windowRect(of: key))
             }
             tiles[key] = tile
         }
         if !takenBack.isEmpty { pool?.cancel { takenBack.contains($0) } }
+        if fallback != nil, isComplete { fallback = nil }
         return changed
     }
 
+    /// Where the tile `key` lies in the window, in window pixels.
+    private func windowRect(of key: TileKey) -> Rect {
+        let rect = grid.rect(of: key)
+        return Rect(
+            x: rect.minX - Double(origin.x), y: rect.minY - Double(origin.y), width: rect.width, height: rect.height)
+    }
+
     /// Swaps in the tiles painters finished, each only if it is newer than the one it replaces. Returns the window
-    /// region that changed.
+    /// region (window pixels) that changed.
     func swapInFinished() -> Rect {
         guard let pool else { return .null }
         var changed = Rect.null
         for painted in pool.takeFinished() {
-            // Resized away meanwhile, or painted at the scale before the last change.
+            // Scrolled or resized away meanwhile, or painted at the zoom before the last change.
             guard var tile = tiles[painted.key], painted.version >= oldestShownVersion else { continue }
             // No painter has the tile any more, unless it was queued again from a newer scene meanwhile.
             if let queued = tile.queuedVersion, painted.version >= queued { tile.queuedVersion = nil }
@@ -238,17 +308,17 @@ final class TileCache {
             if painted.version > tile.shownVersion {
                 tile.show(painted.surface == nil ? nil : painted, version: painted.version)
                 tilesPainted += 1
-                changed = changed.union(grid.rect(of: painted.key))
+                changed = changed.union(windowRect(of: painted.key))
             }
             tiles[painted.key] = tile
         }
-        if backdrop != nil, isComplete { backdrop = nil }
+        if fallback != nil, isComplete { fallback = nil }
         return changed
     }
 
     /// Waits until every tile shows the current version or `timeout` seconds pass, scheduling from `makeScene` as
-    /// tiles come in (tests, the benchmark, and replay). Returns whether the tiles are complete.
-    /// Returns whether the tiles are complete, and the window region that changed meanwhile.
+    /// tiles come in (tests, the benchmark, and replay). Returns whether the tiles are complete, and the window
+    /// region that changed meanwhile.
     func waitUntilComplete(timeout: Double, _ makeScene: () -> TileScene) -> (complete: Bool, changed: Rect) {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
@@ -262,54 +332,71 @@ final class TileCache {
         }
     }
 
-    /// Copies the tiles under each box of `region` into `canvas` (the window's pixels), plain background where a
-    /// tile has no pixels. A straight copy of rows: through Cairo, under a clip of a long line's hundred boxes, it
-    /// costs ten times as much. The region's boxes come top to bottom, so each tile of a row of tiles is looked up
-    /// once while the boxes are in that row: a diagonal's boxes in one band can lie in two tiles, and looking a
-    /// tile up again at each box (hashing its key, retaining its pixels) costs a long line's frame ~1 µs in-process
-    /// and more in the running app, where that memory is cold.
+    /// Copies the tiles under each box of `region` (window pixels) into `canvas`, plain background where a tile
+    /// has no pixels, and the earlier zoom's tiles scaled where a tile was never painted at this one. A straight
+    /// copy of rows: through Cairo, under a clip of a long line's hundred boxes, it costs ten times as much. The
+    /// region's boxes come top to bottom, so each tile of a row of tiles is looked up once while the boxes are in
+    /// that row: a diagonal's boxes in one band can lie in two tiles, and looking a tile up again at each box
+    /// (hashing its key, retaining its pixels) costs a long line's frame ~1 µs in-process and more in the running
+    /// app, where that memory is cold.
     func compose(into canvas: CairoSurface, region: PixelRegion, background: Color) {
         canvas.flush()
         guard let target = ImagePixels(canvas) else { return }
         let size = grid.size
-        let columns = (target.width + size - 1) / size
-        // The tiles of `tileRow` looked up so far, by column (nil: not yet; .some(nil): plain background).
-        var tileRow = -1
-        var rowTiles = [ImagePixels??](repeating: nil, count: columns)
-        let backdropPixels = backdrop.flatMap(ImagePixels.init)
+        // The window's tiles, from the first column and row it shows.
+        let firstColumn = grid.index(of: origin.x)
+        let columns = grid.index(of: origin.x + max(1, target.width) - 1) - firstColumn + 1
+        enum Shown {
+            case pixels(ImagePixels)
+            case plain
+            case notPainted
+        }
+        // The tiles of `tileRow` looked up so far, by column from `firstColumn` (nil: not yet).
+        var tileRow = Int.min
+        var rowTiles = [Shown?](repeating: nil, count: columns)
         for box in region.boxes where !box.isEmpty {
-            for row in max(0, box.y0) / size...max(0, box.y1 - 1) / size {
+            let y0 = max(0, box.y0) + origin.y
+            let y1 = max(0, box.y1 - 1) + origin.y
+            for row in grid.index(of: y0)...grid.index(of: y1) {
                 if row != tileRow {
                     tileRow = row
                     for column in rowTiles.indices { rowTiles[column] = nil }
                 }
-                let firstColumn = max(0, box.x0) / size
-                let lastColumn = min(columns - 1, max(0, box.x1 - 1) / size)
-                guard firstColumn <= lastColumn else { continue }
-                for column in firstColumn...lastColumn {
-                    let pixels: ImagePixels?
-                    if let known = rowTiles[column] {
-                        pixels = known
+                let from = max(0, grid.index(of: max(0, box.x0) + origin.x) - firstColumn)
+                let to = min(columns - 1, grid.index(of: max(0, box.x1 - 1) + origin.x) - firstColumn)
+                guard from <= to else { continue }
+                for index in from...to {
+                    let shown: Shown
+                    if let known = rowTiles[index] {
+                        shown = known
                     } else {
-                        let tile = tiles[TileKey(column: column, row: row)]
-                        pixels =
-                            tile?.pixels?.surface.flatMap(ImagePixels.init)
-                            ?? ((tile?.shownVersion ?? -1) < 0 ? backdropPixels : nil)
-                        rowTiles[column] = .some(pixels)
+                        let tile = tiles[TileKey(column: firstColumn + index, row: row)]
+                        if let pixels = tile?.pixels?.surface.flatMap(ImagePixels.init) {
+                            shown = .pixels(pixels)
+                        } else {
+                            shown = (tile?.shownVersion ?? -1) < 0 ? .notPainted : .plain
+                        }
+                        rowTiles[index] = shown
                     }
-                    let origin = (x: column * size, y: row * size)
+                    // The tile's place in the window.
+                    let tileOrigin = (x: (firstColumn + index) * size - origin.x, y: row * size - origin.y)
                     let part = box.intersection(
-                        PixelBox(x0: origin.x, y0: origin.y, x1: origin.x + size, y1: origin.y + size))
-                    if let pixels, pixels.data == backdropPixels?.data {
-                        // The backdrop covers the window from its top-left corner, which may have grown since: the
-                        // background goes only where it does not reach.
-                        let covered = PixelBox(x0: 0, y0: 0, x1: pixels.width, y1: pixels.height)
-                        if !covered.contains(part) { target.fill(part, with: background) }
-                        target.copy(from: pixels, at: (0, 0), into: part)
-                    } else if let pixels {
-                        target.copy(from: pixels, at: origin, into: part)
-                    } else {
+                        PixelBox(
+                            x0: tileOrigin.x, y0: tileOrigin.y, x1: tileOrigin.x + size, y1: tileOrigin.y + size))
+                    guard !part.isEmpty else { continue }
+                    switch shown {
+                    case .pixels(let pixels):
+                        target.copy(from: pixels, at: tileOrigin, into: part)
+                    case .plain:
                         target.fill(part, with: background)
+                    case .notPainted:
+                        if let fallback {
+                            fallback.sample(
+                                into: target, box: part, origin: origin, pixelsPerUnit: pixelsPerUnit,
+                                background: background)
+                        } else {
+                            target.fill(part, with: background)
+                        }
                     }
                 }
             }
