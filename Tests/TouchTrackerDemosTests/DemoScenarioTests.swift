@@ -88,7 +88,7 @@ func demoEvents(_ events: [TimedReplayEvent]) throws -> [(time: Double, event: D
             (timed.time, .touch(id: id, phase: phase, location: location, force: force))
         case .key(let command):
             (timed.time, .key(name: command.key, control: command.control, shift: command.shift))
-        case .menu, .stylusHover, .stylusLeft:
+        case .menu, .stylusHover, .stylusLeft, .scroll:
             throw DemoTestError("demo scripts have no menu events")
         }
     }

@@ -98,15 +98,25 @@ public final class CanvasNavigation: ScrollViewDelegate {
     /// Zooms to `zoom` (held within `zoomRange`), keeping the drawing point under `anchor` under it.
     public func zoom(to zoom: Double, around anchor: Point) {
         guard anchor.isFinite, zoom.isFinite, zoom > 0 else { return }
-        scrollView.setZoomScale(Self.snapped(zoom, to: 1e9), anchoredAt: anchor + scrollView.contentOffset, animated: false)
+        let target = Self.onLadder(zoom.clamped(to: Self.zoomRange))
+        scrollView.setZoomScale(target, anchoredAt: anchor + scrollView.contentOffset, animated: false)
         settle()
     }
 
-    /// `value` to the nearest 1/`steps`: a zoom of four clicks in is 2, not 1.9999999999999998, and the offset
-    /// that holds a point still is that point's, so the drawing's numbers stay the ones the user drew.
+    /// `zoom`, when it is within rounding of a step of the ladder the wheel and the keys climb (2^(n/4)), exactly
+    /// that step: four clicks in are 2, not 1.9999999999999998, and the offset that holds a point still is that
+    /// point's, so the drawing's numbers stay the ones the user drew. A pinch's zoom is left as it is.
+    static func onLadder(_ zoom: Double) -> Double {
+        let steps = 4 * log2(zoom)
+        let step = steps.rounded()
+        guard abs(steps - step) < 1e-6 else { return zoom }
+        return pow(2, step / 4)
+    }
+
+    /// `value` to the nearest 1/`steps` when it is only rounding away from it (a billionth), else as it is.
     private static func snapped(_ value: Double, to steps: Double) -> Double {
         let snapped = (value * steps).rounded() / steps
-        return snapped.isFinite ? snapped : value
+        return snapped.isFinite && abs(snapped - value) < 1e-9 ? snapped : value
     }
 
     /// Rounds away the last bits of the offset a zoom left, and reports the change.

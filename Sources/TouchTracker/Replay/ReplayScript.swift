@@ -140,7 +140,8 @@ public enum ReplayScript {
         }
         guard let idValue = value["id"] else {
             throw fail(
-                "expected a touch (\"id\", \"phase\", \"x\", \"y\"), \"key\", \"menu\", \"hover\", \"wheel\" or \"scroll\"")
+                "expected a touch (\"id\", \"phase\", \"x\", \"y\"), \"key\", \"menu\", \"hover\", \"wheel\" or \"scroll\""
+            )
         }
         guard case .number(let idNumber) = idValue, idNumber >= 0, idNumber <= 4_294_967_295,
             idNumber == idNumber.rounded()
