@@ -137,9 +137,27 @@ struct ScrollTests {
         #expect(lines.first?.hasSuffix("notches (0.0, 0.0), distance (0.0, 15.0)") == true, "\(lines)")
     }
 
-    @Test("after three wheel clicks down a line drawn at window y 100 is saved 180 units lower, at y 280")
-    func wheelScrollMovesTheDrawing() async throws {
-        let session = try await AppSession.launch()
+    /// The one line the document holds once saved.
+    static func savedLine(_ session: AppSession) async throws -> SavedDocument.Line {
+        let document = try await session.savedDocument(lineCount: 1)
+        #expect(document.lines.count == 1, "\(document.lines)")
+        return try #require(document.lines.first)
+    }
+
+    /// Whether `line` runs from `begin` to `end` (drawing units), to within a unit.
+    static func runs(_ line: SavedDocument.Line, from begin: (Double, Double), to end: (Double, Double)) -> Bool {
+        abs(line.begin.x - begin.0) <= 1 && abs(line.begin.y - begin.1) <= 1 && abs(line.end.x - end.0) <= 1
+            && abs(line.end.y - end.1) <= 1
+    }
+
+    @Test(
+        """
+        after three wheel clicks down a line drawn across window row 100 is saved 180 units lower (60 a click): at \
+        y 280, or at scale 2 (where row 100 is 50 units down) at y 230
+        """,
+        arguments: [(1.0, 280.0), (2.0, 230.0)])
+    func wheelScrollMovesTheDrawing(scale: Double, savedY: Double) async throws {
+        let session = try await AppSession.launch(extraArguments: ["--scale", "\(scale)"])
         defer { session.stop() }
         try await Self.pointAt(320, 240, in: session)
         let pointer = try session.server.pointer
@@ -147,9 +165,65 @@ struct ScrollTests {
         try pointer.sync()
         _ = try await Self.waitForScrolls(3, in: session)
         try session.stroke(id: 0, y: 100)
-        let document = try await session.savedDocument(lineCount: 1)
-        let line = try #require(document.lines.first)
-        #expect(abs(line.begin.y - 280) <= 1 && abs(line.end.y - 280) <= 1, "\(line)")
-        #expect(abs(line.begin.x - 100) <= 1 && abs(line.end.x - 500) <= 1, "\(line)")
+        let line = try await Self.savedLine(session)
+        #expect(Self.runs(line, from: (100 / scale, savedY), to: (500 / scale, savedY)), "\(line)")
+    }
+
+    @Test("Shift with three wheel clicks down scrolls sideways: a line drawn then is saved 180 units to the right")
+    func shiftScrollsSideways() async throws {
+        let session = try await AppSession.launch()
+        defer { session.stop() }
+        try await Self.pointAt(320, 240, in: session)
+        let keyboard = try session.server.keyboard
+        let shift = try session.keycodes(["Shift_L"])[0]
+        try keyboard.keyDown(keycode: shift)
+        try keyboard.sync()
+        let pointer = try session.server.pointer
+        for _ in 0..<3 { try pointer.scroll(vertical: 120) }
+        try pointer.sync()
+        _ = try await Self.waitForScrolls(3, in: session)
+        try keyboard.keyUp(keycode: shift)
+        try keyboard.sync()
+        try session.stroke(id: 0, y: 100)
+        let line = try await Self.savedLine(session)
+        #expect(Self.runs(line, from: (280, 100), to: (680, 100)), "\(line)")
+    }
+
+    @Test(
+        """
+        Ctrl with four wheel clicks up zooms in twice about the pointer at (320, 240): a line drawn across row 100 \
+        from x 100 to 500 is saved from (210, 170) to (410, 170)
+        """)
+    func controlZoomsAboutThePointer() async throws {
+        let session = try await AppSession.launch()
+        defer { session.stop() }
+        try await Self.pointAt(320, 240, in: session)
+        let keyboard = try session.server.keyboard
+        let control = try session.keycodes(["Control_L"])[0]
+        try keyboard.keyDown(keycode: control)
+        try keyboard.sync()
+        let pointer = try session.server.pointer
+        for _ in 0..<4 { try pointer.scroll(vertical: -120) }
+        try pointer.sync()
+        _ = try await Self.waitForScrolls(4, in: session)
+        try keyboard.keyUp(keycode: control)
+        try keyboard.sync()
+        try session.stroke(id: 0, y: 100)
+        let line = try await Self.savedLine(session)
+        #expect(Self.runs(line, from: (210, 170), to: (410, 170)), "\(line)")
+    }
+
+    @Test("the touchpad's travel of 960 valuator units (120 pixels) scrolls the drawing 120 units: row 100 is y 220")
+    func touchpadTravelMovesTheDrawing() async throws {
+        let session = try await AppSession.launch()
+        defer { session.stop() }
+        try await Self.pointAt(320, 240, in: session)
+        let touchpad = try session.server.gesture
+        for _ in 0..<8 { try touchpad.scroll(vertical: 120) }
+        try touchpad.sync()
+        _ = try await Self.waitForScrolls(8, in: session)
+        try session.stroke(id: 0, y: 100)
+        let line = try await Self.savedLine(session)
+        #expect(Self.runs(line, from: (100, 220), to: (500, 220)), "\(line)")
     }
 }
