@@ -90,4 +90,42 @@ struct WestonScrollTests {
         #expect(abs(line.begin.y - 280) <= 1 && abs(line.end.y - 280) <= 1, "\(line)")
         #expect(abs(line.begin.x - 100) <= 1 && abs(line.end.x - 500) <= 1, "\(line)")
     }
+
+    @Test(
+        """
+        Ctrl with four wheel clicks up zooms in twice about the pointer at (320, 240): a line drawn across row 100 \
+        from x 100 to 500 is saved from (210, 170) to (410, 170)
+        """)
+    func controlZoomsAboutThePointer() async throws {
+        let session = try await WaylandSession.launch()
+        defer { session.stop() }
+        try Self.pointAt(320, 240, in: session)
+        try session.input.key(LinuxKey.leftControl, pressed: true)
+        try Self.wheel(-4, in: session)
+        try session.input.key(LinuxKey.leftControl, pressed: false)
+        try session.input.sync()
+        _ = try await Self.waitForScrolls(4, in: session)
+        try session.stroke(id: 0, from: (100, 100), to: (500, 100))
+        let document = try await session.savedDocument(lineCount: 1)
+        let line = try #require(document.lines.first)
+        #expect(abs(line.begin.x - 210) <= 1 && abs(line.begin.y - 170) <= 1, "\(line)")
+        #expect(abs(line.end.x - 410) <= 1 && abs(line.end.y - 170) <= 1, "\(line)")
+    }
+
+    @Test("smooth travel of 120 surface units scrolls the drawing 120 units: a line across row 100 is saved at y 220")
+    func smoothTravelMovesTheDrawing() async throws {
+        let session = try await WaylandSession.launch()
+        defer { session.stop() }
+        try Self.pointAt(320, 240, in: session)
+        for _ in 0..<4 {
+            try session.input.pointerAxis(.vertical, value: 30)
+            try session.input.pointerFrame()
+        }
+        try session.input.sync()
+        _ = try await Self.waitForScrolls(4, in: session)
+        try session.stroke(id: 0, from: (100, 100), to: (500, 100))
+        let document = try await session.savedDocument(lineCount: 1)
+        let line = try #require(document.lines.first)
+        #expect(abs(line.begin.y - 220) <= 1 && abs(line.end.y - 220) <= 1, "\(line)")
+    }
 }
