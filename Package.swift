@@ -86,11 +86,13 @@ let package = Package(
 
         // MARK: The document on disk (crash-safe files and the background writer)
 
+        // GLib (through CGio) parses and writes the desktop's recent files (GBookmarkFile).
         .target(
             name: "TouchTrackerStore",
             dependencies: [
-                "TouchTracker", "BackgroundWork", .product(name: "SystemPackage", package: "swift-system"),
-            ]),
+                "TouchTracker", "BackgroundWork", "CGio", .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: [.unsafeFlags(includeFlags(of: "gio-2.0"))]),
 
         // MARK: Platform edges
 
@@ -151,7 +153,7 @@ let package = Package(
             name: "TouchTrackerCLI",
             dependencies: [
                 "TouchTracker", "TouchTrackerDemos", "TouchTrackerDemoPainter", "TouchTrackerRender",
-                "TouchTrackerStore", "TouchTrackerSession", "TouchTrackerX11", "TouchTrackerWayland",
+                "TouchTrackerStore", "TouchTrackerSession", "TouchTrackerX11", "TouchTrackerWayland", "BackgroundWork",
                 "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -183,10 +185,11 @@ let package = Package(
         // Starts weston 10 headless (kiosk shell, optionally Xwayland) with an input module of our own
         // (InputModule/, compiled at run time into a shared object for weston) that feeds a real wl_seat from a
         // Unix socket: wl_touch, wl_pointer and wl_keyboard events for end-to-end tests under Wayland.
+        // DragSource/ holds the tests' Wayland drag source, compiled at run time like the input module.
         .target(
             name: "WestonTestSupport",
             dependencies: ["XorgTestSupport"],
-            exclude: ["InputModule"]),
+            exclude: ["InputModule", "DragSource"]),
 
         // Starts KDE's KWin 5.27 headless (`kwin_wayland --virtual`, at a given scale) on a private session bus,
         // with a fake-input client of our own (InputClient/, compiled at run time against wayland-client) that
@@ -216,7 +219,10 @@ let package = Package(
             name: "TouchTrackerTests",
             dependencies: ["TouchTracker", "TouchTrackerStore", "TouchKit", "JSON", "SeededRandom"],
             exclude: ["Scenarios"]),
-        .testTarget(name: "TouchTrackerStoreTests", dependencies: ["TouchTrackerStore", "TouchTracker", "TouchKit"]),
+        .testTarget(
+            name: "TouchTrackerStoreTests", dependencies: ["TouchTrackerStore", "TouchTracker", "TouchKit"],
+            // `@testable import TouchTrackerStore` sees its import of CGio, so it needs GLib's headers.
+            swiftSettings: [.unsafeFlags(includeFlags(of: "gio-2.0"))]),
         .testTarget(
             name: "TouchTrackerRenderTests",
             dependencies: [

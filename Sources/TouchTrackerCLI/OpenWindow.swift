@@ -1,4 +1,5 @@
 import ArgumentParser
+import BackgroundWork
 import Foundation
 import Glibc
 import Synchronization
@@ -38,7 +39,11 @@ struct OpenWindow: ParsableCommand {
     @Argument(
         help: ArgumentHelp(
             "Drawings to open, each in a window of its own (a .touchtracker or .json file).",
-            discussion: "As a file manager or the desktop's menu passes them; the first is as --document would be.",
+            discussion: """
+                As a file manager or the desktop's menu passes them; the first is as --document would be. A drawing \
+                dropped on the window opens the same way. A drawing opened by name joins the desktop's recent files \
+                ($XDG_DATA_HOME/recently-used.xbel).
+                """,
             valueName: "file"))
     var files: [String] = []
 
@@ -107,13 +112,19 @@ struct OpenWindow: ParsableCommand {
         Localization.setUp(environment: environment)
         let choice = try windowSystem.choice(environment: environment)
         // Each file after the first opens in a touchtracker of its own, on the same window system.
-        for file in files.dropFirst() { openInAnotherProcess(file) }
-        let documentPath = document ?? files.first ?? DocumentLocation.defaultPath(environment: environment)
+        let passedOn = passedOnArguments
+        let verbose = windowSystem.verbose
+        for file in files.dropFirst() { Self.openInAnotherProcess(file, passing: passedOn, verbose: verbose) }
+        let defaultPath = DocumentLocation.defaultPath(environment: environment)
+        let documentPath = document ?? files.first ?? defaultPath
         let memory = WindowMemory(documentPath: documentPath)
         let remembered = memory.load()
+        // A drawing opened by name joins the desktop's recent files; the untitled one in the data folder does not.
+        let named = documentPath != defaultPath
         let sync = DocumentSync(
             documentPath: documentPath, environment: environment, verbose: windowSystem.verbose,
-            log: { Diagnostics.error($0) })
+            log: { Diagnostics.error($0) },
+            recentFiles: named ? RecentFiles(environment: environment, home: NSHomeDirectory()) : nil)
         // One window per document: a second one asks the first to come forward and exits.
         if case .heldBy(let owner) = sync.takeLock() {
             try Self.bringForward(owner, documentPath: documentPath, displayName: windowSystem.display, environment)
@@ -152,6 +163,13 @@ struct OpenWindow: ParsableCommand {
     ) throws -> any DrawingWindow {
         let exportPath = WindowMemory.sibling(of: documentPath, replacingExtensionWith: "png")
         let verbose = windowSystem.verbose
+        // Drawings dropped on the window open as `touchtracker FILE...` opens its further files, off the loop.
+        let passedOn = passedOnArguments
+        let openDropped: @Sendable ([String]) -> Void = { files in
+            Worker.run("open dropped drawings") {
+                for file in files { Self.openInAnotherProcess(file, passing: passedOn, verbose: verbose) }
+            }
+        }
         return try windowSystem.open(
             choice,
             wayland: { () throws -> any DrawingWindow in
@@ -161,6 +179,7 @@ struct OpenWindow: ParsableCommand {
                 options.traceFrames = traceFrames
                 options.painterThreads = painterThreads
                 options.maximized = maximized
+                options.openDropped = openDropped
                 return try WaylandApp(
                     options: options, loadDocument: loadDocument, environment: environment, log: Diagnostics.note)
             },
@@ -171,6 +190,7 @@ struct OpenWindow: ParsableCommand {
                 options.documentPath = documentPath
                 options.traceFrames = traceFrames
                 options.painterThreads = painterThreads
+                options.openDropped = openDropped
                 return try X11App(
                     options: options, loadDocument: loadDocument, environment: environment, log: Diagnostics.note)
             })
@@ -217,7 +237,16 @@ extension OpenWindow {
     /// the bytes they were typed (`PathText`), so a Latin-1 name opens that file. It is started through a shell
     /// that puts it in the background and ends at once (waited for here): the window is then nobody's child, so
     /// it is never left a zombie while this one runs.
-    private func openInAnotherProcess(_ file: String) {
+    /// This window's window-system options, passed on to the windows it opens for further files.
+    private var passedOnArguments: [String] {
+        var arguments: [String] = []
+        if let backend = windowSystem.backend { arguments += ["--backend", backend.rawValue] }
+        if let display = windowSystem.display { arguments += ["--display", display] }
+        if windowSystem.verbose { arguments.append("--verbose") }
+        return arguments
+    }
+
+    private static func openInAnotherProcess(_ file: String, passing passedOn: [String], verbose: Bool) {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else {
@@ -226,10 +255,7 @@ extension OpenWindow {
             return
         }
         let executable = buffer[..<length].map { UInt8(bitPattern: $0) }
-        var arguments = ["--document", file]
-        if let backend = windowSystem.backend { arguments += ["--backend", backend.rawValue] }
-        if let display = windowSystem.display { arguments += ["--display", display] }
-        if windowSystem.verbose { arguments.append("--verbose") }
+        let arguments = ["--document", file] + passedOn
         let shell = ["sh", "-c", #""$0" "$@" </dev/null &"#].map { Array($0.utf8) }
         let bytes = (shell + [executable] + arguments.map { PathText.bytes($0) }).map { $0 + [0] }
         var pid: pid_t = 0
@@ -240,7 +266,7 @@ extension OpenWindow {
             if exit != 0 { status = EAGAIN }
         }
         if status == 0 {
-            if windowSystem.verbose {
+            if verbose {
                 Diagnostics.note("opening \(Diagnostics.shown(file)) in a touchtracker of its own")
             }
         } else {
@@ -250,8 +276,9 @@ extension OpenWindow {
     }
 
     /// Calls `body` with a NULL-terminated C array of `strings` (each already NUL-terminated).
-    private func withCStrings<R>(_ strings: [[UInt8]], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R
-    {
+    private static func withCStrings<R>(
+        _ strings: [[UInt8]], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R
+    ) -> R {
         var copies = strings.map { bytes -> UnsafeMutablePointer<CChar>? in
             let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
             bytes.withUnsafeBytes { copy.update(from: $0.bindMemory(to: CChar.self).baseAddress!, count: bytes.count) }

@@ -67,6 +67,12 @@ struct TouchTrackerCommand: ParsableCommand {
               ~/.local/share/touchtracker/drawing.json   the default document
               drawing.window.json, drawing.png           beside the document
               ~/.local/state/touchtracker/               drawings kept at exit
+              ~/.local/share/recently-used.xbel          the desktop's recent
+                                                         files: each drawing
+                                                         opened by name
+
+            A drawing dropped on the window from a file manager opens in a
+            window of its own, as touchtracker FILE opens it.
 
             Screen readers find the window, the drawing and every shape on the
             accessibility bus (AT-SPI), with the actions select and delete.

@@ -36,6 +36,9 @@ public final class DocumentSync: Sendable {
     private let startWatch: StartWatch
     /// How long after a watch could not be set up it is tried again.
     private let watchRetryInterval: Double
+    /// Where the drawing is recorded once read, for the desktop's recent files; nil: not recorded (the app's own
+    /// untitled drawing in its data folder).
+    private let recentFiles: RecentFiles?
     /// Signalled by `close`: a watch tried again no more.
     private let closedSignal = DispatchSemaphore(value: 0)
 
@@ -57,8 +60,9 @@ public final class DocumentSync: Sendable {
             // A first look once it watches: a version written before the watch began sends no event.
             try DocumentWatcher(documentPath: path, reportAtStart: true, onRewatch: onRewatch, onChange: onChange)
         },
-        watchRetryInterval: Double = 10
+        watchRetryInterval: Double = 10, recentFiles: RecentFiles? = nil
     ) {
+        self.recentFiles = recentFiles
         self.identityOf = identityOf
         self.startWatch = startWatch
         self.watchRetryInterval = watchRetryInterval
@@ -91,6 +95,10 @@ public final class DocumentSync: Sendable {
             let document = requested.openForEditing(stamp: Self.timeStamp())
             if let problem = document.problem { log(problem) }
             opened.set(document)
+            // A drawing that is there and readable joins the desktop's recent files, on a worker of its own.
+            if let recentFiles, document.problem == nil, identityOf(requested.path) != nil {
+                recentFiles.recordInBackground(requested.path, log: log)
+            }
             // Looked for here, off the loop: it reads folders, the shared temporary one among them.
             opened.keptCopy = recovery.newest()
             return document.drawing

@@ -48,63 +48,63 @@ public struct SessionOptions: Sendable {
 /// `scale` of them per unit. The renderer alone turns one into the other on the way out.
 public final class DrawingSession {
     /// Held strongly: the host holds nothing of the session's, so there is no cycle.
-    private let host: any SessionHost
-    private let options: SessionOptions
-    private let log: @Sendable (String) -> Void
+    let host: any SessionHost
+    let options: SessionOptions
+    let log: @Sendable (String) -> Void
     public let renderer: DrawingRenderer
     public let controller: DrawingController
 
     /// Reads the document (on another thread); nil once it has been put into the canvas.
-    private var loader: DocumentLoader?
+    var loader: DocumentLoader?
     /// Ctrl+S's exports, drawn on another thread.
-    private let export: BackgroundExport
+    let export: BackgroundExport
     /// Large pastes, prepared off the event loop.
-    private let backgroundPaste: BackgroundPaste
+    let backgroundPaste: BackgroundPaste
     /// Times a large paste found the drawing changed under it and was prepared again.
-    private var pasteAttempts = 0
+    var pasteAttempts = 0
     /// Whether a large paste is being prepared off the loop.
-    private var pasteInPreparation = false
+    var pasteInPreparation = false
     /// Where a paste under way puts its shapes (the pointer when Ctrl+V was pressed).
-    private var pastePoint = Point.zero
+    var pastePoint = Point.zero
     /// When the clipboard's reading for a paste began, while the window system reads it (nil: no paste is being
     /// read). A Ctrl+V meanwhile is ignored, and leaves the paste under way where it was asked for.
-    private var clipboardReadStarted: Double?
+    var clipboardReadStarted: Double?
     /// Touch events handled so far, so a frame's trace says which input it includes.
-    private var touchEventsHandled = 0
+    var touchEventsHandled = 0
     /// Whether the tiles were complete at the last frame (for the `tiles complete` trace).
-    private var tilesWereComplete = false
+    var tilesWereComplete = false
     /// The drawing as AT-SPI objects, while an accessibility bus is there.
-    private var accessibility: AccessibilityBridge?
+    var accessibility: AccessibilityBridge?
     /// What assistive clients asked for, done at the next frame.
-    private let accessibilityRequests = AccessibilityMailbox()
+    let accessibilityRequests = AccessibilityMailbox()
     /// Keys a screen reader hears (and may consume) before the app acts on them.
-    private let registryKeys: RegistryKeyGate
+    let registryKeys: RegistryKeyGate
     /// What the accessible tree was last told: the shapes' revision, the selection and the window's size.
-    private var publishedScene:
+    var publishedScene:
         (
             revision: UInt64, selection: ShapeID?, menu: PopupMenu?, size: Size, active: Bool, activation: Int,
             viewport: Viewport
         )?
     /// Which notices a screen reader has been told.
-    private var noticeAnnouncer = NoticeAnnouncer()
+    var noticeAnnouncer = NoticeAnnouncer()
     /// Whether the window has the keyboard focus (as the host last said; active until it says otherwise), and how
     /// many times it became active: the host's first report counts, so a reader hears the window open.
-    private var windowIsActive = true
-    private var activations = 0
+    var windowIsActive = true
+    var activations = 0
     /// What a screen reader is told as the keyboard draws, and the timer that says where the cursor rests.
-    private var cursorAnnouncer = KeyboardCursorAnnouncer()
-    private var cursorRestTimer: TimerToken?
+    var cursorAnnouncer = KeyboardCursorAnnouncer()
+    var cursorRestTimer: TimerToken?
     /// The key help panel (H).
-    private var keyHelp = KeyHelpPanel()
+    var keyHelp = KeyHelpPanel()
     /// Whether the key help is shown (H, or "Keys" in the settings menu).
     var isKeyHelpShown: Bool { keyHelp.isShown }
     /// What the last undo or redo changed, said at the next frame (after the tree is told).
-    private var undoOutcome: Message?
+    var undoOutcome: Message?
     /// Shapes moved since a reader was last told, told once they rest (`shapeRestDelay`), and the timer for it.
-    private var reshapedToTell = ReshapedShapes()
-    private var shapeRestTimer: TimerToken?
+    var reshapedToTell = ReshapedShapes()
+    var shapeRestTimer: TimerToken?
     /// The passing notice last written to the log (`--verbose`), so each is logged once, when it is first shown.
-    private var loggedNotice: String?
+    var loggedNotice: String?
 
     /// Called on the event loop once the document has been read and put under anything drawn meanwhile. Edits are
     /// reported through `controller.onEdit` only from then on, so nothing is saved over a document not yet read.
@@ -228,7 +228,7 @@ public final class DrawingSession {
     }
 
     /// A key's command for the controller; what an undo or a redo changed is told to a screen reader.
-    private func handleKey(_ command: KeyCommand) {
+    func handleKey(_ command: KeyCommand) {
         let action = KeyMap.action(for: command)
         if keyHelp.handle(command, action: action) {
             // Shown or hidden: the tree is told at the next frame.
@@ -251,7 +251,7 @@ public final class DrawingSession {
     /// Does `edit`; when it deleted the selected shape, the selection (and with it the keyboard's and a screen
     /// reader's focus) goes to the next shape in drawing order, the previous one if it was the last, the drawing
     /// when none is left: where Tab would have gone from it.
-    private func selectingNeighbourOfDeleted(_ edit: () -> Void) {
+    func selectingNeighbourOfDeleted(_ edit: () -> Void) {
         let shapes = controller.drawingView.shapes
         let selected = controller.drawingView.selection
         let position = selected.flatMap { shapes.orderPosition(of: $0) }
@@ -346,158 +346,6 @@ public final class DrawingSession {
         tilesWereComplete = tilesComplete
     }
 
-    // MARK: Accessibility
-
-    /// The window as assistive technology is told of it now (constant time: the shapes are shared, not copied).
-    private func accessibleScene() -> AccessibleScene {
-        AccessibleScene(
-            windowTitle: "TouchTracker", windowOrigin: host.screenOrigin(),
-            windowSize: Size(width: Double(renderer.width), height: Double(renderer.height)), scale: scale,
-            viewport: controller.viewport, shapes: controller.drawingView.shapes,
-            selection: controller.drawingView.selection,
-            menu: controller.menu, isActive: windowIsActive, activation: activations,
-            translate: Localization.translate, keyHelp: keyHelp.text(Localization.translate))
-    }
-
-    /// Hands the accessible tree a new scene when the shapes, the selection or the window's size changed, and says
-    /// a new notice to the screen reader.
-    private func publishAccessibleScene() {
-        guard let accessibility else { return }
-        publishSceneIfChanged(to: accessibility)
-        tellReshapedShapesWhenStill(to: accessibility)
-        if let outcome = undoOutcome {
-            undoOutcome = nil
-            dropCursorRest()
-            accessibility.announce(outcome.localized(Localization.translate))
-        }
-        if let notice = noticeAnnouncer.toAnnounce(
-            shows: controller.overlay.notice, standing: controller.standingNotice,
-            passingShown: controller.passingNoticesShown)
-        {
-            accessibility.announce(notice.localized(Localization.translate))
-        }
-        announceKeyboardCursor(to: accessibility)
-    }
-
-    /// Hands the tree the window as it is now, when the shapes, the selection, the menu, the size or the activation
-    /// changed since it was last told.
-    private func publishSceneIfChanged(to accessibility: AccessibilityBridge) {
-        let view = controller.drawingView
-        let size = Size(width: Double(renderer.width), height: Double(renderer.height))
-        let menu = controller.menu
-        let changed = publishedScene.map {
-            $0.revision != view.shapes.revision || $0.selection != view.selection || $0.menu != menu || $0.size != size
-                || $0.active != windowIsActive || $0.activation != activations || $0.viewport != controller.viewport
-        }
-        if changed ?? true {
-            publishedScene = (
-                view.shapes.revision, view.selection, menu, size, windowIsActive, activations, controller.viewport
-            )
-            accessibility.publish(accessibleScene())
-        }
-    }
-
-    /// How the keyboard looks to a screen reader now.
-    private var keyboardLook: KeyboardCursorAnnouncer.Look {
-        let keyboard = controller.keyboard
-        return KeyboardCursorAnnouncer.Look(
-            location: keyboard.location, stroke: keyboard.stroke,
-            circle: keyboard.stroke == .circle ? controller.drawingView.keyboardCircleInProgress : nil,
-            isShown: keyboard.isShown,
-            focusElsewhere: controller.drawingView.selection != nil || controller.menu != nil,
-            lineCount: controller.drawingView.shapes.lineCount, circleCount: controller.drawingView.shapes.circleCount)
-    }
-
-    /// Says the shape a Space finished at once, and where the cursor rests a moment after the arrows stop (each
-    /// press would be too many words).
-    private func announceKeyboardCursor(to accessibility: AccessibilityBridge) {
-        let shapes = controller.drawingView.shapes
-        let newestShape = { (stroke: KeyboardCursor.Stroke) -> Message? in
-            // Lines lie below the circles in the order, so the newest of a kind is found from the top down.
-            switch shapes.order.last(where: { $0.kind == (stroke == .line ? .line : .circle) }).flatMap({ shapes[$0] })
-            {
-            case .line(let line)?: .lineName(from: line.begin, to: line.end)
-            case .circle(let circle)?: .circleName(circle)
-            case nil: nil
-            }
-        }
-        switch cursorAnnouncer.saying(for: keyboardLook, newestShape: newestShape) {
-        case .nothing:
-            break
-        case .now(let message):
-            // Said instead of where the cursor rested, which would cut it short.
-            dropCursorRest()
-            accessibility.announce(message.localized(Localization.translate))
-        case .whenStill:
-            dropCursorRest()
-            cursorRestTimer = clock.schedule(after: Self.cursorRestDelay) { [weak self] in
-                guard let self else { return }
-                cursorRestTimer = nil
-                if let message = KeyboardCursorAnnouncer.message(for: keyboardLook) {
-                    accessibility.announce(message.localized(Localization.translate))
-                }
-            }
-        }
-    }
-
-    /// Forgets where the cursor was to be said to rest (a later look says it, or something else is said).
-    private func dropCursorRest() {
-        if let cursorRestTimer { clock.cancel(cursorRestTimer) }
-        cursorRestTimer = nil
-    }
-
-    /// How long the arrows rest before the cursor's place is said.
-    static let cursorRestDelay = 0.3
-
-    /// Tells the tree which shapes moved once they have rested a moment (`shapeRestDelay` after the last step): a
-    /// held arrow or a drag moves a shape dozens of times a second, and a reader told of each would say nothing else.
-    private func tellReshapedShapesWhenStill(to accessibility: AccessibilityBridge) {
-        let reshaped = controller.drawingView.takeReshapedShapes()
-        guard !reshaped.isEmpty else { return }
-        reshapedToTell.merge(reshaped)
-        if let shapeRestTimer { clock.cancel(shapeRestTimer) }
-        shapeRestTimer = clock.schedule(after: Self.shapeRestDelay) { [weak self] in
-            guard let self else { return }
-            shapeRestTimer = nil
-            // The tree is told the scene as it is now first: the timer may fire before the next frame publishes it.
-            // (Moves made since the last frame are not taken here: they restart the wait when the frame takes them.)
-            publishSceneIfChanged(to: accessibility)
-            accessibility.tellReshaped(reshapedToTell)
-            reshapedToTell = ReshapedShapes()
-        }
-    }
-
-    /// How long a moved shape rests before a reader is told where it is now.
-    static let shapeRestDelay = 0.3
-
-    /// Does what assistive clients asked: select, delete, deselect (as a tap and the menu would).
-    private func doAccessibilityRequests() {
-        for request in accessibilityRequests.take() { perform(request) }
-    }
-
-    /// Does one thing an assistive client asked.
-    func perform(_ request: AccessibilityRequest) {
-        switch request {
-        case .select(let id):
-            controller.select(id)
-        case .delete(let id):
-            if controller.drawingView.selection != id { controller.select(id) }
-            selectingNeighbourOfDeleted { controller.delete(id) }
-        case .deselect:
-            controller.select(nil)
-        case .activateMenuItem(let item, let seen):
-            // The highlight may have moved since; the opening and the items say it is the same menu.
-            guard let menu = controller.menu, menu.opening == seen.opening, menu.items == seen.items,
-                menu.items.contains(item)
-            else { return }
-            // Chosen by a screen reader: a menu it opens (the colours) gets the focus, as from the keyboard.
-            controller.activate(item, highlightingNext: true)
-        case .highlightMenuItem(let item, let seen):
-            guard let menu = controller.menu, menu.opening == seen.opening, menu.items == seen.items else { return }
-            controller.highlight(item)
-        }
-    }
-
     // MARK: The end
 
     /// Ends the session without losing work: every live touch is cancelled by the system (so its line completes and
@@ -519,7 +367,7 @@ public final class DrawingSession {
     // MARK: The document
 
     /// Puts the document, once read, under what was drawn meanwhile, and hands saving over (`onDocumentLoaded`).
-    private func adoptDocument(_ document: consuming LoadedDocument?) {
+    func adoptDocument(_ document: consuming LoadedDocument?) {
         guard let document = document else { return }
         loader = nil
         if options.verbose {
@@ -533,7 +381,7 @@ public final class DrawingSession {
 
     /// Puts a document another program changed on screen (one undoable edit), or says it could not be read and
     /// keeps the drawing on screen. Only once the document first read has arrived: before, it is still coming.
-    private func adoptDiskChanges() {
+    func adoptDiskChanges() {
         guard loader == nil else { return }
         diskChanges.noteShapes(below: controller.drawingView.shapes.nextNumber)
         for change in diskChanges.take() {
@@ -554,137 +402,4 @@ public final class DrawingSession {
         }
     }
 
-    // MARK: Export
-
-    /// Ctrl+S: writes the drawing as it is shown (without menu or selection) to `exportPath`, and says so on screen.
-    /// The drawing is exported on another thread (`BackgroundExport`); its notice shows when the file is written.
-    private func exportPNG() {
-        guard let path = options.exportPath else { return }
-        export.start(
-            controller.drawingView.snapshot, to: path, sparing: options.documentPath, width: renderer.width,
-            height: renderer.height, lineWidth: controller.drawingView.lineWidth)
-    }
-
-    /// Shows the notice of each export that finished.
-    private func reportExports() {
-        for outcome in export.takeOutcomes() {
-            switch outcome {
-            case .exported(let path):
-                controller.showNotice(.exported(PathText.shown(PathText.name(of: path))))
-                if options.verbose { log("exported \(PathText.shown(path))") }
-            case .failed(let path, let reason):
-                controller.showNotice(.cannotExport(PathText.shown(PathText.name(of: path))))
-                log("cannot export \(reason)")
-            }
-        }
-    }
-
-    // MARK: The clipboard
-
-    /// Ctrl+C: the host offers `shapes` (their PNG and JSON are made when asked for).
-    private func copy(_ shapes: ClipboardShapes) {
-        let offer = ClipboardOffer(shapes, lineWidth: controller.drawingView.lineWidth, wakeUp: host.wakeUp)
-        if !host.offerClipboard(offer) {
-            log("cannot copy: the window system gave the clipboard to another client")
-        } else if options.verbose {
-            log("copied \(shapes.isSelection ? "the selected shape" : "the drawing") to the clipboard")
-        }
-    }
-
-    /// Ctrl+V: the clipboard's shapes go where the keyboard cursor is when the keyboard moved it last, else where
-    /// the pointer is (the window's middle when it is elsewhere).
-    private func paste() {
-        // One paste at a time: while one is read or prepared a second press is ignored whole. (A read that never
-        // answers is given up after 10 s, longer than the hosts' own time-outs.)
-        if let started = clipboardReadStarted, MonotonicClock.now() - started < 10 { return }
-        guard !pasteInPreparation else { return }
-        let window = controller.window.bounds
-        let middle = Point(x: window.midX, y: window.midY)
-        // In drawing units: the pointer's and the window's middle through the view (zoomed and scrolled).
-        let viewport = controller.viewport
-        if let cursor = controller.keyboardPastePoint {
-            pastePoint = cursor
-        } else if let pointer = host.pointerLocation(), (window.minX..<window.maxX).contains(pointer.x),
-            (window.minY..<window.maxY).contains(pointer.y)
-        {
-            pastePoint = viewport.drawingPoint(at: pointer)
-        } else {
-            pastePoint = viewport.drawingPoint(at: middle)
-        }
-        if let outcome = host.readClipboard() {
-            pasteArrived(outcome)
-        } else {
-            clipboardReadStarted = MonotonicClock.now()
-        }
-    }
-
-    /// What the clipboard held, once the host has read it: its shapes go into the drawing, or a notice says why
-    /// nothing was pasted.
-    public func pasteArrived(_ outcome: PasteOutcome) {
-        clipboardReadStarted = nil
-        switch outcome {
-        case .shapes(let shapes) where controller.drawingView.kindOverLimit(adding: shapes) != nil:
-            // Refused whole, with its notice, before anything is prepared.
-            controller.paste(shapes, at: pastePoint)
-            if options.verbose { log("paste of \(shapes.count) shapes refused: the drawing would pass its limits") }
-        case .shapes(let shapes) where shapes.count > DrawingController.largePaste:
-            startBackgroundPaste { shapes }
-        case .shapes(let shapes):
-            controller.paste(shapes, at: pastePoint)
-            if options.verbose { log("pasted \(shapes.count) shapes") }
-        case .ownCopy(let snapshot) where snapshot.shapes.count > DrawingController.largePaste:
-            startBackgroundPaste { snapshot.drawing.shapes }
-        case .ownCopy(let snapshot):
-            pasteArrived(.shapes(snapshot.drawing.shapes))
-        case .nothing:
-            controller.showNotice(.nothingToPaste)
-        case .unreadable(let reason):
-            controller.showNotice(.cannotPaste)
-            log("cannot paste: the clipboard's drawing is not readable: \(reason)")
-        }
-    }
-
-    /// Prepares a large paste off the loop: `shapes` are read, placed on the paste point and put on top of the
-    /// drawing's shapes as they are now.
-    private func startBackgroundPaste(_ shapes: @escaping @Sendable () -> [Shape]) {
-        // One at a time: a Ctrl+V while a large paste is being prepared is ignored, as a second press would be
-        // while the clipboard is still being read.
-        guard !pasteInPreparation else { return }
-        pasteInPreparation = true
-        pasteAttempts = 0
-        let point = pastePoint
-        let lineWidth = controller.drawingView.lineWidth
-        backgroundPaste.start(onto: controller.drawingView.shapes) {
-            ClipboardShapes.placed(shapes(), centredOn: point, defaultWidth: lineWidth)
-        }
-    }
-
-    /// Swaps in a large paste prepared off the loop, or prepares it again when the drawing changed meanwhile. After
-    /// three tries (someone keeps editing, a drag goes on) it is added on the loop.
-    private func adoptPreparedPaste() {
-        guard let prepared = backgroundPaste.take() else { return }
-        let start = MonotonicClock.now()
-        if let kind = controller.drawingView.kindOverLimit(adding: prepared) {
-            // The drawing grew while it was prepared: the controller refuses it whole, with its notice.
-            pasteInPreparation = false
-            _ = controller.paste(prepared)
-            if options.verbose { log("paste refused: the drawing would hold more \(kind)s than a document may") }
-        } else if controller.paste(prepared) {
-            pasteInPreparation = false
-            if options.verbose {
-                log(
-                    String(
-                        format: "pasted %d shapes (prepared off the event loop; %.1f ms on it)", prepared.shapes.count,
-                        (MonotonicClock.now() - start) * 1000))
-            }
-        } else if pasteAttempts < 3 {
-            pasteAttempts += 1
-            backgroundPaste.start(onto: controller.drawingView.shapes) { prepared.shapes }
-        } else {
-            pasteInPreparation = false
-            // Already centred on the paste point: placing them there again moves them by nothing.
-            controller.paste(prepared.shapes, at: pastePoint)
-            if options.verbose { log("pasted \(prepared.shapes.count) shapes on the event loop") }
-        }
-    }
 }

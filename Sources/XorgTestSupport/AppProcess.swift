@@ -18,11 +18,15 @@ public final class AppProcess: Sendable {
     public let executable: URL
     public let arguments: [String]
     public var pid: Int32 { process.pid }
-
     private let process: ChildProcess
+    /// The home the app was given when the test named none (`PrivateHome`), removed with this process. Declared
+    /// after `process`, so the app is killed (ChildProcess's deinit) before its home is removed.
+    public let privateHome: PrivateHome?
 
     /// Launches `touchtracker` with `arguments`. The environment is this process's, with
-    /// `environment` applied on top; a nil value removes a variable (e.g. `["DISPLAY": nil]`).
+    /// `environment` applied on top; a nil value removes a variable (e.g. `["DISPLAY": nil]`). Unless `environment`
+    /// names them, `HOME` and `XDG_DATA_HOME` are a private folder of this process's (`PrivateHome`), so the app
+    /// never writes into the real user's home (its recent files, an untitled drawing).
     /// `argumentBytes`, when given, replace `arguments` byte for byte (file names that are not UTF-8;
     /// `arguments` then only names them in logs); `workingDirectory` is the app's current folder.
     public init(
@@ -31,6 +35,8 @@ public final class AppProcess: Sendable {
     ) throws {
         executable = try Self.locateExecutable()
         self.arguments = arguments
+        let (environment, home) = try PrivateHome.applying(to: environment)
+        privateHome = home
         var fullEnvironment = ProcessInfo.processInfo.environment
         for (name, value) in environment { fullEnvironment[name] = value }
         process = try ChildProcess(

@@ -8,7 +8,7 @@ public final class DrawingController {
     public let drawingView: DrawingView
     /// The view over the drawing: scroll and zoom (the canvas is its view for zooming).
     public let navigation: CanvasNavigation
-    public private(set) var menuView: MenuView?
+    public internal(set) var menuView: MenuView?
 
     /// Tap on a line: select it and open the menu; tap elsewhere: deselect and close. Waits for the double tap to
     /// fail, so a double tap never selects first.
@@ -22,17 +22,17 @@ public final class DrawingController {
     public let swipeRecognizer = SwipeGestureRecognizer()
 
     /// Where the long-pressing finger was at the last move, so the line follows it exactly.
-    private var dragAnchor: Point?
+    var dragAnchor: Point?
     /// Fingers taken for the palm while a stylus is near (DESIGN.md §2.21).
     public private(set) var palmRejection = PalmRejection()
     /// Where a stylus hovers within reach without touching, and which end, while it does.
     public private(set) var stylusHover: (location: Point, tool: TouchType)?
-    private let gestureRules = GestureRules()
+    let gestureRules = GestureRules()
 
-    private let inspectorState = GestureInspector()
+    let inspectorState = GestureInspector()
     /// The keyboard's place, line and moves (drawing and selecting without a pointer).
-    public private(set) var keyboard: KeyboardCursor
-    private let notices: NoticeBoard
+    public internal(set) var keyboard: KeyboardCursor
+    let notices: NoticeBoard
     /// How the platform shows an English text (a menu title) in the user's language (`Translate`, the same
     /// function the renderer draws with): used only to make menus wide enough, since the model keeps every text in
     /// English.
@@ -104,11 +104,11 @@ public final class DrawingController {
     }
 
     /// Closes the selected shape's menu once nothing is selected: a menu is for the selection.
-    private func closeSelectionMenuWithoutSelection() {
+    func closeSelectionMenuWithoutSelection() {
         if menuView != nil, drawingView.selection == nil, menu?.items == MenuItem.selectionMenu { closeMenu() }
     }
 
-    private func installRecognizers() {
+    func installRecognizers() {
         gestureRules.controller = self
         doubleTapRecognizer.numberOfTapsRequired = 2
         doubleTapRecognizer.name = "double tap"
@@ -176,13 +176,13 @@ public final class DrawingController {
     public var viewport: Viewport { navigation.viewport }
 
     /// Notes that `rect` of the window (window units: a menu, the window itself) must be shown again.
-    private func noteWindowChanged(_ rect: Rect) {
+    func noteWindowChanged(_ rect: Rect) {
         drawingView.noteChanged(viewport.drawingRect(of: rect))
     }
 
     /// The view scrolled or zoomed: a menu opened over the drawing closes (its shape or place moved away under
     /// it), and a new zoom is shown for a moment.
-    private func viewChanged(previousZoom: Double) {
+    func viewChanged(previousZoom: Double) {
         closeMenu()
         if viewport.zoom != previousZoom { showNotice(.zoom(percent: viewport.percent), for: 1) }
     }
@@ -216,10 +216,10 @@ public final class DrawingController {
     }
 
     /// Whether fingers taken for a palm are down (`palmRejection.rejectedTouches` is not empty).
-    private var palmsDown = false
+    var palmsDown = false
 
     /// Asks palm rejection about `input` and notes whether palms are down.
-    private func rejectsAsPalm(_ input: TouchInput) -> Bool {
+    func rejectsAsPalm(_ input: TouchInput) -> Bool {
         let rejected = palmRejection.rejects(input, enabled: drawingView.options.palmRejection)
         palmsDown = !palmRejection.rejectedTouches.isEmpty
         return rejected
@@ -281,315 +281,15 @@ public final class DrawingController {
         }
     }
 
-    /// Handles a key press (`KeyMap` says what it means). Returns whether the key did something.
-    @discardableResult
-    public func handleKey(_ command: KeyCommand) -> Bool {
-        guard let action = KeyMap.action(for: command) else { return false }
-        gestureHintDismissed = true
-        if case .arrow = action {} else { keyboard.movingShape = nil }
-        switch action {
-        case .undo:
-            endDrag()
-            closeMenu()
-            drawingView.undo()
-        case .redo:
-            endDrag()
-            closeMenu()
-            drawingView.redo()
-        case .deleteSelection:
-            guard drawingView.selectedShape != nil else { return false }
-            deleteSelectedShape()
-        case .clearDrawing:
-            // As a double tap: the complete shapes and the strokes in progress.
-            guard
-                !drawingView.shapes.isEmpty || !drawingView.visibleLinesInProgress.isEmpty
-                    || !drawingView.visibleCirclesInProgress.isEmpty || keyboard.isDrawing
-            else { return false }
-            // A line held and dragged is put down first, as a menu's click does, so its move ends undoably.
-            endDrag()
-            clearAll()
-        case .escape:
-            if menuView != nil {
-                closeMenu()
-            } else if let stroke = keyboard.stroke {
-                keyboard.stroke = nil
-                drawingView.cancelKeyboardStroke(stroke)
-            } else if drawingView.selection != nil {
-                endDrag()
-                drawingView.select(nil)
-            } else {
-                return false
-            }
-        case .arrow(let direction, let fine):
-            return arrow(direction, fine: fine)
-        case .keyboardStroke(let stroke):
-            // In an open menu Space chooses the highlighted item, as Return does (and as GTK's menus do).
-            if let menu {
-                guard let index = menu.highlightedIndex else { return false }
-                activate(menu.items[index])
-            } else {
-                keyboardStroke(stroke)
-            }
-        case .selectNext:
-            return selectAlong(by: 1)
-        case .selectPrevious:
-            return selectAlong(by: -1)
-        case .activateHighlighted:
-            guard let menu, let index = menu.highlightedIndex else { return false }
-            activate(menu.items[index])
-        case .openSelectionMenu:
-            // The Delete menu is for a shape at rest: not while a finger drags it.
-            guard dragAnchor == nil, let shape = drawingView.selectedShape else { return false }
-            openSelectionMenu(at: viewport.windowPoint(of: shape.menuAnchor), highlightingFirst: true)
-        case .toggle(let option):
-            toggle(option)
-        case .openColorMenu:
-            openColorMenu(at: keyboardMenuAnchor, highlightingFirst: true)
-        case .openSettingsMenu:
-            openSettingsMenu(at: keyboardMenuAnchor, highlightingFirst: true)
-        case .export:
-            guard let onExport else { return false }
-            onExport()
-        case .toggleInspector:
-            inspectorState.toggle()
-        case .copy:
-            guard let onCopy else { return false }
-            guard let content = clipboardShapes() else {
-                showNotice(.nothingToCopy)
-                return true
-            }
-            onCopy(content)
-            showNotice(content.isSelection ? .copiedSelection : .copiedDrawing)
-        case .paste:
-            guard let onPaste else { return false }
-            onPaste()
-        case .zoomIn:
-            navigation.zoom(by: CanvasNavigation.keyZoomStep, around: keyboardMenuAnchor)
-        case .zoomOut:
-            navigation.zoom(by: 1 / CanvasNavigation.keyZoomStep, around: keyboardMenuAnchor)
-        case .actualSize:
-            navigation.zoom(to: 1, around: keyboardMenuAnchor)
-        case .fitDrawing:
-            navigation.fit(drawingView.shapes.approximateBounds)
-        }
-        return true
-    }
-
-    // MARK: The keyboard
-
-    /// An arrow key: chooses in an open menu (Up and Down); else moves the keyboard's line, or the selected shape
-    /// (a run of presses on one shape is one undo step), or the cursor, by one step, inside the window.
-    private func arrow(_ direction: KeyboardCursor.Direction, fine: Bool) -> Bool {
-        if let menuView {
-            switch direction {
-            case .up: menuView.moveHighlight(by: -1)
-            case .down: menuView.moveHighlight(by: 1)
-            case .left, .right: return false
-            }
-            return true
-        }
-        let offset = direction.offset(fine ? KeyboardCursor.fineStep : KeyboardCursor.step)
-        let before = keyboard.location
-        keyboard.isShown = true
-        if let stroke = keyboard.stroke {
-            keyboard.move(by: offset, within: KeyboardCursor.reach)
-            drawingView.moveKeyboardStroke(stroke, to: keyboard.location, time: window.clock.now)
-        } else if let selection = drawingView.selection, dragAnchor == nil {
-            let box = drawingView.shapes[selection]?.strokeBounds(defaultWidth: drawingView.lineWidth) ?? .null
-            let step = KeyboardCursor.shapeStep(offset, moving: box, within: KeyboardCursor.reach)
-            drawingView.nudgeSelectedShape(by: step, joiningLastMove: keyboard.movingShape == selection)
-            keyboard.movingShape = drawingView.selection
-            keyboard.move(by: step, within: KeyboardCursor.reach)
-            navigation.keepVisible(Rect(origin: box.origin + step, size: box.size))
-        } else {
-            keyboard.move(by: offset, within: KeyboardCursor.reach)
-        }
-        noteKeyboardCursorMoved(from: before)
-        return true
-    }
-
-    /// Space (a line) or Shift+Space (a circle): starts the stroke at the keyboard cursor (closing a menu and the
-    /// selection first), or finishes the one it draws, whichever it is, as an edit like any finger's.
-    private func keyboardStroke(_ stroke: KeyboardCursor.Stroke) {
-        let before = keyboard.location
-        keyboard.isShown = true
-        if let drawn = keyboard.stroke {
-            keyboard.stroke = nil
-            drawingView.finishKeyboardStroke(drawn)
-        } else {
-            closeMenu()
-            endDrag()
-            drawingView.select(nil)
-            keyboard.stroke = stroke
-            drawingView.beginKeyboardStroke(stroke, at: keyboard.location, time: window.clock.now)
-        }
-        noteKeyboardCursorMoved(from: before)
-    }
-
-    /// Tab (`step` 1) and Shift+Tab (-1): selects the next or previous shape in drawing order (the oldest first,
-    /// wrapping around) and puts the cursor on its middle. Not while the keyboard draws a line.
-    private func selectAlong(by step: Int) -> Bool {
-        let order = drawingView.shapes.order
-        guard !keyboard.isDrawing, !order.isEmpty else { return false }
-        closeMenu()
-        endDrag()
-        let next: Int
-        if let selection = drawingView.selection, let position = drawingView.shapes.orderPosition(of: selection) {
-            next = (position + step + order.count) % order.count
-        } else {
-            next = step > 0 ? 0 : order.count - 1
-        }
-        drawingView.select(order[next])
-        let before = keyboard.location
-        keyboard.isShown = true
-        if let shape = drawingView.selectedShape {
-            keyboard.location = shape.menuAnchor
-            keyboard.move(by: .zero, within: KeyboardCursor.reach)
-            navigation.keepVisible(shape.strokeBounds(defaultWidth: drawingView.lineWidth))
-        }
-        noteKeyboardCursorMoved(from: before)
-        return true
-    }
-
-    /// The crosshair's old and new place must be shown again.
-    /// The view follows the cursor (it stays in view).
-    private func noteKeyboardCursorMoved(from before: Point) {
-        pointedLast = false
-        navigation.keepVisible(Rect(origin: keyboard.location, size: .zero))
-        noteWindowChanged(KeyboardCursor.crosshairFrame(at: viewport.windowPoint(of: before)))
-        noteWindowChanged(KeyboardCursor.crosshairFrame(at: viewport.windowPoint(of: keyboard.location)))
-    }
-
     /// Whether a touch, a pen or the pointer was used since the keyboard cursor last moved.
-    private var pointedLast = true
+    var pointedLast = true
     /// Where the pointer last hovered.
-    private var lastHover: Point?
-
-    /// Where a paste lands for someone using the keyboard: the keyboard cursor, when it moved (arrows, Space, Tab)
-    /// since the pointer or a finger was last used; nil otherwise (the pointer decides).
-    public var keyboardPastePoint: Point? { pointedLast || !keyboard.isShown ? nil : keyboard.location }
-
-    // MARK: Clipboard
-
-    /// What Ctrl+C copies: the selected shape, or the whole drawing when nothing is selected (nil when empty).
-    /// Constant time: the whole drawing is a snapshot sharing the live storage.
-    public func clipboardShapes() -> ClipboardShapes? {
-        if let shape = drawingView.selectedShape {
-            let drawing: Drawing
-            switch shape {
-            case .line(let line): drawing = Drawing(lines: [line], options: drawingView.options)
-            case .circle(let circle): drawing = Drawing(circles: [circle], options: drawingView.options)
-            }
-            return ClipboardShapes(snapshot: DrawingSnapshot(drawing), isSelection: true)
-        }
-        guard !drawingView.shapes.isEmpty else { return nil }
-        return ClipboardShapes(snapshot: drawingView.snapshot, isSelection: false)
-    }
-
-    /// Ctrl+V's shapes arrived: they go into the drawing as one undoable edit, centred on `point` (the pointer),
-    /// on top of everything, and the notice says how many. An empty paste says there was nothing to paste; a paste
-    /// that would make the drawing hold more lines or circles than `limits` allow is refused whole, before anything
-    /// changes, and the notice says so. Linear in the shapes: a platform prepares a paste of more than `largePaste`
-    /// shapes on another thread (`placedForPaste`, `PreparedPaste`, `paste(_:)`).
-    public func paste(_ shapes: [Shape], at point: Point) {
-        guard !shapes.isEmpty else {
-            showNotice(.nothingToPaste)
-            return
-        }
-        if let kind = drawingView.kindOverLimit(adding: shapes) {
-            showNotice(.pasteTooLarge(kind, limit: limits[kind]))
-            return
-        }
-        endDrag()
-        closeMenu()
-        drawingView.add(placedForPaste(shapes, at: point))
-        showNotice(.pasted(count: shapes.count))
-    }
-
-    /// More shapes than this are pasted through a `PreparedPaste` made off the event loop (about 1 ms of work).
-    public static let largePaste = 1024
-
-    /// `shapes` moved so they are centred on `point`, as a paste puts them.
-    public func placedForPaste(_ shapes: [Shape], at point: Point) -> [Shape] {
-        ClipboardShapes.placed(shapes, centredOn: point, defaultWidth: drawingView.lineWidth)
-    }
-
-    /// Puts a paste prepared off the event loop on top of the drawing (one undoable edit, constant time) and says
-    /// so. True when the paste is done with: pasted, or refused whole because the drawing as it is now would then
-    /// hold more lines or circles than `limits` allow (the notice says so and nothing changes), so a caller that
-    /// prepares the paste again on false never retries one that cannot fit. False, changing nothing, when the
-    /// drawing changed (or a drag is under way) since it was prepared: prepare it again on the drawing as it is now.
-    public func paste(_ prepared: PreparedPaste) -> Bool {
-        if let kind = drawingView.kindOverLimit(adding: prepared) {
-            showNotice(.pasteTooLarge(kind, limit: limits[kind]))
-            return true
-        }
-        guard drawingView.paste(prepared) else { return false }
-        closeMenu()
-        showNotice(.pasted(count: prepared.shapes.count))
-        return true
-    }
-
-    /// Highlights `item` of the open menu, as the keys would reach it. Returns whether the open menu has it.
-    @discardableResult
-    public func highlight(_ item: MenuItem) -> Bool {
-        guard let menuView, let index = menuView.menu.items.firstIndex(of: item) else { return false }
-        menuView.setHighlight(index)
-        return true
-    }
-
-    /// Activates `item` of the open menu, as a click on it would. Returns whether the open menu has it. A menu it
-    /// opens (the colours) has its first item highlighted when `highlightingNext` (the keyboard or a screen reader
-    /// chose; by default, when the open menu has a highlighted item), so the focus goes on into it.
-    @discardableResult
-    public func activate(_ item: MenuItem, highlightingNext: Bool? = nil) -> Bool {
-        guard let menu, menu.items.contains(item) else { return false }
-        switch item {
-        case .delete:
-            deleteSelectedShape()
-        case .toggle(let option):
-            closeMenu()
-            toggle(option)
-        case .colors:
-            openColorMenu(at: menu.anchor, highlightingFirst: highlightingNext ?? (menu.highlightedIndex != nil))
-        case .color(let color):
-            closeMenu()
-            chooseColor(color)
-        case .keys:
-            closeMenu()
-            onShowKeys?()
-        }
-        return true
-    }
-
-    // MARK: Options
-
-    /// Where menus opened from the keyboard appear: the middle of the window.
-    private var keyboardMenuAnchor: Point { Point(x: window.bounds.midX, y: window.bounds.midY) }
-
-    /// Turns an option on or off, saves it with the document and says so on screen.
-    private func toggle(_ option: DrawingOption) {
-        var options = drawingView.options
-        options[keyPath: option.keyPath].toggle()
-        drawingView.setOptions(options)
-        refreshMenuChecks()
-        showNotice(.optionSwitched(option, on: options[keyPath: option.keyPath]))
-    }
-
-    /// New lines and circles take `color`; colour by angle goes off, so the choice shows at once.
-    private func chooseColor(_ color: LineColor) {
-        var options = drawingView.options
-        options.color = color
-        options.colorByAngle = false
-        drawingView.setOptions(options)
-        refreshMenuChecks()
-        showNotice(.colourChosen(.color(color)))
-    }
+    var lastHover: Point?
 
     // MARK: Gestures
 
     /// A tap at `point` of the drawing, `windowPoint` of the window (where a menu opens).
-    private func tap(at point: Point, menuAt windowPoint: Point) {
+    func tap(at point: Point, menuAt windowPoint: Point) {
         if let shape = drawingView.shape(at: point) {
             drawingView.select(shape)
             openSelectionMenu(at: windowPoint)
@@ -599,7 +299,7 @@ public final class DrawingController {
         }
     }
 
-    private func clearAll() {
+    func clearAll() {
         closeMenu()
         // The keyboard's stroke in progress goes with everything else.
         keyboard.stroke = nil
@@ -633,7 +333,7 @@ public final class DrawingController {
         drawingView.finishKeyboardStroke(stroke)
     }
 
-    private func deleteSelectedShape() {
+    func deleteSelectedShape() {
         closeMenu()
         drawingView.deleteSelectedShape()
     }
@@ -641,13 +341,13 @@ public final class DrawingController {
     /// Ends a long-press drag now, as if its finger had been lifted where it is (the move so far becomes an edit and
     /// the line is deselected): the recognizer is cancelled, so the finger draws and drags nothing more until it
     /// lifts. An undo or redo during a drag starts with this, so it undoes the drag itself.
-    private func endDrag() {
+    func endDrag() {
         guard dragAnchor != nil else { return }
         longPressRecognizer.isEnabled = false
         longPressRecognizer.isEnabled = true
     }
 
-    private func longPressChanged(_ recognizer: LongPressGestureRecognizer) {
+    func longPressChanged(_ recognizer: LongPressGestureRecognizer) {
         let point = recognizer.location(in: drawingView)
         switch recognizer.state {
         case .began:
@@ -680,89 +380,8 @@ public final class DrawingController {
         }
     }
 
-    // MARK: Menu
-
-    /// Opens the Delete menu for the selection.
-    private func openSelectionMenu(at point: Point, highlightingFirst: Bool = false) {
-        openMenu(at: point, items: MenuItem.selectionMenu, highlighted: highlightingFirst ? 0 : nil)
-    }
-
-    /// Opens the settings menu: the challenges' switches (checked when on), palm rejection once a stylus has been
-    /// seen, and the way to the colours.
-    /// (`highlightingFirst`: opened from the keyboard, its first item highlighted, as GTK's menus open.)
-    public func openSettingsMenu(at point: Point, highlightingFirst: Bool = false) {
-        let items = MenuItem.settingsMenu(
-            offeringPalmRejection: palmRejection.hasSeenStylus || !drawingView.options.palmRejection,
-            offeringKeys: onShowKeys != nil)
-        openMenu(at: point, items: items, checked: checks(of: items), highlighted: highlightingFirst ? 0 : nil)
-    }
-
-    /// Opens the colour menu, the colour in use checked.
-    public func openColorMenu(at point: Point, highlightingFirst: Bool = false) {
-        let items = MenuItem.colorMenu
-        openMenu(at: point, items: items, checked: checks(of: items), highlighted: highlightingFirst ? 0 : nil)
-    }
-
-    /// Which of `items` are on now: the switches that are on, the colour in use.
-    private func checks(of items: [MenuItem]) -> [MenuItem] {
-        let options = drawingView.options
-        return items.filter { item in
-            switch item {
-            case .toggle(let option): options[keyPath: option.keyPath]
-            case .color(let color): color == options.color
-            case .delete, .colors, .keys: false
-            }
-        }
-    }
-
-    /// Shows the open menu's ticks as the options are now (a key switched one while it is open).
-    private func refreshMenuChecks() {
-        guard let view = menuView else { return }
-        view.setChecked(checks(of: view.menu.items))
-    }
-
-    /// Opens the same menu again (after a resize), its items, checks and highlight kept: the
-    /// same opening.
-    private func reopenMenu(_ menu: PopupMenu) {
-        openMenu(
-            at: menu.anchor, items: menu.items, checked: menu.checkedItems, highlighted: menu.highlightedIndex,
-            opening: menu.opening)
-    }
-
-    private func openMenu(
-        at point: Point, items: [MenuItem], checked: [MenuItem] = [], highlighted: Int? = nil, opening: Int? = nil
-    ) {
-        closeMenu()
-        var menu = PopupMenu(
-            anchor: point, items: items, checkedItems: checked, within: window.bounds,
-            translate: translate)
-        if let highlighted, items.indices.contains(highlighted) { menu.highlightedIndex = highlighted }
-        if let opening {
-            menu.opening = opening
-        } else {
-            menuOpenings += 1
-            menu.opening = menuOpenings
-        }
-        let view = MenuView(menu: menu)
-        // A touch or click on an item: a menu it opens (the colours) opens with nothing highlighted, as a pointer's.
-        view.onActivate = { [weak self] item in self?.activate(item, highlightingNext: false) }
-        view.onChange = { [weak self, weak view] in
-            if let self, let view { self.noteWindowChanged(view.menu.damageFrame) }
-        }
-        window.addSubview(view)
-        menuView = view
-        noteWindowChanged(view.menu.damageFrame)
-    }
-
-    private func closeMenu() {
-        guard let view = menuView else { return }
-        menuView = nil
-        noteWindowChanged(view.menu.damageFrame)
-        view.removeFromSuperview()
-    }
-
     /// How many menus have opened (each opening's number is its menu's `opening`).
-    private var menuOpenings = 0
+    var menuOpenings = 0
 
     // MARK: Overlays
 
@@ -814,7 +433,7 @@ public final class DrawingController {
 
     /// The rings under the stylus: where a hovering tip would land or a hovering eraser would erase, and what each
     /// pressed eraser takes.
-    private var stylusRings: [StylusRing] {
+    var stylusRings: [StylusRing] {
         let viewport = viewport
         var rings = drawingView.eraserLocations.map {
             StylusRing(center: viewport.windowPoint(of: $0), radius: drawingView.hitRadius, tool: .eraser)
@@ -831,11 +450,11 @@ public final class DrawingController {
     public var showsGestureHint = false
     /// Set by the first touch, click or key the app acts on: the hint does not come back, even on a drawing cleared
     /// later.
-    private var gestureHintDismissed = false
+    var gestureHintDismissed = false
     /// Whether the document has been read (an empty canvas while a drawing loads is not an empty drawing).
-    private var documentArrived: Bool
+    var documentArrived: Bool
 
-    private var isHintShown: Bool {
+    var isHintShown: Bool {
         showsGestureHint && !gestureHintDismissed && documentArrived && drawingView.shapes.lineCount == 0
             && drawingView.shapes.circleCount == 0
     }

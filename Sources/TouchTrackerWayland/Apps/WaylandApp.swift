@@ -25,6 +25,8 @@ public struct WaylandAppOptions: Sendable {
     public var traceFrames = false
     /// Threads painting tiles of complete lines in the background; nil: one per processor.
     public var painterThreads: Int?
+    /// Opens drawings dropped on the window, each in a window of its own (nil: drops are not taken).
+    public var openDropped: (@Sendable ([String]) -> Void)?
 
     public init(
         displayName: String? = nil, geometry: WindowGeometry = .default, verbose: Bool = false, scale: Double? = nil,
@@ -140,6 +142,9 @@ public final class WaylandApp {
                     activate(token: token, because: "launched with an activation token")
                 }
                 if let outcome = clipboard?.service() { session.pasteArrived(outcome) }
+                if let list = clipboard?.drop.service(), let open = options.openDropped {
+                    DroppedFiles.open(uriList: list, verbose: options.verbose, log: log, open: open)
+                }
                 for token in activationListener?.takeTokens(now: now) ?? [] {
                     activate(token: token, because: "asked to come forward")
                 }

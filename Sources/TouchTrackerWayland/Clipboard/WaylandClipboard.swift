@@ -8,7 +8,8 @@ import TouchTrackerSession
 /// The window's clipboard through `wl_data_device` (DESIGN.md §2.10a): Ctrl+C offers the copy as the same MIME
 /// types as on X11, and each reader's request is written into the pipe it hands over, on a worker (a 100,000-line
 /// copy never stalls a frame); Ctrl+V reads the best type offered — the document's own, else text that may hold
-/// one — from a pipe on a worker, and decodes it there. The window's own copy is pasted directly.
+/// one — from a pipe on a worker, and decodes it there. The window's own copy is pasted directly. Drags onto the
+/// window come through the same data device and go to `drop` (`WaylandDrop`).
 ///
 /// Unlike X11, no clipboard manager takes a copy over when the window closes: Wayland has no such hand-over, so a
 /// copy lasts as long as the window (unless the desktop's clipboard manager has already read it).
@@ -33,6 +34,8 @@ final class WaylandClipboard {
     /// Where the paste's worker leaves its outcome.
     private let pasted = PastedOutcome()
     private var isPasting = false
+    /// Files dragged onto the window: each drag's offer is handed there as it enters.
+    let drop: WaylandDrop
 
     /// The types a paste reads, best first: the document's own, then text (which may hold a document).
     static let pasteTypes = [ClipboardShapes.documentType] + ClipboardOffer.textTypes + ["UTF8_STRING", "TEXT"]
@@ -48,6 +51,7 @@ final class WaylandClipboard {
         self.wakeUp = wakeUp
         self.log = log
         device = wl_data_device_manager_get_data_device(manager, seat)
+        drop = WaylandDrop(connection: connection, wakeUp: wakeUp, log: log)
         offerListener = WaylandListener(
             wl_data_offer_listener(
                 offer: { data, offer, mimeType in
@@ -55,7 +59,10 @@ final class WaylandClipboard {
                     listenerOwner(data, as: WaylandClipboard.self).offers[offer, default: []].append(
                         String(cString: mimeType))
                 },
-                source_actions: { _, _, _ in }, action: { _, _, _ in }))
+                source_actions: { _, _, _ in },
+                action: { data, offer, action in
+                    if let offer { listenerOwner(data, as: WaylandClipboard.self).drop.chose(action, for: offer) }
+                }))
         deviceListener = WaylandListener(
             wl_data_device_listener(
                 data_offer: { data, _, offer in
@@ -64,11 +71,16 @@ final class WaylandClipboard {
                     clipboard.offers[offer] = []
                     wl_data_offer_add_listener(offer, clipboard.offerListener.pointer, data)
                 },
-                // Drag and drop is not used: the offers it introduces are let go of at once.
-                enter: { data, _, _, _, _, _, offer in
-                    if let offer { listenerOwner(data, as: WaylandClipboard.self).forget(offer) }
+                // A drag's offer is the drop target's from here on (`WaylandDrop`).
+                enter: { data, _, serial, _, _, _, offer in
+                    guard let offer else { return }
+                    let clipboard = listenerOwner(data, as: WaylandClipboard.self)
+                    let types = clipboard.offers.removeValue(forKey: offer) ?? []
+                    clipboard.drop.enter(offer, serial: serial, types: types)
                 },
-                leave: { _, _ in }, motion: { _, _, _, _, _ in }, drop: { _, _ in },
+                leave: { data, _ in listenerOwner(data, as: WaylandClipboard.self).drop.leave() },
+                motion: { _, _, _, _, _ in },
+                drop: { data, _ in listenerOwner(data, as: WaylandClipboard.self).drop.drop() },
                 selection: { data, _, offer in listenerOwner(data, as: WaylandClipboard.self).select(offer) }))
         sourceListener = WaylandListener(
             wl_data_source_listener(

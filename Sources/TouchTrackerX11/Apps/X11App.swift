@@ -23,6 +23,8 @@ public struct X11AppOptions: Sendable {
     public var traceFrames = false
     /// Threads painting tiles of complete lines in the background; nil: one per processor.
     public var painterThreads: Int?
+    /// Opens drawings dropped on the window, each in a window of its own (nil: drops are not taken).
+    public var openDropped: (@Sendable ([String]) -> Void)?
 
     public init(
         displayName: String? = nil, geometry: WindowGeometry = .default, verbose: Bool = false, scale: Double? = nil,
@@ -46,6 +48,8 @@ public final class X11App {
     /// Readiness, exposure and size changes, handled as the demo window handles them.
     private var windowEvents: WindowEvents
     private let surface: X11Surface
+    /// Files dragged from a file manager (XDND), while drops are taken.
+    private let dropTarget: XdndTarget?
     /// What the app does with the window.
     public let session: DrawingSession
     private var running = true
@@ -88,6 +92,9 @@ public final class X11App {
         sessionOptions.benchmarkFloor = BenchmarkFloor(environment: environment["TOUCHTRACKER_BENCH_FLOOR"])
         sessionOptions.accessibilityEnvironment = environment
         windowHost.setIcon(log: log)
+        dropTarget =
+            options.openDropped == nil
+            ? nil : XdndTarget(display: display, window: windowHost.window.id, verbose: options.verbose, log: log)
         if options.verbose {
             windowHost.describeInput(log: log)
             windowHost.presenter.onSharedImageMade = { log("frames: a shared image of \($0)x\($1) made") }
@@ -215,6 +222,12 @@ public final class X11App {
             session.handle(.keyEvent(report, command: nil))
         case .resourcesChanged:
             followResources()
+        case .clientMessage(let message):
+            dropTarget?.handle(message)
+        case .clipboard(.converted(let selection, let target, let property)) where selection == dropTarget?.selection:
+            if let list = dropTarget?.converted(target: target, property: property), let open = options.openDropped {
+                DroppedFiles.open(uriList: list, verbose: options.verbose, log: log, open: open)
+            }
         case .clipboard(let event):
             if let outcome = surface.clipboard.handle(event, now: MonotonicClock.now()) {
                 session.pasteArrived(outcome)

@@ -84,7 +84,7 @@ public final class X11DemoApp {
             running = false
         // The demo scenes do not scroll, as the Wayland demo app does not.
         case .key, .keyReleased, .hover, .stylusHover, .stylusLeft, .contextClick, .scroll, .deviceRemoved, .mapped,
-            .clipboard, .focusChanged, .resourcesChanged:
+            .clipboard, .focusChanged, .resourcesChanged, .clientMessage:
             break
         }
     }

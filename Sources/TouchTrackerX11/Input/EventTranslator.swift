@@ -122,7 +122,8 @@ struct EventTranslator {
             return liveTouchesCancelled(now: now)
         case ClientMessage:
             let e = event.xclient
-            guard e.window == windowID, Atom(e.data.l.0) == deleteWindowAtom else { return [] }
+            guard e.window == windowID else { return [] }
+            guard Atom(e.data.l.0) == deleteWindowAtom else { return [.clientMessage(ClientMessageData(e))] }
             return [.closeRequested]
         case KeyPress:
             return [.key(keyStroke(&event.xkey))]

@@ -28,6 +28,8 @@ enum PlatformEvent {
     case keyReleased(KeyEventReport)
     /// Selection traffic for the clipboard (`X11Clipboard`).
     case clipboard(ClipboardEvent)
+    /// Another client's message to the window other than WM_DELETE_WINDOW: drag and drop (`XdndTarget`) among them.
+    case clientMessage(ClientMessageData)
     /// The X resources on the root window changed (`xrdb`, or a desktop's scale setting): `Xft.dpi` may be new.
     case resourcesChanged
 }
