@@ -63,8 +63,8 @@ import Testing
 
     @Test(
         """
-        devices with scroll valuators scroll: a touchpad (a gesture class, or a dependent touch class) by travel, \
-        a mouse by wheel clicks; the master pointer and devices without scroll valuators do not
+        devices with scroll valuators scroll: a touchpad (its driver's type, a gesture class, or a dependent touch \
+        class) by travel, a mouse by wheel clicks; the master pointer and devices without scroll valuators do not
         """)
     func scrolling() {
         let wheel = [
@@ -82,8 +82,12 @@ import Testing
             id: 8, name: "SynPS/2 Touchpad", use: XISlavePointer, isEnabled: true, touch: (false, 2), valuators: [])
         synaptics.scrollAxes = [ScrollValuators.Axis(number: 3, isVertical: true, increment: 100)]
         let pen = Device(id: 9, name: "Pen", use: XISlavePointer, isEnabled: true, valuators: [])
-        let devices = InputDevices(devices: [master, mouse, touchpad, synaptics, pen])
-        #expect(devices.scrollDevices.keys.sorted() == [6, 7, 8])
+        var olderServer = Device(id: 10, name: "ELAN Touchpad", use: XISlavePointer, isEnabled: true, valuators: [])
+        olderServer.isTouchpadType = true
+        olderServer.scrollAxes = wheel
+        let devices = InputDevices(devices: [master, mouse, touchpad, synaptics, pen, olderServer])
+        #expect(devices.scrollDevices.keys.sorted() == [6, 7, 8, 10])
+        #expect(devices.scrollDevices[10]?.isTouchpad == true)
         #expect(devices.scrollDevices[6] == ScrollValuators.Device(axes: wheel, isTouchpad: false))
         #expect(devices.scrollDevices[7]?.isTouchpad == true)
         #expect(devices.scrollDevices[8]?.isTouchpad == true)

@@ -25,6 +25,9 @@ struct InputDevices {
         var touch: (isDirect: Bool, maximumTouches: Int)?
         /// Whether it has an XI 2.4 gesture class (touchpad pinches and swipes).
         var hasGestures = false
+        /// Whether its driver calls it a touchpad (XI 1's device type `XI_TOUCHPAD`, as xf86-input-libinput,
+        /// synaptics and inputtest name theirs): servers before XI 2.4 give a touchpad no class that says so.
+        var isTouchpadType = false
         var valuators: [Valuator]
         /// Its scroll valuators (XI 2.1 smooth scrolling).
         var scrollAxes: [ScrollValuators.Axis] = []
@@ -89,7 +92,21 @@ struct InputDevices {
                 devices[index].device.valuators[valuator].label = names[atom] ?? ""
             }
         }
-        self.devices = devices.map(\.device)
+        let touchpads = Self.touchpadIDs(display: display)
+        self.devices = devices.map { entry in
+            var device = entry.device
+            device.isTouchpadType = touchpads.contains(device.id)
+            return device
+        }
+    }
+
+    /// The devices whose XI 1 type is `XI_TOUCHPAD`, in one round trip (`XListInputDevices`); XI2 does not say.
+    private static func touchpadIDs(display: X11Display) -> Set<Int32> {
+        let touchpad = XInternAtom(display.pointer, XI_TOUCHPAD, 1)
+        var count: Int32 = 0
+        guard touchpad != 0, let list = XListInputDevices(display.pointer, &count) else { return [] }
+        defer { XFreeDeviceList(list) }
+        return Set((0..<Int(count)).filter { list[$0].type == touchpad }.map { Int32(truncatingIfNeeded: list[$0].id) })
     }
 
     /// Where every device's valuators stand now, by device id and valuator number: one `XIQueryDevice`, without
@@ -163,13 +180,14 @@ struct InputDevices {
         return tools
     }
 
-    /// The slave pointers that scroll (they have scroll valuators), by device id: a touchpad (an XI 2.4 gesture
-    /// class, or a dependent touch class) scrolls by travel, anything else by wheel clicks.
+    /// The slave pointers that scroll (they have scroll valuators), by device id: a touchpad (its driver's type, an
+    /// XI 2.4 gesture class or a dependent touch class) scrolls by travel, anything else by wheel clicks.
     var scrollDevices: [Int32: ScrollValuators.Device] {
         var scrolling: [Int32: ScrollValuators.Device] = [:]
         for device in devices where device.use == XISlavePointer && !device.scrollAxes.isEmpty {
             scrolling[device.id] = ScrollValuators.Device(
-                axes: device.scrollAxes, isTouchpad: device.hasGestures || device.touch?.isDirect == false)
+                axes: device.scrollAxes,
+                isTouchpad: device.isTouchpadType || device.hasGestures || device.touch?.isDirect == false)
         }
         return scrolling
     }

@@ -14,8 +14,8 @@ import TouchTracker
 /// long after.)
 ///
 /// A wheel's change over its increment is notches (fractions from a high-resolution wheel). A touchpad (a device
-/// with an XI 2.4 gesture class, as libinput's driver gives touchpads, or a dependent touch class) scrolls by
-/// finger travel instead: one increment is `touchpadPixelsPerIncrement` pixels, libinput's default "scroll pixel
+/// its driver types `XI_TOUCHPAD`, or with an XI 2.4 gesture class or a dependent touch class) scrolls by finger
+/// travel instead: one increment is `touchpadPixelsPerIncrement` pixels, libinput's default "scroll pixel
 /// distance", so with xf86-input-libinput (increment 15, distance 15) one valuator unit is one pixel the fingers
 /// would have moved the pointer, and a person who set a larger distance scrolls more slowly, as they asked.
 ///
