@@ -4,9 +4,9 @@ import TouchTracker
 import TouchTrackerSession
 
 /// Turns Xlib events into `PlatformEvent`s: XI2 touches and pointer (or core pointer events without XI2), scrolls
-/// (`ScrollValuators`), window life-cycle and keys. The mouse's button 1 becomes one more touch, and so does a tablet pen's tip (a pen or an
-/// eraser touch, by the device: `TabletTool`); a pen moving without its tip down hovers, and its XI 1 ProximityOut
-/// says it left.
+/// (`ScrollValuators`), window life-cycle and keys. The mouse's button 1 becomes one more touch, and so does a
+/// tablet pen's tip (a pen or an eraser touch, by the device: `TabletTool`); a pen moving without its tip down
+/// hovers, and its XI 1 ProximityOut says it left.
 ///
 /// It knows the window by its id and `WM_DELETE_WINDOW` atom and asks the X connection only through `Connection`,
 /// so tests can feed it events built in memory.
