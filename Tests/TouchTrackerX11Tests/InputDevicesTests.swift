@@ -93,7 +93,7 @@ import Testing
         #expect(devices.scrollDevices[8]?.isTouchpad == true)
         #expect(
             devices.description.contains(
-                "device 6: scrolls by wheel clicks on valuators 2 (horizontal, 15.0 a click), 3 (vertical, 15.0 a click)"
-            ))
+                "device 6: scrolls by wheel clicks on valuators 2 (horizontal, 15.0 a click), "
+                    + "3 (vertical, 15.0 a click)"))
     }
 }

@@ -229,9 +229,8 @@ struct InputDevices {
             let axes = scrolling.axes.map {
                 "\($0.number) (\($0.isVertical ? "vertical" : "horizontal"), \($0.increment) a click)"
             }
-            lines.append(
-                "device \(device): scrolls by \(scrolling.isTouchpad ? "touchpad travel" : "wheel clicks") on valuators "
-                    + axes.joined(separator: ", "))
+            let kind = scrolling.isTouchpad ? "touchpad travel" : "wheel clicks"
+            lines.append("device \(device): scrolls by \(kind) on valuators " + axes.joined(separator: ", "))
         }
         return lines
     }
