@@ -94,6 +94,18 @@ public final class MutterInput: Sendable {
         try send("button \(button.rawValue) \(pressed ? 1 : 0)")
     }
 
+    /// Wheel clicks (`NotifyPointerAxisDiscrete`): `steps` down, or right when `horizontal`; negative up or left.
+    public func pointerWheel(steps: Int, horizontal: Bool = false) throws {
+        try send("axis-discrete \(horizontal ? 1 : 0) \(steps)")
+    }
+
+    /// Smooth scroll travel from fingers on a touchpad (`NotifyPointerAxis` with the finger source), ended as the
+    /// fingers lifting when `finish`.
+    public func pointerFingerScroll(dx: Double, dy: Double, finish: Bool = false) throws {
+        // Flags: 1 finish, 2 wheel, 4 finger, 8 continuous.
+        try send("axis \(dx) \(dy) \(4 | (finish ? 1 : 0))")
+    }
+
     // MARK: Keyboard
 
     /// Presses or releases the key with Linux evdev code `code` (mutter's keymap: us).

@@ -16,9 +16,10 @@
 ///    `error MESSAGE` on stdout once mutter has taken it (the method call returned).
 ///
 /// Commands, coordinates in the stream's pixels (the monitor's): `touch-down SLOT X Y`, `touch-motion SLOT X Y`,
-/// `touch-up SLOT`, `motion X Y`, `button CODE 1|0` (evdev button codes: 272 is the left button), `key CODE 1|0`
-/// (evdev key codes), `keysym KEYSYM 1|0`, and `scale S` (the monitor's new scale, as step 2). It exits at the
-/// FIFO's end of file, which ends both sessions.
+/// `touch-up SLOT`, `motion X Y`, `button CODE 1|0` (evdev button codes: 272 is the left button), `axis-discrete
+/// AXIS STEPS` (wheel clicks; axis 0 vertical, 1 horizontal), `axis DX DY FLAGS` (smooth scrolling; flags 1 finish,
+/// 2 wheel, 4 finger, 8 continuous), `key CODE 1|0` (evdev key codes), `keysym KEYSYM 1|0`, and `scale S` (the
+/// monitor's new scale, as step 2). It exits at the FIFO's end of file, which ends both sessions.
 enum RemoteDesktopHelper {
     static let script = #"""
         import os, sys, time
@@ -132,6 +133,11 @@ enum RemoteDesktopHelper {
                         notify("NotifyPointerButton", "(ib)", int(arguments[0]), arguments[1] == "1")
                     elif name == "key":
                         notify("NotifyKeyboardKeycode", "(ub)", int(arguments[0]), arguments[1] == "1")
+                    elif name == "axis-discrete":
+                        notify("NotifyPointerAxisDiscrete", "(ui)", int(arguments[0]), int(arguments[1]))
+                    elif name == "axis":
+                        notify("NotifyPointerAxis", "(ddu)", float(arguments[0]), float(arguments[1]),
+                               int(arguments[2]))
                     elif name == "scale":
                         set_scale(float(arguments[0]))
                     elif name == "keysym":

@@ -183,6 +183,19 @@ public final class InputTestDevice: Sendable {
         try send(message.finished(expectedLength: Self.motionSize))
     }
 
+    /// Scrolls by (`horizontal`, `vertical`) on the device's scroll valuators (2 and 3), as a driver posts a wheel or
+    /// touchpad scroll: relative motion of those valuators alone. The inputtest pointers' increment is 120 a click,
+    /// so 120 is one wheel click down (or right), -60 half a click up; the server makes buttons 4 to 7 from it, marked
+    /// emulated, for older clients.
+    public func scroll(horizontal: Double = 0, vertical: Double = 0) throws {
+        var message = MessageBuilder()
+        message.header(length: Self.motionSize, type: EventType.motion.rawValue)
+        message.u32(0)  // is_absolute: scroll valuators are relative
+        message.padding(4)
+        message.valuators(nil, scroll: (horizontal, vertical))
+        try send(message.finished(expectedLength: Self.motionSize))
+    }
+
     /// A pen comes within the tablet's reach at root pixel (x, y) (`inReach`), or leaves it: XI 1's ProximityIn
     /// and ProximityOut.
     public func proximity(inReach: Bool, x: Double, y: Double) throws {
@@ -403,17 +416,20 @@ private struct MessageBuilder {
     mutating func padding(_ count: Int) { bytes += repeatElement(0, count: count) }
 
     /// xf86ITValuatorData: uint32 has_unaccelerated, uint8 mask[8], 4 bytes padding,
-    /// double valuators[64], double unaccelerated[64]. `axes` sets axes 0 (x) and 1 (y).
-    mutating func valuators(_ axes: (Double, Double)?, pressure: Double? = nil) {
+    /// double valuators[64], double unaccelerated[64]. `axes` sets axes 0 (x) and 1 (y), `scroll` 2 and 3.
+    mutating func valuators(_ axes: (Double, Double)?, pressure: Double? = nil, scroll: (Double, Double)? = nil) {
         let start = bytes.count
         u32(0)  // has_unaccelerated
-        bytes.append((axes == nil ? 0 : 0b11) | (pressure == nil ? 0 : 0b1_0000))  // mask[0]: axes 0, 1 and 4
+        // mask[0]: axes 0 and 1, 2 and 3, 4
+        bytes.append((axes == nil ? 0 : 0b11) | (scroll == nil ? 0 : 0b1100) | (pressure == nil ? 0 : 0b1_0000))
         padding(7)  // mask[1...7]
         padding(4)  // alignment of the doubles
         for index in 0..<64 {
             switch (index, axes) {
             case (0, let axes?): f64(axes.0)
             case (1, let axes?): f64(axes.1)
+            case (2, _): f64(scroll?.0 ?? 0)
+            case (3, _): f64(scroll?.1 ?? 0)
             case (4, _): f64(pressure ?? 0)
             default: f64(0)
             }

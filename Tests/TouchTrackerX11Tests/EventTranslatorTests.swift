@@ -32,11 +32,12 @@ import TouchTracker
     static func fp1616(_ raw: Int32) -> Double { Double(raw) / 65536 }
 
     /// Translates an XI2 device event of type `evtype` (touch, button or motion) built in memory; `mask`'s set bits
-    /// say which valuators it carries, `values` are theirs in mask order (packed, as the wire carries them).
+    /// say which valuators it carries, `values` are theirs in mask order (packed, as the wire carries them);
+    /// `modifiers` is the X modifier state in effect (`ControlMask`, `ShiftMask`).
     static func translateXI(
         _ translator: inout EventTranslator, evtype: Int32, window: CX11.Window = windowID, sourceID: Int32 = 12,
         detail: Int32, x: Double, y: Double, time: Time, flags: Int32 = 0, mask: UInt8 = 0, values: [Double] = [],
-        buttons: UInt8? = nil, master: Int32 = 2, now: Double
+        buttons: UInt8? = nil, master: Int32 = 2, modifiers: Int32 = 0, now: Double
     ) -> [PlatformEvent] {
         var maskBytes = [mask]
         var values = values
@@ -56,6 +57,7 @@ import TouchTracker
                     device.event_x = x
                     device.event_y = y
                     device.flags = flags
+                    device.mods.effective = modifiers
                     device.valuators = XIValuatorState(
                         mask_len: 1, mask: maskPointer.baseAddress, values: valuePointer.baseAddress)
                     if buttons != nil { device.buttons = XIButtonState(mask_len: 1, mask: buttonPointer.baseAddress) }

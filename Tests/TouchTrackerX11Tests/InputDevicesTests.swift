@@ -60,4 +60,40 @@ import Testing
         #expect(lines.contains("device 13 \"ELAN Touchscreen\": pointer, direct touch, up to 10 touches"))
         #expect(lines.contains("device 14 \"Logitech USB Mouse\": pointer, disabled"))
     }
+
+    @Test(
+        """
+        devices with scroll valuators scroll: a touchpad (its driver's type, a gesture class, or a dependent touch \
+        class) by travel, a mouse by wheel clicks; the master pointer and devices without scroll valuators do not
+        """)
+    func scrolling() {
+        let wheel = [
+            ScrollValuators.Axis(number: 2, isVertical: false, increment: 15),
+            ScrollValuators.Axis(number: 3, isVertical: true, increment: 15),
+        ]
+        var master = Device(id: 2, name: "Virtual core pointer", use: XIMasterPointer, isEnabled: true, valuators: [])
+        master.scrollAxes = wheel
+        var mouse = Device(id: 6, name: "Logitech USB Mouse", use: XISlavePointer, isEnabled: true, valuators: [])
+        mouse.scrollAxes = wheel
+        var touchpad = Device(id: 7, name: "SYNA Touchpad", use: XISlavePointer, isEnabled: true, valuators: [])
+        touchpad.hasGestures = true
+        touchpad.scrollAxes = wheel
+        var synaptics = Device(
+            id: 8, name: "SynPS/2 Touchpad", use: XISlavePointer, isEnabled: true, touch: (false, 2), valuators: [])
+        synaptics.scrollAxes = [ScrollValuators.Axis(number: 3, isVertical: true, increment: 100)]
+        let pen = Device(id: 9, name: "Pen", use: XISlavePointer, isEnabled: true, valuators: [])
+        var olderServer = Device(id: 10, name: "ELAN Touchpad", use: XISlavePointer, isEnabled: true, valuators: [])
+        olderServer.isTouchpadType = true
+        olderServer.scrollAxes = wheel
+        let devices = InputDevices(devices: [master, mouse, touchpad, synaptics, pen, olderServer])
+        #expect(devices.scrollDevices.keys.sorted() == [6, 7, 8, 10])
+        #expect(devices.scrollDevices[10]?.isTouchpad == true)
+        #expect(devices.scrollDevices[6] == ScrollValuators.Device(axes: wheel, isTouchpad: false))
+        #expect(devices.scrollDevices[7]?.isTouchpad == true)
+        #expect(devices.scrollDevices[8]?.isTouchpad == true)
+        #expect(
+            devices.description.contains(
+                "device 6: scrolls by wheel clicks on valuators 2 (horizontal, 15.0 a click), "
+                    + "3 (vertical, 15.0 a click)"))
+    }
 }

@@ -160,6 +160,7 @@ public final class WaylandApp {
     private func handle(_ event: WaylandWindowHost.Event) {
         switch event {
         case .input(let input):
+            if options.verbose, case .scroll(let scroll) = input { log(scroll.logLine) }
             session.handle(input)
             host.pointer = windowHost.pointerLocation
         case .resized(let width, let height, let scale):

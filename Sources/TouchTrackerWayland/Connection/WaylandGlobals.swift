@@ -41,7 +41,7 @@ final class WaylandGlobals {
 
     /// The highest version of each interface this host speaks (its listeners handle every event up to it).
     private static let versions: [String: UInt32] = [
-        "wl_compositor": 4, "wl_shm": 1, "wl_seat": 7, "wl_data_device_manager": 3, "xdg_wm_base": 2,
+        "wl_compositor": 4, "wl_shm": 1, "wl_seat": 8, "wl_data_device_manager": 3, "xdg_wm_base": 2,
         "zxdg_decoration_manager_v1": 1, "xdg_activation_v1": 1, "wl_output": 2, "wp_presentation": 1,
         "zwp_pointer_gestures_v1": 1, "wp_viewporter": 1, "wp_fractional_scale_manager_v1": 1,
         "zwp_tablet_manager_v2": 1,

@@ -16,6 +16,20 @@ enum SeatEvent: Equatable {
     case pointerMotion(time: UInt32, x: Double, y: Double)
     /// `button` is a Linux input code (`BTN_LEFT` 0x110, `BTN_RIGHT` 0x111).
     case pointerButton(time: UInt32, button: UInt32, pressed: Bool)
+    /// Where a scroll in the pointer's frame comes from (`wl_pointer.axis_source`).
+    case axisSource(ScrollFrame.Source)
+    /// Scroll travel along `axis` in surface units (`wl_pointer.axis`).
+    case axis(time: UInt32, ScrollFrame.Axis, value: Double)
+    /// Wheel clicks along `axis` (`wl_pointer.axis_discrete`, seat versions 5 to 7).
+    case axisDiscrete(ScrollFrame.Axis, steps: Int32)
+    /// High-resolution wheel travel along `axis`, 120 a click (`wl_pointer.axis_value120`, seat version 8).
+    case axisValue120(ScrollFrame.Axis, value120: Int32)
+    /// The fingers left the touchpad: scrolling along `axis` stopped (`wl_pointer.axis_stop`).
+    case axisStop(time: UInt32, ScrollFrame.Axis)
+    /// Ends a group of pointer events that belong together (`wl_pointer.frame`); sent here after scroll events.
+    case pointerFrame
+    /// The keyboard's Ctrl and Shift changed (`wl_keyboard.modifiers`, read through the keymap).
+    case modifiers(control: Bool, shift: Bool)
     /// A touchpad pinch (pointer-gestures): the focus's travel since the last event (`dx`, `dy`, surface pixels),
     /// the scale since it began, the turn since the last event (degrees, clockwise).
     case pinch(TouchpadGestureBridge.Phase, time: UInt32, dx: Double, dy: Double, scale: Double, rotation: Double)

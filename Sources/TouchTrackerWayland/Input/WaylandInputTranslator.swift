@@ -5,9 +5,10 @@ import TouchTrackerSession
 /// Turns the seat's events into the session's: touches grouped by `frame` become TouchKit input; a touch `cancel`
 /// (the compositor took the fingers for a gesture of its own) is a claim, so no half-drawn line is kept; the
 /// pointer's left button is one more touch, its right button opens the menu, and moving it with no button held is
-/// a hover; a tablet's pen and eraser are pen and eraser touches (`TabletToolTranslator`). Surface coordinates are
-/// drawing units already (a surface pixel is a pixel of a 100 % screen, whatever the buffer's scale), so they are
-/// passed on exactly as the compositor sent them.
+/// a hover; its axis events, grouped by the pointer's `frame`, are a scroll (`ScrollFrame`) with the Ctrl and Shift
+/// the keyboard holds; a tablet's pen and eraser are pen and eraser touches (`TabletToolTranslator`). Surface
+/// coordinates are drawing units already (a surface pixel is a pixel of a 100 % screen, whatever the buffer's
+/// scale), so they are passed on exactly as the compositor sent them, and so is a touchpad's scroll travel.
 struct WaylandInputTranslator {
     private var timeline = ServerTimeline()
     /// Touch events waiting for their group's `frame`.
@@ -23,6 +24,10 @@ struct WaylandInputTranslator {
     private var swipeFingers = 0
     /// The tablets' tools, as pen and eraser touches.
     private var tabletTools = TabletToolTranslator()
+    /// The scroll of the pointer frame under way (`ScrollFrame`).
+    private var scrollFrame = ScrollFrame()
+    /// Ctrl and Shift, as the keyboard last said.
+    private var modifiers = (control: false, shift: false)
 
     /// The pointer's touch id lives above every `wl_touch` id (a 32-bit value).
     static let mouseTouchID: UInt64 = 1 << 62
@@ -83,6 +88,31 @@ struct WaylandInputTranslator {
             return [pointerTouch(id, .moved, timestamp: seconds(time, now))]
         case .pointerButton(let time, let button, let pressed):
             return pointerButton(button, pressed: pressed, timestamp: seconds(time, now))
+        case .axisSource(let source):
+            scrollFrame.setSource(source)
+            return []
+        case .axis(_, let axis, let value):
+            scrollFrame.add(value, along: axis)
+            return []
+        case .axisDiscrete(let axis, let steps):
+            scrollFrame.add(clicks: Double(steps), along: axis)
+            return []
+        case .axisValue120(let axis, let value120):
+            scrollFrame.add(clicks: Double(value120) / 120, along: axis)
+            return []
+        case .axisStop:
+            return []
+        case .pointerFrame:
+            guard let scroll = scrollFrame.finish() else { return [] }
+            return [
+                .scroll(
+                    ScrollInput(
+                        location: pointer, notches: scroll.notches, distance: scroll.distance,
+                        control: modifiers.control, shift: modifiers.shift))
+            ]
+        case .modifiers(let control, let shift):
+            modifiers = (control, shift)
+            return []
         case .pinch(let phase, let time, let dx, let dy, let scale, let rotation):
             return gestures.pinch(
                 phase, focus: pointer, delta: Point(x: dx, y: dy), scale: scale,

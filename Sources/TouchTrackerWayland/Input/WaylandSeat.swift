@@ -44,6 +44,8 @@ final class WaylandSeat {
     private var gestureElsewhere = false
     /// Events since the loop last took them.
     private var events: [SeatEvent] = []
+    /// Whether scroll events came since the pointer's last frame.
+    private var scrollPending = false
     /// The serial of the last press (a key, a button or a touch): clipboard and activation requests must carry
     /// one, to prove they answer the person.
     private(set) var lastInputSerial: UInt32 = 0
@@ -164,10 +166,30 @@ final class WaylandSeat {
                     if pressed { seat.lastInputSerial = serial }
                     seat.events.append(.pointerButton(time: time, button: button, pressed: pressed))
                 },
-                // Scrolling does nothing in the app (as on X11, where buttons 4 and 5 are ignored); the pointer's
-                // frames group nothing the app needs grouped, so each event is handled as it comes.
-                axis: { _, _, _, _, _ in }, frame: { _, _ in }, axis_source: { _, _, _ in },
-                axis_stop: { _, _, _, _ in }, axis_discrete: { _, _, _, _ in }, axis_value120: { _, _, _, _ in }))
+                // Scroll events wait for their frame (`ScrollFrame`); the other pointer events need no grouping, so
+                // a frame is passed on only after a scroll.
+                axis: { data, _, time, axis, value in
+                    guard let axis = ScrollFrame.Axis(rawValue: axis) else { return }
+                    listenerOwner(data, as: WaylandSeat.self).appendScroll(
+                        .axis(time: time, axis, value: wl_fixed_to_double(value)))
+                },
+                frame: { data, _ in listenerOwner(data, as: WaylandSeat.self).endPointerFrame() },
+                axis_source: { data, _, source in
+                    guard let source = ScrollFrame.Source(rawValue: source) else { return }
+                    listenerOwner(data, as: WaylandSeat.self).appendScroll(.axisSource(source))
+                },
+                axis_stop: { data, _, time, axis in
+                    guard let axis = ScrollFrame.Axis(rawValue: axis) else { return }
+                    listenerOwner(data, as: WaylandSeat.self).appendScroll(.axisStop(time: time, axis))
+                },
+                axis_discrete: { data, _, axis, discrete in
+                    guard let axis = ScrollFrame.Axis(rawValue: axis) else { return }
+                    listenerOwner(data, as: WaylandSeat.self).appendScroll(.axisDiscrete(axis, steps: discrete))
+                },
+                axis_value120: { data, _, axis, value120 in
+                    guard let axis = ScrollFrame.Axis(rawValue: axis) else { return }
+                    listenerOwner(data, as: WaylandSeat.self).appendScroll(.axisValue120(axis, value120: value120))
+                }))
         keyboardListener = WaylandListener(
             wl_keyboard_listener(
                 keymap: { data, _, format, fd, size in
@@ -187,8 +209,11 @@ final class WaylandSeat {
                         key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue, serial: serial, time: time)
                 },
                 modifiers: { data, _, _, depressed, latched, locked, group in
-                    listenerOwner(data, as: WaylandSeat.self).keyboardState?.updateModifiers(
-                        depressed: depressed, latched: latched, locked: locked, group: group)
+                    let seat = listenerOwner(data, as: WaylandSeat.self)
+                    guard let state = seat.keyboardState else { return }
+                    state.updateModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
+                    let held = state.controlAndShift
+                    seat.events.append(.modifiers(control: held.control, shift: held.shift))
                 },
                 repeat_info: { data, _, rate, delay in
                     listenerOwner(data, as: WaylandSeat.self).repeatInfo = (rate, delay)
@@ -201,6 +226,22 @@ final class WaylandSeat {
     private func isElsewhere(_ surface: OpaquePointer?) -> Bool {
         guard let windowSurface, let surface else { return false }
         return surface != windowSurface
+    }
+
+    /// A scroll event of the pointer's, unless the pointer is over the decorations. Before seat version 5 the
+    /// pointer has no frames: each axis event is a frame of its own.
+    private func appendScroll(_ event: SeatEvent) {
+        guard !pointerElsewhere else { return }
+        events.append(event)
+        scrollPending = true
+        if wl_seat_get_version(seat) < 5 { endPointerFrame() }
+    }
+
+    /// The pointer's frame ended: a scroll in it is complete.
+    private func endPointerFrame() {
+        guard scrollPending else { return }
+        scrollPending = false
+        events.append(.pointerFrame)
     }
 
     /// A touchpad gesture's event, unless the gesture began over the decorations.

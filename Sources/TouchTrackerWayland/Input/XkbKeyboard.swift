@@ -52,6 +52,15 @@ final class XkbKeyboard {
         xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
     }
 
+    /// Whether Ctrl and Shift are held now (what a scroll with them does is the session's).
+    var controlAndShift: (control: Bool, shift: Bool) {
+        guard let state else { return (false, false) }
+        return (
+            xkb_state_mod_name_is_active(state, "Control", XKB_STATE_MODS_EFFECTIVE) > 0,
+            xkb_state_mod_name_is_active(state, "Shift", XKB_STATE_MODS_EFFECTIVE) > 0
+        )
+    }
+
     /// Key `code` (a Linux input code) pressed or released at `time` with the modifiers held now, as the AT-SPI
     /// registry is told of it (X11's terms: keysym, X key code, X's modifier mask); nil without a keymap or for a
     /// key with no symbol.

@@ -187,6 +187,10 @@ public final class X11App {
             session.handle(.stylusLeft)
         case .contextClick(let point):
             session.handle(.contextClick(units(point)))
+        case .scroll(let input):
+            let scroll = input.inUnits(scale: scale)
+            if options.verbose { log(scroll.logLine) }
+            session.handle(.scroll(scroll))
         case .deviceRemoved(let source):
             session.handle(.deviceRemoved(sourceID: source))
         case .expose(let rect, let isLast):

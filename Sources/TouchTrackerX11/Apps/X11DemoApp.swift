@@ -82,8 +82,9 @@ public final class X11DemoApp {
                 })
         case .closeRequested:
             running = false
-        case .key, .keyReleased, .hover, .stylusHover, .stylusLeft, .contextClick, .deviceRemoved, .mapped, .clipboard,
-            .focusChanged, .resourcesChanged, .clientMessage:
+        // The demo scenes do not scroll, as the Wayland demo app does not.
+        case .key, .keyReleased, .hover, .stylusHover, .stylusLeft, .contextClick, .scroll, .deviceRemoved, .mapped,
+            .clipboard, .focusChanged, .resourcesChanged, .clientMessage:
             break
         }
     }

@@ -3,10 +3,10 @@ import TouchKit
 import TouchTracker
 import TouchTrackerSession
 
-/// Turns Xlib events into `PlatformEvent`s: XI2 touches and pointer (or core pointer events without XI2), window
-/// life-cycle and keys. The mouse's button 1 becomes one more touch, and so does a tablet pen's tip (a pen or an
-/// eraser touch, by the device: `TabletTool`); a pen moving without its tip down hovers, and its XI 1 ProximityOut
-/// says it left.
+/// Turns Xlib events into `PlatformEvent`s: XI2 touches and pointer (or core pointer events without XI2), scrolls
+/// (`ScrollValuators`), window life-cycle and keys. The mouse's button 1 becomes one more touch, and so does a
+/// tablet pen's tip (a pen or an eraser touch, by the device: `TabletTool`); a pen moving without its tip down
+/// hovers, and its XI 1 ProximityOut says it left.
 ///
 /// It knows the window by its id and `WM_DELETE_WINDOW` atom and asks the X connection only through `Connection`,
 /// so tests can feed it events built in memory.
@@ -23,6 +23,8 @@ struct EventTranslator {
         var typed: (inout XKeyEvent) -> String = { _ in "" }
         /// The pointing devices as they are now, read again when devices came or went (nil: keep what is known).
         var reloadDevices: () -> PointerDevices? = { nil }
+        /// Where every device's valuators stand now, by device id and valuator number (nil: not known).
+        var valuatorValues: () -> [Int32: [Int32: Double]]? = { nil }
 
         /// The real connection of `display`.
         static func live(_ display: X11Display) -> Connection {
@@ -40,7 +42,7 @@ struct EventTranslator {
                     let count = Int(XLookupString(&key, &buffer, Int32(buffer.count), nil, nil))
                     guard count > 0, count < buffer.count else { return "" }
                     return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                })
+                }, valuatorValues: { InputDevices.valuatorValues(display: display) })
         }
     }
 
@@ -188,6 +190,12 @@ struct EventTranslator {
             return swipe(data.assumingMemoryBound(to: XIGestureSwipeEvent.self).pointee, type: type, now: now)
         case XI_Leave:
             return left(data.assumingMemoryBound(to: XILeaveEvent.self).pointee)
+        case XI_Enter:
+            // Scrolls over other windows moved the scroll valuators: where they stand now is where scrolls here
+            // start from.
+            let entered = data.assumingMemoryBound(to: XIEnterEvent.self).pointee
+            if entered.event == windowID, let values = connection.valuatorValues() { devices.scrolling.rebase(values) }
+            return []
         default:
             break
         }
@@ -213,8 +221,23 @@ struct EventTranslator {
                 .touch(TouchInput(id: id, phase: phase, location: location, timestamp: time, force: pressure(of: e)))
             ]
         case XI_ButtonPress, XI_ButtonRelease, XI_Motion:
-            // The server also emulates pointer events from touches; a finger must never draw twice.
-            if e.flags & XIPointerEmulated != 0 { return [] }
+            // A scroll moves scroll valuators (in motion the server may have emulated from a driver's buttons 4 to
+            // 7); a device without them scrolls with those buttons.
+            let modifiers = UInt32(bitPattern: e.mods.effective)
+            var scrolled: [PlatformEvent] = []
+            if type == XI_Motion, let travel = devices.scrolling.travel(in: e.valuators, of: e.sourceid) {
+                scrolled = [
+                    .scroll(
+                        ScrollValuators.input(
+                            at: location, notches: travel.notches, distance: travel.distance, state: modifiers))
+                ]
+            }
+            // The server also emulates pointer events from touches, and buttons 4 to 7 from scroll valuators; a
+            // finger must never draw twice, nor a wheel scroll twice.
+            if e.flags & XIPointerEmulated != 0 { return scrolled }
+            if type == XI_ButtonPress, let notches = devices.scrolling.buttonNotches(e.detail, of: e.sourceid) {
+                return [.scroll(ScrollValuators.input(at: location, notches: notches, state: modifiers))]
+            }
             // X keeps one button 1 for a master pointer and all its devices: a second device pressing while another
             // holds it sends nothing, and the one release comes when the last lets go. So a release of button 1,
             // or any event saying it is no longer held, ends every device's line, each at its last point (none is
@@ -228,7 +251,7 @@ struct EventTranslator {
             }
             if type == XI_ButtonPress, e.detail == 1 { pointerTouchMasters[e.sourceid] = e.deviceid }
             // A pen is a pointer whose tip is button 1 and whose "Abs Pressure" axis says how hard it presses.
-            return ended
+            return scrolled + ended
                 + mouse(
                     type: type, button: e.detail, location: location, time: time, sourceID: e.sourceid,
                     force: pressure(of: e), tilt: tilt(of: e))
@@ -240,29 +263,16 @@ struct EventTranslator {
     /// The event's pressure as TouchKit's force, when its device has a pressure axis and the event carries it.
     private func pressure(of event: XIDeviceEvent) -> Double? {
         devices.pressureAxes[event.sourceid].flatMap { axis in
-            Self.valuator(axis.number, of: event.valuators).flatMap(axis.force)
+            event.valuators.value(ofValuator: axis.number).flatMap(axis.force)
         }
     }
 
     /// The event's tilt, when its device has tilt axes and the event carries both.
     private func tilt(of event: XIDeviceEvent) -> StylusTilt? {
-        guard let axes = devices.tiltAxes[event.sourceid], let x = Self.valuator(axes.x, of: event.valuators),
-            let y = Self.valuator(axes.y, of: event.valuators)
+        guard let axes = devices.tiltAxes[event.sourceid], let x = event.valuators.value(ofValuator: axes.x),
+            let y = event.valuators.value(ofValuator: axes.y)
         else { return nil }
         return StylusTilt(x: Swift.max(-90, Swift.min(90, x)), y: Swift.max(-90, Swift.min(90, y)))
-    }
-
-    /// The value of valuator `number` in an event's valuator state, if the event carries it. Values are packed:
-    /// the index into `values` is the number of set mask bits below `number`.
-    private static func valuator(_ number: Int32, of state: XIValuatorState) -> Double? {
-        guard number >= 0, Int(number) < Int(state.mask_len) * 8, let mask = state.mask, let values = state.values
-        else {
-            return nil
-        }
-        func isSet(_ bit: Int) -> Bool { mask[bit / 8] & (1 << UInt8(bit % 8)) != 0 }
-        guard isSet(Int(number)) else { return nil }
-        let index = (0..<Int(number)).reduce(0) { count, bit in isSet(bit) ? count + 1 : count }
-        return values[index]
     }
 
     /// An X server timestamp (milliseconds, a C `Time`) on the app's monotonic time line.
@@ -309,6 +319,9 @@ struct EventTranslator {
         let time = eventTime(button.time, now: now)
         let location = Point(x: Double(button.x), y: Double(button.y))
         switch type {
+        case ButtonPress where ScrollValuators.notches(forButton: Int32(button.button)) != nil:
+            let notches = ScrollValuators.notches(forButton: Int32(button.button)) ?? .zero
+            return [.scroll(ScrollValuators.input(at: location, notches: notches, state: button.state))]
         case ButtonPress:
             return mouse(
                 type: XI_ButtonPress, button: Int32(button.button), location: location, time: time, sourceID: 0)

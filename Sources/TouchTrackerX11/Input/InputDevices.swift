@@ -1,8 +1,8 @@
 import CX11
 
 /// What XI2 says of the input devices (`XIQueryDevice`), read into Swift values in one place: each device's name,
-/// use, touch class and valuators by label. What the app wants of them (pressure and tilt axes, tablet tools, the
-/// `--verbose` list) is worked out from these values, without C.
+/// use, touch and gesture classes, valuators by label and scroll valuators. What the app wants of them (pressure and
+/// tilt axes, tablet tools, scrolling devices, the `--verbose` list) is worked out from these values, without C.
 struct InputDevices {
     struct Device {
         /// A valuator (an axis) of the device.
@@ -12,6 +12,8 @@ struct InputDevices {
             var label: String
             var minimum: Double
             var maximum: Double
+            /// Where it stands now (a scroll valuator's running total).
+            var value: Double = 0
         }
 
         var id: Int32
@@ -21,7 +23,14 @@ struct InputDevices {
         var isEnabled: Bool
         /// Its touch class, when it has one: direct (a touch screen) or dependent (a touchpad), and how many touches.
         var touch: (isDirect: Bool, maximumTouches: Int)?
+        /// Whether it has an XI 2.4 gesture class (touchpad pinches and swipes).
+        var hasGestures = false
+        /// Whether its driver calls it a touchpad (XI 1's device type `XI_TOUCHPAD`, as xf86-input-libinput,
+        /// synaptics and inputtest name theirs): servers before XI 2.4 give a touchpad no class that says so.
+        var isTouchpadType = false
         var valuators: [Valuator]
+        /// Its scroll valuators (XI 2.1 smooth scrolling).
+        var scrollAxes: [ScrollValuators.Axis] = []
 
         func valuator(labelled label: String) -> Valuator? { valuators.first { $0.label == label } }
     }
@@ -55,11 +64,20 @@ struct InputDevices {
                 case XITouchClass:
                     let touch = raw.assumingMemoryBound(to: XITouchClassInfo.self).pointee
                     device.touch = (touch.mode == XIDirectTouch, Int(touch.num_touches))
+                case XIGestureClass:
+                    device.hasGestures = true
+                case XIScrollClass:
+                    let scroll = raw.assumingMemoryBound(to: XIScrollClassInfo.self).pointee
+                    device.scrollAxes.append(
+                        ScrollValuators.Axis(
+                            number: scroll.number, isVertical: scroll.scroll_type == XIScrollTypeVertical,
+                            increment: scroll.increment))
                 case XIValuatorClass:
                     let valuator = raw.assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
                     device.valuators.append(
                         Device.Valuator(
-                            number: valuator.number, label: "", minimum: valuator.min, maximum: valuator.max))
+                            number: valuator.number, label: "", minimum: valuator.min, maximum: valuator.max,
+                            value: valuator.value))
                     labels.append(valuator.label)
                     if valuator.label != 0 { labelAtoms.append(valuator.label) }
                 default:
@@ -74,7 +92,41 @@ struct InputDevices {
                 devices[index].device.valuators[valuator].label = names[atom] ?? ""
             }
         }
-        self.devices = devices.map(\.device)
+        let touchpads = Self.touchpadIDs(display: display)
+        self.devices = devices.map { entry in
+            var device = entry.device
+            device.isTouchpadType = touchpads.contains(device.id)
+            return device
+        }
+    }
+
+    /// The devices whose XI 1 type is `XI_TOUCHPAD`, in one round trip (`XListInputDevices`); XI2 does not say.
+    private static func touchpadIDs(display: X11Display) -> Set<Int32> {
+        let touchpad = XInternAtom(display.pointer, XI_TOUCHPAD, 1)
+        var count: Int32 = 0
+        guard touchpad != 0, let list = XListInputDevices(display.pointer, &count) else { return [] }
+        defer { XFreeDeviceList(list) }
+        return Set((0..<Int(count)).filter { list[$0].type == touchpad }.map { Int32(truncatingIfNeeded: list[$0].id) })
+    }
+
+    /// Where every device's valuators stand now, by device id and valuator number: one `XIQueryDevice`, without
+    /// the labels' names (the pointer entering the window asks again, to know where the scroll valuators are).
+    static func valuatorValues(display: X11Display) -> [Int32: [Int32: Double]] {
+        var count: Int32 = 0
+        guard let list = XIQueryDevice(display.pointer, XIAllDevices, &count) else { return [:] }
+        defer { XIFreeDeviceInfo(list) }
+        var values: [Int32: [Int32: Double]] = [:]
+        for index in 0..<Int(count) {
+            let info = list[index]
+            for classIndex in 0..<Int(info.num_classes) {
+                guard let deviceClass = info.classes[classIndex], deviceClass.pointee.type == XIValuatorClass else {
+                    continue
+                }
+                let valuator = UnsafeRawPointer(deviceClass).assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
+                values[info.deviceid, default: [:]][valuator.number] = valuator.value
+            }
+        }
+        return values
     }
 
     /// The names of `atoms`, in one round trip.
@@ -128,6 +180,27 @@ struct InputDevices {
         return tools
     }
 
+    /// The slave pointers that scroll (they have scroll valuators), by device id: a touchpad (its driver's type, an
+    /// XI 2.4 gesture class or a dependent touch class) scrolls by travel, anything else by wheel clicks.
+    var scrollDevices: [Int32: ScrollValuators.Device] {
+        var scrolling: [Int32: ScrollValuators.Device] = [:]
+        for device in devices where device.use == XISlavePointer && !device.scrollAxes.isEmpty {
+            scrolling[device.id] = ScrollValuators.Device(
+                axes: device.scrollAxes,
+                isTouchpad: device.isTouchpadType || device.hasGestures || device.touch?.isDirect == false)
+        }
+        return scrolling
+    }
+
+    /// Where every device's valuators stand, by device id and valuator number.
+    var valuatorValues: [Int32: [Int32: Double]] {
+        var values: [Int32: [Int32: Double]] = [:]
+        for device in devices {
+            for valuator in device.valuators { values[device.id, default: [:]][valuator.number] = valuator.value }
+        }
+        return values
+    }
+
     /// One line per device, then one per pressure axis, for `--verbose`.
     var description: [String] {
         let tools = tabletTools
@@ -151,6 +224,13 @@ struct InputDevices {
         }
         for (device, axis) in pressureAxes.sorted(by: { $0.key < $1.key }) {
             lines.append("device \(device): pressure on valuator \(axis.number), \(axis.minimum)...\(axis.maximum)")
+        }
+        for (device, scrolling) in scrollDevices.sorted(by: { $0.key < $1.key }) {
+            let axes = scrolling.axes.map {
+                "\($0.number) (\($0.isVertical ? "vertical" : "horizontal"), \($0.increment) a click)"
+            }
+            let kind = scrolling.isTouchpad ? "touchpad travel" : "wheel clicks"
+            lines.append("device \(device): scrolls by \(kind) on valuators " + axes.joined(separator: ", "))
         }
         return lines
     }

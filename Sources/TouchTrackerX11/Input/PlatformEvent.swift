@@ -10,6 +10,8 @@ enum PlatformEvent {
     case stylusHover(Point, tool: TouchType)
     /// A tablet's pen left the tablet's reach (XI 1's ProximityOut).
     case stylusLeft
+    /// A wheel or touchpad scrolled (`ScrollValuators`); its location and distance are window pixels.
+    case scroll(ScrollInput)
     /// Button 3 was pressed at a point (select and open the menu at once).
     case contextClick(Point)
     /// A slave device went away or was disabled: its touches are cancelled by the system.

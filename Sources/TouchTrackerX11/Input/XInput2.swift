@@ -33,8 +33,9 @@ struct XInput2 {
 
     /// Selects touch (when supported) and pointer events from master devices on `window`, one copy per event.
     func selectInput(display: X11Display, window: CX11.Window) {
-        // Leave: a hovering pen that leaves the window has left it (`EventTranslator`).
-        var events = [XI_ButtonPress, XI_ButtonRelease, XI_Motion, XI_Leave]
+        // Leave: a hovering pen that leaves the window has left it (`EventTranslator`). Enter: where the scroll
+        // valuators stand is read again (`ScrollValuators`).
+        var events = [XI_ButtonPress, XI_ButtonRelease, XI_Motion, XI_Leave, XI_Enter]
         // TouchBegin, TouchUpdate and TouchEnd must be selected together, or the server answers BadValue.
         if supportsTouch { events += [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd] }
         if supportsGestures {
