@@ -142,6 +142,7 @@ struct OpenWindow: ParsableCommand {
             throw ExitCode(2)
         }
         sync.attach(to: window.session, window: window.lockWindow)
+        if let view = memory.loadView() { window.session.controller.navigation.show(view) }
         let status = window.run()
         do {
             let size = window.rememberedGeometry
@@ -149,7 +150,7 @@ struct OpenWindow: ParsableCommand {
                 width: size.width, height: size.height, x: size.x ?? remembered?.x ?? 0,
                 y: size.y ?? remembered?.y ?? 0,
                 isExplicit: true)
-            try memory.save(geometry, maximized: window.isMaximized)
+            try memory.save(geometry, maximized: window.isMaximized, view: window.session.controller.viewport)
         } catch {
             Diagnostics.error("cannot remember the window's place: \(error)")
         }

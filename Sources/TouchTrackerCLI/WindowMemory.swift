@@ -1,12 +1,13 @@
 import JSON
+import TouchKit
 import TouchTracker
 import TouchTrackerSession
 import TouchTrackerStore
 import TouchTrackerX11
 
 /// Where the window was when it last closed, kept next to the document (`drawing.json` → `drawing.window.json`),
-/// so it comes back there: its size and place (Wayland tells no place: the last one X11 told is kept), and whether
-/// it was maximized.
+/// so it comes back there: its size and place (Wayland tells no place: the last one X11 told is kept), whether it
+/// was maximized, and the view over the drawing (its zoom and scroll) when that was not 100 % at the origin.
 struct WindowMemory {
     let path: String
     /// The document it is kept beside, which it must never replace.
@@ -49,6 +50,15 @@ struct WindowMemory {
         return maximized
     }
 
+    /// The view over the drawing when the window last closed, or nil (100 % at the origin, or none kept).
+    func loadView() -> Viewport? {
+        guard let data = try? RegularFile.read(path, limit: 4096).bytes, let stored = try? JSONParser.parse(data),
+            let view = stored["view"], case .number(let zoom)? = view["zoom"], case .number(let x)? = view["x"],
+            case .number(let y)? = view["y"], CanvasNavigation.zoomRange.contains(zoom), abs(x) < 1e9, abs(y) < 1e9
+        else { return nil }
+        return Viewport(zoom: zoom, offset: Point(x: x, y: y))
+    }
+
     /// Whether the file at `path` is something other than a window's place (ours, even if damaged, is tiny and
     /// never a drawing): larger than one could be, or a drawing (a document of its own named `NAME.window.json`).
     private var holdsSomethingElse: Bool {
@@ -69,7 +79,7 @@ struct WindowMemory {
     /// crash-safe. `geometry` is the size the window has when not maximized.
     /// Writes nothing over the document (the name a link to it) nor over a file that holds something else (another
     /// document named `NAME.window.json`): the place is not worth a drawing.
-    func save(_ geometry: WindowGeometry, maximized: Bool = false) throws {
+    func save(_ geometry: WindowGeometry, maximized: Bool = false, view: Viewport = .actualSize) throws {
         if FileIdentity.sameFile(path, documentPath) {
             throw DocumentFileError(path: path, problem: "it is the document itself (a link to it?); left as it is")
         }
@@ -82,6 +92,12 @@ struct WindowMemory {
             ("x", .number(Double(geometry.x))), ("y", .number(Double(geometry.y))),
         ]
         if maximized { members.insert(("maximized", .bool(true)), at: 1) }
+        if view != .actualSize, view.zoom.isFinite, view.offset.isFinite {
+            let shown: JSONValue = .object([
+                ("x", .number(view.offset.x)), ("y", .number(view.offset.y)), ("zoom", .number(view.zoom)),
+            ])
+            members.insert(("view", shown), at: members.firstIndex { $0.key == "width" } ?? members.count)
+        }
         try AtomicFile.write(JSONValue.object(members).encoded(layout: .compact) + [0x0A], to: path)
     }
 }

@@ -190,6 +190,10 @@ public final class DrawingSession {
 
     /// One input event from the host, in drawing units.
     public func handle(_ event: SessionEvent) {
+        let viewBefore = controller.viewport
+        defer {
+            if options.verbose, controller.viewport != viewBefore { log("view \(controller.viewport)") }
+        }
         if case .focusChanged(let active) = event {
             // The focus carries no time and starts nothing on the clock, which it leaves alone.
             if active, !windowIsActive || activations == 0 { activations += 1 }

@@ -84,6 +84,9 @@ enum KeyCode {
     static let c: Int32 = 54
     static let v: Int32 = 55
     static let z: Int32 = 52
+    static let minus: Int32 = 20
+    static let equal: Int32 = 21
+    static let zero: Int32 = 19
 }
 
 extension Screenshot {
