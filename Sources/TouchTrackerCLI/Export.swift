@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TouchKit
 import TouchTracker
 import TouchTrackerRender
 import TouchTrackerStore
@@ -12,12 +13,15 @@ struct Export: ParsableCommand {
         abstract: "Draw a document into a PNG, SVG or PDF file.",
         usage: """
             touchtracker export <document> (--png|--svg|--pdf) <out>
-                                           [--size <WxH>] [--scale <factor>]
+                                           [--size <WxH> | --view <X,Y,W,H>]
+                                           [--scale <factor>]
             """,
         discussion: """
-            Exactly one of --png, --svg and --pdf names the output. Sizes are in drawing units (a unit is a pixel \
-            on a 100 % screen); --scale gives a PNG's pixels per unit. The file appears complete or not at all. A \
-            document that cannot be read is reported in one line and nothing is written (status 1).
+            Exactly one of --png, --svg and --pdf names the output. The picture is the whole drawing, with a \
+            margin of 24 around it (an empty drawing: 800x600 from the origin), unless --size (from the origin) or \
+            --view (any part, negative coordinates too) asks for another. Sizes are in drawing units (a unit is a \
+            pixel on a 100 % screen); --scale gives a PNG's pixels per unit. The file appears complete or not at \
+            all. A document that cannot be read is reported in one line and nothing is written (status 1).
             """
     )
 
@@ -35,9 +39,14 @@ struct Export: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Canvas size in drawing units (SVG: pixels; PDF: points).",
-            discussion: "Default: 800x600, grown so every line fits.", valueName: "WxH"))
+            "Draw WxH drawing units from the origin (SVG: pixels; PDF: points).",
+            discussion: "Default: the whole drawing and a margin.", valueName: "WxH"))
     var size: String?
+    @Option(
+        help: ArgumentHelp(
+            "Draw this part of the drawing: its top-left corner X,Y and its size W,H, in drawing units.",
+            valueName: "X,Y,W,H"))
+    var view: String?
 
     @Option(
         help: ArgumentHelp(
@@ -58,12 +67,19 @@ struct Export: ParsableCommand {
         try PathOption.validate(output.path, option: "--\(output.format.rawValue)")
         try PathOption.validate(output: output.path, option: "--\(output.format.rawValue)", isNot: document)
         if let size { try CanvasSize.validate(size, option: "--size") }
+        if size != nil, view != nil { throw ValidationError("give --size or --view, not both") }
+        if let view, Self.area(parsing: view) == nil {
+            throw ValidationError(
+                "--view \(view) is not X,Y,W,H: four numbers, W and H whole and from 1 to 16384, X and Y within "
+                    + "±1000000 (for example -100,-50,800,600)")
+        }
         if let scale {
             guard output.format == .png else {
                 throw ValidationError(
                     "--scale is for --png; an SVG or PDF is drawn in units and scales without loss (leave --scale out)")
             }
-            try CanvasSize.validate(scale: scale, of: size)
+            try CanvasSize.validate(
+                scale: scale, of: size ?? view.flatMap(Self.area).map { "\(Int($0.width))x\(Int($0.height))" })
         }
     }
 
@@ -71,9 +87,11 @@ struct Export: ParsableCommand {
         InterruptCleanup.install()
         let (format, path) = output!
         let drawing = try DocumentLoading.loadOrExit(document)
-        let canvas =
-            size.flatMap(CanvasSize.init(parsing:)).map { ($0.width, $0.height) }
-            ?? DrawingExporter.canvasSize(for: drawing)
+        let area =
+            size.flatMap(CanvasSize.init(parsing:)).map {
+                Rect(x: 0, y: 0, width: Double($0.width), height: Double($0.height))
+            } ?? view.flatMap(Self.area) ?? DrawingExporter.wholeDrawing(drawing)
+        let canvas = (Int(area.width), Int(area.height))
         do {
             let scale = self.scale ?? 1
             guard DrawingExporter.pixels(max(canvas.0, canvas.1), at: scale) <= CanvasSize.largestSide else {
@@ -82,17 +100,15 @@ struct Export: ParsableCommand {
                         + "--scale \(scale); give a smaller --scale or a --size")
                 throw ExitCode(1)
             }
-            let bytes = try DrawingExporter.render(
-                drawing, format: format, width: canvas.0, height: canvas.1, scale: scale)
+            let bytes = try DrawingExporter.render(drawing, format: format, area: area, scale: scale)
             try AtomicFile.write(bytes, to: path, missingFolder: .refuse)
-            let (cut, pastFarEdges) = DrawingExporter.shapesCutOff(in: drawing, width: canvas.0, height: canvas.1)
+            let cut = DrawingExporter.shapesCutOff(in: drawing, area: area)
             if cut > 0 {
-                // A larger --size shows more only of what lies past the right or bottom, and only up to the largest.
-                let larger = size != nil && pastFarEdges && (canvas.0 < 16384 || canvas.1 < 16384)
+                let corner = "\(Self.number(area.minX)), \(Self.number(area.minY))"
                 Diagnostics.note(
-                    "\(cut) \(cut == 1 ? "shape reaches" : "shapes reach") outside the picture (0, 0 to "
+                    "\(cut) \(cut == 1 ? "shape reaches" : "shapes reach") outside the picture (\(corner), "
                         + "\(canvas.0)x\(canvas.1) in drawing units) and \(cut == 1 ? "is" : "are") cut off there"
-                        + (larger ? "; a larger --size shows more" : ""))
+                        + (size != nil || view != nil ? "; leave --size and --view out to draw the whole drawing" : ""))
             }
         } catch let error as DocumentFileError {
             Diagnostics.error("cannot write \(error)")
@@ -101,5 +117,22 @@ struct Export: ParsableCommand {
             Diagnostics.error("cannot write \(Diagnostics.shown(path)): \(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// `X,Y,W,H` as the part of the drawing it names, or nil when it is not four numbers within bounds.
+    static func area(parsing text: String) -> Rect? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let width = parts[2], let height = parts[3],
+            abs(x) <= 1_000_000, abs(y) <= 1_000_000, (1...16384).contains(width), (1...16384).contains(height),
+            width == width.rounded(), height == height.rounded()
+        else { return nil }
+        return Rect(x: x, y: y, width: width, height: height)
+    }
+
+    /// A coordinate as the notes write it: whole numbers without a decimal point.
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
     }
 }

@@ -17,8 +17,8 @@ struct TouchTrackerCommand: ParsableCommand {
                            [--trace-frames] [--painter-threads N]
               touchtracker replay SCRIPT [--document IN] [--state OUT]
                            [--png OUT] [--size WxH] [--scale FACTOR]
-              touchtracker export DOCUMENT (--png|--svg|--pdf) OUT [--size WxH]
-                           [--scale FACTOR]
+              touchtracker export DOCUMENT (--png|--svg|--pdf) OUT
+                           [--size WxH | --view X,Y,W,H] [--scale FACTOR]
               touchtracker thumbnail --size N DOCUMENT OUT
               touchtracker demo farm|circle|swipe [--geometry WxH+X+Y]
                            [--state OUT] [--backend wayland|x11]

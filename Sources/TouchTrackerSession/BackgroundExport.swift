@@ -1,6 +1,7 @@
 import BackgroundWork
 import Foundation
 import Synchronization
+import TouchKit
 import TouchTracker
 import TouchTrackerRender
 import TouchTrackerStore
@@ -22,8 +23,9 @@ final class BackgroundExport: Sendable {
         let path: String
         /// The document, which the export must not replace (`path` may have become a link to it).
         let document: String?
-        let width: Int
-        let height: Int
+        /// The part of the drawing (units) and the PNG's pixels per unit.
+        let area: Rect
+        let scale: Double
         let lineWidth: Double
     }
 
@@ -42,11 +44,11 @@ final class BackgroundExport: Sendable {
 
     /// Exports `snapshot` as it is now (later edits do not change the file), never over `document`.
     func start(
-        _ snapshot: DrawingSnapshot, to path: String, sparing document: String?, width: Int, height: Int,
+        _ snapshot: DrawingSnapshot, to path: String, sparing document: String?, area: Rect, scale: Double,
         lineWidth: Double
     ) {
         let request = Request(
-            snapshot: snapshot, path: path, document: document, width: width, height: height, lineWidth: lineWidth)
+            snapshot: snapshot, path: path, document: document, area: area, scale: scale, lineWidth: lineWidth)
         let startThread = state.withLock { state -> Bool in
             state.queued = request
             if state.running { return false }
@@ -63,7 +65,7 @@ final class BackgroundExport: Sendable {
                             path: request.path, problem: "it is the document itself (a link to it?); move it away")
                     }
                     let bytes = try DrawingExporter.render(
-                        request.snapshot.drawing, format: .png, width: request.width, height: request.height,
+                        request.snapshot.drawing, format: .png, area: request.area, scale: request.scale,
                         lineWidth: request.lineWidth)
                     // A pipe with no reader is an error, not a wait that would hold the window open at exit.
                     try AtomicFile.write(bytes, to: request.path, waitsForReader: false)

@@ -13,9 +13,14 @@ extension DrawingSession {
     /// The drawing is exported on another thread (`BackgroundExport`); its notice shows when the file is written.
     func exportPNG() {
         guard let path = options.exportPath else { return }
+        // What the window shows, as sharp as it shows it: the view's part of the drawing, at its zoom and the screen's
+        // scale.
+        let viewport = controller.viewport
+        let size = Size(width: Double(renderer.width) / scale, height: Double(renderer.height) / scale)
         export.start(
-            controller.drawingView.snapshot, to: path, sparing: options.documentPath, width: renderer.width,
-            height: renderer.height, lineWidth: controller.drawingView.lineWidth)
+            controller.drawingView.snapshot, to: path, sparing: options.documentPath,
+            area: viewport.visibleRect(in: size), scale: viewport.zoom * scale,
+            lineWidth: controller.drawingView.lineWidth)
     }
 
     /// Shows the notice of each export that finished.

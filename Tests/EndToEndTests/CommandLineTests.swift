@@ -135,7 +135,7 @@ struct CommandLineTests {
         #expect(max(pen.red, pen.green, pen.blue) < 40 && min(erased.red, erased.green, erased.blue) > 200)
     }
 
-    @Test("export writes PNG, SVG and PDF files of a document, and grows the default page to hold every line")
+    @Test("export writes PNG, SVG and PDF files of the whole drawing, a margin of 24 around its strokes")
     func exportWritesEachFormat() async throws {
         let folder = try makeTemporaryFolder("export")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -148,11 +148,16 @@ struct CommandLineTests {
             #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
         }
         let png = try CairoSurface(readingPNG: folder.appendingPathComponent("out.png").path)
-        #expect(png.width == 906 && png.height == 600, "\(png.width)x\(png.height)")
-        let black = try #require(png.pixel(x: 850, y: 50))
+        // The stroke reaches from (95, 45) to (905, 55), its bounds a unit more for antialiasing: (70, 20) to (930, 80).
+        #expect(png.width == 860 && png.height == 60, "\(png.width)x\(png.height)")
+        let black = try #require(png.pixel(x: 850 - 70, y: 50 - 20))
         #expect(max(black.red, black.green, black.blue) < 40)
+        let corner = try #require(png.pixel(x: 5, y: 5))
+        #expect(min(corner.red, corner.green, corner.blue) > 245)
         let svg = try String(contentsOf: folder.appendingPathComponent("out.svg"), encoding: .utf8)
-        #expect(svg.contains("width=\"906px\"") && svg.contains("d=\"M 100 50 L 900 50 \""), "\(svg)")
+        #expect(
+            svg.contains("width=\"860px\"") && svg.contains("d=\"M 100 50 L 900 50 \"")
+                && svg.contains("transform=\"matrix(1,0,0,1,-70,-20)\""), "\(svg)")
         let pdf = try Data(contentsOf: folder.appendingPathComponent("out.pdf"))
         #expect(String(decoding: pdf.prefix(5), as: UTF8.self) == "%PDF-")
 
@@ -294,14 +299,34 @@ struct CommandLineTests {
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stderr
-                == "touchtracker: 2 shapes reach outside the picture (0, 0 to 16384x600 in drawing units) and "
-                + "are cut off there\n", "\(result)")
+                == "touchtracker: 1 shape reaches outside the picture (-130, -50, 16384x280 in drawing units) and "
+                + "is cut off there\n", "\(result)")
         #expect(try CairoSurface(readingPNG: out).width == 16384)
         // A line that starts on the picture's edge loses only a sliver of its round cap: nothing to say.
         try Data(#"{"version": 1, "lines": [{"begin": {"x": 0, "y": 3}, "end": {"x": 300, "y": 300}}]}"#.utf8)
             .write(to: URL(fileURLWithPath: document))
-        let edge = try await touchtracker(["export", document, "--png", out])
+        let edge = try await touchtracker(["export", document, "--png", out, "--size", "300x300"])
         #expect(edge.status == 0 && edge.stderr.isEmpty, "\(edge)")
+    }
+
+    @Test("export --view X,Y,W,H draws that part of the drawing, negative coordinates too")
+    func exportDrawsAView() async throws {
+        let folder = try makeTemporaryFolder("export-view")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("d.json").path
+        try Data(#"{"version": 1, "lines": [{"begin": {"x": -300, "y": -100}, "end": {"x": 0, "y": -100}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: document))
+        let out = folder.appendingPathComponent("view.png").path
+        let result = try await touchtracker(["export", document, "--png", out, "--view=-200,-150,400,100"])
+        #expect(result.status == 0, "\(result)")
+        let png = try CairoSurface(readingPNG: out)
+        #expect(png.width == 400 && png.height == 100)
+        // The line runs along y -100 (50 down the picture) from the left edge to x 0 (200 across).
+        let on = try #require(png.pixel(x: 100, y: 50))
+        let past = try #require(png.pixel(x: 260, y: 50))
+        #expect(max(on.red, on.green, on.blue) < 40 && min(past.red, past.green, past.blue) > 245)
+        let bad = try await touchtracker(["export", document, "--png", out, "--view", "1,2,3"])
+        #expect(bad.status != 0 && bad.stderr.contains("--view 1,2,3 is not X,Y,W,H"), "\(bad)")
     }
 
     @Test(

@@ -27,6 +27,38 @@ public enum DrawingExporter {
         return (width, height)
     }
 
+    /// White space `export` keeps around the whole drawing, in drawing units.
+    public static let margin = 24.0
+
+    /// The part of the drawing `export` draws by default: every shape's stroke with `margin` around it, in whole
+    /// units, its sides at most 16384 (a larger drawing keeps its top-left part); an empty drawing's is the 800x600
+    /// page from the origin.
+    public static func wholeDrawing(_ drawing: Drawing, lineWidth: Double = 10) -> Rect {
+        var bounds = Rect.null
+        for shape in drawing.shapes {
+            let stroke = shape.strokeBounds(defaultWidth: lineWidth)
+            if stroke.origin.isFinite, stroke.width.isFinite, stroke.height.isFinite { bounds = bounds.union(stroke) }
+        }
+        guard !bounds.isNull else { return Rect(x: 0, y: 0, width: 800, height: 600) }
+        let minX = (bounds.minX - margin).rounded(.down)
+        let minY = (bounds.minY - margin).rounded(.down)
+        return Rect(
+            x: minX, y: minY, width: min(16384, (bounds.maxX + margin).rounded(.up) - minX),
+            height: min(16384, (bounds.maxY + margin).rounded(.up) - minY))
+    }
+
+    /// How many of `drawing`'s shapes have their path (a line's segment, a circle's box) reaching outside `area`.
+    public static func shapesCutOff(in drawing: Drawing, area: Rect) -> Int {
+        drawing.shapes.count { shape in
+            let path: Rect
+            switch shape {
+            case .line(let line): path = Rect.bounding(line.begin, line.end)
+            case .circle(let circle): path = circle.frame
+            }
+            return path.minX < area.minX || path.minY < area.minY || path.maxX > area.maxX || path.maxY > area.maxY
+        }
+    }
+
     /// Which of `drawing`'s shapes the picture cuts: how many have their path (a line's segment, a circle's box)
     /// outside a `width` x `height` picture from the origin — left of or above it (a line dragged past the window's
     /// edge), or beyond its right or bottom edge (past `--size`, or past the 16384 px `canvasSize` grows to at most)
@@ -57,6 +89,18 @@ public enum DrawingExporter {
     public static func render(
         _ drawing: Drawing, format: ExportFormat, width: Int, height: Int, scale: Double = 1, lineWidth: Double = 10
     ) throws(CairoError) -> [UInt8] {
+        try render(
+            drawing, format: format, area: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), scale: scale,
+            lineWidth: lineWidth)
+    }
+
+    /// `drawing`'s `area` (drawing units, its corner the page's top-left) as a `format` file's bytes: a page of the
+    /// area's size in units, a PNG `scale` pixels per unit.
+    public static func render(
+        _ drawing: Drawing, format: ExportFormat, area: Rect, scale: Double = 1, lineWidth: Double = 10
+    ) throws(CairoError) -> [UInt8] {
+        let width = max(1, Int(area.width.rounded()))
+        let height = max(1, Int(area.height.rounded()))
         let sink = ByteSink()
         return try withExtendedLifetime(sink) { () throws(CairoError) -> [UInt8] in
             let surface: CairoSurface
@@ -79,7 +123,8 @@ public enum DrawingExporter {
             }
             let context = try CairoContext(surface: surface)
             if format == .png { context.scale(by: scale) }
-            paint(drawing, in: context, width: width, height: height, lineWidth: lineWidth)
+            context.translate(x: -area.minX, y: -area.minY)
+            paint(drawing, in: context, area: area, lineWidth: lineWidth)
             try context.checkStatus("drawing the export")
             if format == .png { return try surface.pngBytes() }
             try surface.finish()
@@ -94,10 +139,10 @@ public enum DrawingExporter {
 
     /// Paints the white page, then every shape bottom to top (the lines oldest first, then the circles) in its
     /// colour (black by default).
-    static func paint(_ drawing: Drawing, in context: CairoContext, width: Int, height: Int, lineWidth: Double) {
+    static func paint(_ drawing: Drawing, in context: CairoContext, area: Rect, lineWidth: Double) {
         context.save()
         context.setColor(.white)
-        context.fill(Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        context.fill(area)
         for shape in drawing.shapes where shape.isStorable {
             context.strokeStyled(shape, defaultColor: .black, defaultWidth: lineWidth)
         }
