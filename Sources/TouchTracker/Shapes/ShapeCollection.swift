@@ -192,9 +192,53 @@ public struct ShapeCollection: Sendable {
 
     /// The shapes that may reach `rect`, bottom to top, each once.
     public func shapes(reaching rect: Rect) -> [IdentifiedShape] {
-        var ids = Set<ShapeID>()
-        index.shapes(in: rect) { ids.insert($0) }
-        return ids.sorted().compactMap { id in storage[id].map { IdentifiedShape(id: id, shape: $0) } }
+        var found: [ShapeID] = []
+        index.shapes(in: rect) { found.append($0) }
+        return identified(found)
+    }
+
+    /// The shapes of `ids` (a shape filed in several cells is there as often), each once, bottom to top.
+    ///
+    /// Many IDs (a zoomed-out tile reaches a million cells' worth: a set of them cost most of painting the tile)
+    /// are marked in a bit per line number, the numbers lines are handed out densely from 1, and read back in
+    /// order: no hashing, no sort. That takes a word per 64 lines of the drawing, so it is done only when there
+    /// are at least as many IDs as words; otherwise, and for IDs above the lines' numbers (circles, lines drawn
+    /// while a document loaded), they are sorted.
+    private func identified(_ ids: [ShapeID]) -> [IdentifiedShape] {
+        func sortedOnce(_ ids: [ShapeID]) -> [ShapeID] {
+            var sorted = ids.sorted()
+            var kept = 0
+            for id in sorted where kept == 0 || sorted[kept - 1] != id {
+                sorted[kept] = id
+                kept += 1
+            }
+            sorted.removeLast(sorted.count - kept)
+            return sorted
+        }
+        func shape(_ id: ShapeID) -> IdentifiedShape? { storage[id].map { IdentifiedShape(id: id, shape: $0) } }
+        let words = Int(Swift.min(nextLine, UInt64(Int.max / 2)) / 64) + 1
+        guard ids.count >= words else { return sortedOnce(ids).compactMap(shape) }
+        var marks = [UInt64](repeating: 0, count: words)
+        var others: [ShapeID] = []
+        for id in ids {
+            if id.rawValue < nextLine {
+                marks[Int(id.rawValue >> 6)] |= 1 << (id.rawValue & 63)
+            } else {
+                others.append(id)
+            }
+        }
+        var result: [IdentifiedShape] = []
+        for (word, bits) in marks.enumerated() where bits != 0 {
+            var rest = bits
+            while rest != 0 {
+                if let item = shape(ShapeID(UInt64(word) << 6 | UInt64(rest.trailingZeroBitCount))) {
+                    result.append(item)
+                }
+                rest &= rest - 1
+            }
+        }
+        // Every other ID is above every line number marked: they go on top.
+        return result + sortedOnce(others).compactMap(shape)
     }
 
     /// The shapes whose stroke's centre line comes within `radius` of the segment from `start` to `end` (an
