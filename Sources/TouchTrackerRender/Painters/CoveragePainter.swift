@@ -100,16 +100,8 @@ struct CoveragePainter {
         cuts.append(1)
         let dx = b.x - a.x
         let dy = b.y - a.y
-        func cut(from: Double, by delta: Double) {
-            guard delta != 0 else { return }
-            var line = min(from, from + delta).rounded(.down) + 1
-            while line < max(from, from + delta) {
-                cuts.append((line - from) / delta)
-                line += 1
-            }
-        }
-        cut(from: a.x, by: dx)
-        cut(from: a.y, by: dy)
+        Self.appendCrossings(from: a.x, by: dx, to: &cuts)
+        Self.appendCrossings(from: a.y, by: dy, to: &cuts)
         cuts.sort()
         let length = (dx * dx + dy * dy).squareRoot()
         for index in 1..<cuts.count where cuts[index] > cuts[index - 1] {
@@ -123,6 +115,17 @@ struct CoveragePainter {
         spread(cap, along: b, b, reach: r)
         blend(color)
         return true
+    }
+
+    /// Appends to `cuts` where a coordinate going from `from` by `delta` crosses a whole number, as fractions of
+    /// the way.
+    private static func appendCrossings(from: Double, by delta: Double, to cuts: inout [Double]) {
+        guard delta != 0 else { return }
+        var line = min(from, from + delta).rounded(.down) + 1
+        while line < max(from, from + delta) {
+            cuts.append((line - from) / delta)
+            line += 1
+        }
     }
 
     private mutating func paintRing(low: Point, high: Point, pen: Double, color: Color) -> Bool {
@@ -177,13 +180,13 @@ struct CoveragePainter {
         let y0 = min(p.y, q.y) - reach
         let y1 = max(p.y, q.y) + reach
         var total = 0.0
-        forEachPixel(x0: x0, y0: y0, x1: x1, y1: y1) { x, y, index, overlap in
+        Self.forEachPixel(x0: x0, y0: y0, x1: x1, y1: y1, left: left, top: top) { x, y, index, overlap in
             guard Self.distance(from: p, q, toPixel: x, y) <= reach else { return }
             shares[index] = overlap
             total += overlap
         }
         guard total > 0 else { return }
-        forEachPixel(x0: x0, y0: y0, x1: x1, y1: y1) { _, _, index, _ in
+        Self.forEachPixel(x0: x0, y0: y0, x1: x1, y1: y1, left: left, top: top) { _, _, index, _ in
             ink[index] += area * shares[index] / total
             shares[index] = 0
         }
@@ -193,15 +196,15 @@ struct CoveragePainter {
     private mutating func spreadOverBox(_ area: Double, x0: Double, y0: Double, x1: Double, y1: Double) {
         let total = (x1 - x0) * (y1 - y0)
         guard total > 0 else { return }
-        forEachPixel(x0: x0, y0: y0, x1: x1, y1: y1) { _, _, index, overlap in
+        Self.forEachPixel(x0: x0, y0: y0, x1: x1, y1: y1, left: left, top: top) { _, _, index, overlap in
             ink[index] += area * overlap / total
         }
     }
 
-    /// Calls `body` with each pixel of the scratch grid the box overlaps, its place in the grid, and the area of
-    /// the overlap.
-    private func forEachPixel(
-        x0: Double, y0: Double, x1: Double, y1: Double,
+    /// Calls `body` with each pixel of the scratch grid (from `left`, `top`) the box overlaps, its place in the
+    /// grid, and the area of the overlap. Static, so the painter that `body` changes is not read meanwhile.
+    private static func forEachPixel(
+        x0: Double, y0: Double, x1: Double, y1: Double, left: Int, top: Int,
         _ body: (_ x: Int, _ y: Int, _ index: Int, _ overlap: Double) -> Void
     ) {
         let firstX = max(left, Int(x0.rounded(.down)))

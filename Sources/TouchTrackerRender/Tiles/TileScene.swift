@@ -106,14 +106,21 @@ struct TileScene: Sendable {
         context.paint(solid: background)
         context.translate(x: -rect.minX, y: -rect.minY)
         context.scale(by: scale)
-        var ink = levelOfDetail ? CoveragePainter(surface: surface, tileAt: rect, scale: scale) : nil
+        guard levelOfDetail, var ink = CoveragePainter(surface: surface, tileAt: rect, scale: scale) else {
+            for item in shapes {
+                context.strokeStyled(item.shape, defaultColor: completeColor, defaultWidth: lineWidth)
+            }
+            try context.checkStatus("painting a tile")
+            surface.flush()
+            return
+        }
         for item in shapes {
             let color = item.shape.color.map(Color.init) ?? completeColor
-            if ink?.paint(item.shape, width: item.shape.width ?? lineWidth, color: color) == true { continue }
-            ink?.handBack()
+            if ink.paint(item.shape, width: item.shape.width ?? lineWidth, color: color) { continue }
+            ink.handBack()
             context.strokeStyled(item.shape, defaultColor: completeColor, defaultWidth: lineWidth)
         }
-        ink?.handBack()
+        ink.handBack()
         try context.checkStatus("painting a tile")
         surface.flush()
     }
