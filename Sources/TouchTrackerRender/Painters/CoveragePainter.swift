@@ -167,6 +167,8 @@ struct CoveragePainter {
     /// Points the scratch grid at the pixel holding `corner` (the stroke's top-left); false when the stroke lies
     /// wholly off the tile.
     private mutating func start(at corner: Point) -> Bool {
+        // Far beyond any tile (and where a pixel's edges are no longer whole numbers apart): nothing to paint.
+        guard abs(corner.x) < 1e9, abs(corner.y) < 1e9 else { return false }
         left = Int(corner.x.rounded(.down))
         top = Int(corner.y.rounded(.down))
         return left + Self.span > 0 && top + Self.span > 0 && left < pixels.width && top < pixels.height
