@@ -5,12 +5,12 @@ import TouchTracker
 /// Paints strokes too small on a tile for their shape to be seen (zoomed far out, a line a pixel or so long and a
 /// fraction of a pixel wide) straight into the tile's pixels as the ink they leave, without Cairo: each pixel the
 /// stroke reaches is blended with its colour by the area of the pixel the stroke covers, which is what Cairo's
-/// antialiasing gives such a stroke, and Cairo's stroker and scan converter (nearly all of a stroke's cost at this
-/// size, ~2 µs a line) are skipped.
+/// antialiasing gives such a stroke, and Cairo's stroker and scan converter (~1 µs a line at this size, most of
+/// painting a zoomed-out tile) are skipped.
 ///
-/// A line's segment is cut where it crosses the pixel grid; each piece lays `width x length` of ink (a cap, half a
-/// disc, at each end), spread over the box its stroke fills (the piece's box widened by half the pen) by the share
-/// of that box in each pixel. Only pixels within half the pen of the piece take any: those are pixels the stroke
+/// A line's segment is cut where it crosses the pixel grid; each piece lays `width x length` of ink (and each end
+/// a round cap, half of Cairo's pen polygon), spread over the box its stroke fills (the piece's box widened by half
+/// the pen) by the share of that box in each pixel. Only pixels within half the pen of the piece take any: those are pixels the stroke
 /// may touch (`Shape.strokeMayTouch`), so a partial repaint, which strokes only the shapes that may touch its
 /// region, gives every pixel of it the same ink as painting the whole tile. A circle this small is a ring's area of
 /// ink spread over its box. A pixel's ink from one shape is added up before it is blended, once, as Cairo blends a
@@ -18,8 +18,8 @@ import TouchTracker
 ///
 /// Which shapes are small enough (`Self.largest`, `Self.widestPen`): a stroke whose box is at most 1.5 px both ways
 /// covers at most 3 x 3 pixels, and within so few pixels the only thing Cairo's result shows is how much ink went
-/// into each; the box spread tells it to within 32 levels in 255 at any pixel, with no bias over a field of them
-/// (TinyShapeTests). A longer stroke shows its direction and edges, which Cairo draws exactly; a wider pen fills
+/// into each; the box spread tells it to within 36 levels in 255 at any pixel of one stroke, and to within 2.5 on
+/// average, with no bias, over a dense field of them (TinyShapeTests). A longer stroke shows its direction and edges, which Cairo draws exactly; a wider pen fills
 /// pixels whole, and its round ends would be squared by the box spread. A circle is painted here only while its
 /// outline is under half a pixel across (`largestCircle`): no more than a dot.
 struct CoveragePainter {
