@@ -59,6 +59,28 @@ import TouchTracker
         }
     }
 
+    @Test("the shapes reaching a small or a zoomed-out tile's rectangle come bottom to top, each once")
+    func shapesReachingComeOnceInOrder() {
+        var collection = ShapeCollection(lines: randomLines(3000, seed: 5), circles: randomCircles(40, seed: 6))
+        // Lines drawn while a document loads are numbered far above the document's; some removed, leaving gaps.
+        var loading = ShapeCollection(firstNumber: DrawingView.numbersWhileLoading)
+        for line in randomLines(50, seed: 7) { loading.append(.line(line)) }
+        var generator = SplitMix64(seed: 8)
+        for _ in 0..<200 {
+            collection.remove(collection.order[Int.random(in: 0..<collection.count, using: &generator)])
+        }
+        let merged = collection.merging(loading)
+        for (collection, name) in [(collection, "document"), (merged, "with lines drawn while loading")] {
+            for size in [10.0, 300, 3000, 40_000] {
+                let rect = Rect(x: -size / 2, y: -size / 3, width: size, height: size)
+                var reached = Set<ShapeID>()
+                collection.index.shapes(in: rect) { reached.insert($0) }
+                let expected = collection.order.filter(reached.contains)
+                #expect(collection.shapes(reaching: rect).map(\.id) == expected, "\(name), \(size)")
+            }
+        }
+    }
+
     @Test("where two lines are both within reach, the most recent one wins even if it is farther")
     func topmostWins() {
         var collection = ShapeCollection()

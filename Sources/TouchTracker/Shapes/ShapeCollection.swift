@@ -202,10 +202,59 @@ public struct ShapeCollection: Sendable {
     }
 
     /// The shapes that may reach `rect`, bottom to top, each once.
+    ///
+    /// The index hands back a shape once for each cell it is filed in. Over a large rectangle (a zoomed-out tile:
+    /// 160 x 160 cells, a million lines' worth of entries across a window) they are marked in a bit per line
+    /// number, the numbers lines are handed out densely from 1, and read back in order: no hashing, no sort, no
+    /// list of every entry (a set of them cost most of painting such a tile). The bits take a word per 64 lines of
+    /// the drawing, so this is done only where the rectangle has at least an eighth as many cells; elsewhere, and
+    /// for IDs above the lines' numbers (circles, lines drawn while a document loaded), the IDs are sorted.
     public func shapes(reaching rect: Rect) -> [IdentifiedShape] {
-        var ids = Set<ShapeID>()
-        index.shapes(in: rect) { ids.insert($0) }
-        return ids.sorted().compactMap { id in storage[id].map { IdentifiedShape(id: id, shape: $0) } }
+        let words = Int(Swift.min(nextLine, UInt64(Int.max / 2)) / 64) + 1
+        let cells = (rect.width / index.cellSize + 1) * (rect.height / index.cellSize + 1)
+        guard cells.isFinite, Double(words) <= 8 * cells else {
+            var found: [ShapeID] = []
+            index.shapes(in: rect) { found.append($0) }
+            return Self.sortedOnce(found).compactMap(identified)
+        }
+        var marks = [UInt64](repeating: 0, count: words)
+        var others: [ShapeID] = []
+        let lineBound = nextLine
+        index.shapes(in: rect) { id in
+            if id.rawValue < lineBound {
+                marks[Int(id.rawValue >> 6)] |= 1 << (id.rawValue & 63)
+            } else {
+                others.append(id)
+            }
+        }
+        var result: [IdentifiedShape] = []
+        for (word, bits) in marks.enumerated() where bits != 0 {
+            var rest = bits
+            while rest != 0 {
+                if let item = identified(ShapeID(UInt64(word) << 6 | UInt64(rest.trailingZeroBitCount))) {
+                    result.append(item)
+                }
+                rest &= rest - 1
+            }
+        }
+        // Every other ID is above every line number marked: they go on top.
+        return result + Self.sortedOnce(others).compactMap(identified)
+    }
+
+    /// `ids` sorted, each once.
+    private static func sortedOnce(_ ids: [ShapeID]) -> [ShapeID] {
+        var sorted = ids.sorted()
+        var kept = 0
+        for id in sorted where kept == 0 || sorted[kept - 1] != id {
+            sorted[kept] = id
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        return sorted
+    }
+
+    private func identified(_ id: ShapeID) -> IdentifiedShape? {
+        storage[id].map { IdentifiedShape(id: id, shape: $0) }
     }
 
     /// The shapes whose stroke's centre line comes within `radius` of the segment from `start` to `end` (an

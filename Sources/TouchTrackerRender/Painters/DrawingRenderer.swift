@@ -40,6 +40,10 @@ public final class DrawingRenderer {
     public var completeColor = Color.black
     public var inProgressColor = Color.red
     public var selectedColor = Color.green
+    /// Whether strokes too small on the tiles to show their shape (zoomed far out) are painted as the ink they
+    /// leave, without Cairo (`CoveragePainter`); off, Cairo strokes every shape, as the benchmark compares. The
+    /// tiles painted from then on follow it.
+    public var levelOfDetail = true
     /// Puts the menu's titles, notices and the inspector's labels in the user's language.
     public var translate: Translate = untranslated
     /// For the benchmark's floor only (`touchtracker-bench`'s long-line row, through `TOUCHTRACKER_BENCH_FLOOR`):
@@ -278,7 +282,7 @@ public final class DrawingRenderer {
     private func scene(of view: DrawingView) -> TileScene {
         TileScene(
             version: tiles.version, view: view, scale: pixelsPerUnit, background: backgroundColor,
-            completeColor: completeColor)
+            completeColor: completeColor, levelOfDetail: levelOfDetail)
     }
 
     /// Forgets shapes the tiles now show (or that are gone). A shape is shown once the tiles under its stroke's

@@ -16,8 +16,14 @@ struct TileScene: Sendable {
     let widestStroke: Double
     let background: Color
     let completeColor: Color
+    /// Whether strokes too small on the tile to show their shape are painted as the ink they leave
+    /// (`CoveragePainter`) rather than stroked by Cairo.
+    let levelOfDetail: Bool
 
-    init(version: Int, view: DrawingView, scale: Double, background: Color, completeColor: Color) {
+    init(
+        version: Int, view: DrawingView, scale: Double, background: Color, completeColor: Color,
+        levelOfDetail: Bool = true
+    ) {
         self.version = version
         self.scale = scale
         shapes = view.shapes
@@ -26,6 +32,7 @@ struct TileScene: Sendable {
         widestStroke = view.widestStroke
         self.background = background
         self.completeColor = completeColor
+        self.levelOfDetail = levelOfDetail
     }
 
     /// Whether no tile can show anything (every tile is the plain background).
@@ -92,13 +99,28 @@ struct TileScene: Sendable {
         }
     }
 
-    /// Paints `surface`, the tile at `rect`: the background, then `shapes` in their order.
+    /// Paints `surface`, the tile at `rect`: the background, then `shapes` in their order, each stroked by Cairo
+    /// or, when it is too small on the tile to show its shape, laid straight into the pixels as its ink.
     private func stroke(_ shapes: [IdentifiedShape], onto surface: CairoSurface, tileAt rect: Rect) throws(CairoError) {
         let context = try CairoContext(surface: surface)
         context.paint(solid: background)
         context.translate(x: -rect.minX, y: -rect.minY)
         context.scale(by: scale)
-        for item in shapes { context.strokeStyled(item.shape, defaultColor: completeColor, defaultWidth: lineWidth) }
+        guard levelOfDetail, var ink = CoveragePainter(surface: surface, tileAt: rect, scale: scale) else {
+            for item in shapes {
+                context.strokeStyled(item.shape, defaultColor: completeColor, defaultWidth: lineWidth)
+            }
+            try context.checkStatus("painting a tile")
+            surface.flush()
+            return
+        }
+        for item in shapes {
+            let color = item.shape.color.map(Color.init) ?? completeColor
+            if ink.paint(item.shape, width: item.shape.width ?? lineWidth, color: color) { continue }
+            ink.handBack()
+            context.strokeStyled(item.shape, defaultColor: completeColor, defaultWidth: lineWidth)
+        }
+        ink.handBack()
         try context.checkStatus("painting a tile")
         surface.flush()
     }
