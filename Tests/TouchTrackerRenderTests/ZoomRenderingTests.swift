@@ -95,6 +95,37 @@ import TouchTracker
         #expect(renderer.tilesPainted == 3)
     }
 
+    @Test("zooming in and straight back shows the first zoom's tiles again, painting none")
+    func zoomingBackReusesTiles() throws {
+        let controller = Self.controllerWithLine()
+        let renderer = try DrawingRenderer(width: 400, height: 300)
+        _ = renderer.frame(for: controller.drawingView)
+        let first = renderer.tilesPainted
+        controller.handleKey(KeyCommand(key: "plus", control: true))
+        _ = renderer.frame(for: controller.drawingView)
+        let zoomedIn = renderer.tilesPainted
+        #expect(zoomedIn > first)
+        controller.handleKey(KeyCommand(key: "minus", control: true))
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(renderer.tilesPainted == zoomedIn)
+        #expect(
+            Self.isDark(renderer.canvas.pixel(x: 200, y: 150)) && Self.isWhite(renderer.canvas.pixel(x: 200, y: 170)))
+    }
+
+    @Test("an edit made at another zoom is shown when the view zooms back: the tiles it touched are painted anew")
+    func zoomingBackAfterAnEditShowsIt() throws {
+        let controller = Self.controllerWithLine()
+        let renderer = try DrawingRenderer(width: 400, height: 300)
+        _ = renderer.frame(for: controller.drawingView)
+        controller.handleKey(KeyCommand(key: "plus", control: true))
+        _ = renderer.frame(for: controller.drawingView)
+        controller.handleKey(KeyCommand(key: "Delete", control: true, shift: true))
+        _ = renderer.frame(for: controller.drawingView)
+        controller.handleKey(KeyCommand(key: "minus", control: true))
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(Self.isWhite(renderer.canvas.pixel(x: 200, y: 150)))
+    }
+
     @Test("right after a change of zoom, with the painters still at work, the frame shows the drawing, never blank")
     func zoomFrameIsNeverBlank() throws {
         // A dense drawing, so the new zoom's tiles take a while; a thick black band across it to look for.

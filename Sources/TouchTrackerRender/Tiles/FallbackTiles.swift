@@ -12,11 +12,15 @@ struct FallbackTiles {
     let grid: TileGrid
     /// The tiles that had pixels; a tile not here is plain background.
     private(set) var tiles: [TileKey: PaintedTile]
+    /// The tiles painted plain (nothing reaches them): background when sampled, and plain again when the view
+    /// zooms back.
+    private(set) var plain: Set<TileKey>
 
-    init(pixelsPerUnit: Double, grid: TileGrid, tiles: [TileKey: PaintedTile]) {
+    init(pixelsPerUnit: Double, grid: TileGrid, tiles: [TileKey: PaintedTile], plain: Set<TileKey> = []) {
         self.pixelsPerUnit = pixelsPerUnit
         self.grid = grid
         self.tiles = tiles
+        self.plain = plain
     }
 
     var isEmpty: Bool { tiles.isEmpty }
@@ -25,7 +29,10 @@ struct FallbackTiles {
     /// there, and these show it as it was.
     mutating func forget(_ rect: Rect, shownAt pixelsPerUnit: Double) {
         let mine = rect.scaled(by: self.pixelsPerUnit / pixelsPerUnit).insetBy(dx: -1, dy: -1)
-        for key in grid.keys(in: mine) { tiles[key] = nil }
+        for key in grid.keys(in: mine) {
+            tiles[key] = nil
+            plain.remove(key)
+        }
     }
 
     /// Draws into `box` of `target` (window pixels; the window's top-left corner is the tile pixel `origin` of the
