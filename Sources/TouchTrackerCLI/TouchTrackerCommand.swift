@@ -34,6 +34,9 @@ struct TouchTrackerCommand: ParsableCommand {
               press and hold a line  then drag: move it
               Right-click            a line: its menu; the canvas: settings
               three fingers up       the colour menu
+              wheel, Shift+wheel     scroll (touchpad: two-finger scroll)
+              Ctrl+wheel, pinch      zoom (touchpad pinch; fingers on the
+                                     screen only with Fingers Scroll and Zoom)
 
             A tablet's pen:
               tip                    draws, taps and holds like a finger
@@ -59,6 +62,9 @@ struct TouchTrackerCommand: ParsableCommand {
               Ctrl+C, Ctrl+V         copy (PNG and shapes), paste at the pointer
                                      (or the keyboard cursor)
               Ctrl+S                 export drawing.png beside the document
+                                     (what the window shows)
+              Ctrl++, Ctrl+=, Ctrl+- zoom in and out (10 % to 1000 %)
+              Ctrl+0, Ctrl+Shift+J   100 %; fit the whole drawing
               F1                     gesture inspector; F2 settings; C colours
               O, A, W, P             circles, colour by angle, width by speed,
                                      width by pressure (saved with the drawing)
