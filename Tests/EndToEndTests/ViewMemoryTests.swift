@@ -55,4 +55,31 @@ struct ViewMemoryTests {
         let text = try String(contentsOf: folder.appendingPathComponent("drawing.window.json"), encoding: .utf8)
         #expect(!text.contains("view"), "\(text)")
     }
+
+    @Test("a touchpad pinch to 2 over the window zooms about the pointer, and draws nothing")
+    func touchpadPinchZooms() async throws {
+        let server = try await XorgServer.start()
+        defer { server.stop() }
+        let folder = try makeTemporaryFolder("view-pinch")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("drawing.json")
+        let run = try await DesktopRun.launch(
+            on: server, arguments: ["--document", document.path, "--geometry", "640x480+100+80"])
+        defer { run.stop() }
+        let pointer = try server.pointer
+        try pointer.moveTo(x: run.root((320, 240)).x, y: run.root((320, 240)).y)
+        try pointer.sync()
+        let touchpad = try server.gesture
+        try touchpad.gesturePinch(.begin, scale: 1, deltaAngle: 0)
+        for step in 1...20 { try touchpad.gesturePinch(.update, scale: 1 + Double(step) / 20, deltaAngle: 0) }
+        try touchpad.gesturePinch(.end, scale: 2, deltaAngle: 0)
+        try touchpad.sync()
+        try await waitUntil("the zoom to reach 200 %", timeout: .seconds(10)) {
+            run.app.stderrLines.contains { $0.contains("view 200%") }
+        }
+        try run.drawLine(id: 0, from: (320, 240), to: (420, 240))
+        let saved = try await SavedDocument.wait(for: document, lineCount: 1)
+        let line = try #require(saved.lines.first)
+        #expect(line.begin.distance(to: (320, 240)) < 2 && line.end.distance(to: (370, 240)) < 2, "\(saved.lines)")
+    }
 }
