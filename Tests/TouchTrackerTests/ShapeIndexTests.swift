@@ -159,4 +159,20 @@ import TouchTracker
         canvas.send(1, .ended, 1e300, 100)
         #expect(canvas.view.drawing.lines.map(\.end.x) == [DocumentCodec.coordinateLimit])
     }
+
+    @Test("the drawing's extent to a cell follows what is added, and shrinks once what lay at its edge is gone")
+    func extentFollowsTheShapes() {
+        var shapes = ShapeCollection(lines: [
+            Line(begin: Point(x: 10, y: 10), end: Point(x: 50, y: 20)),
+            Line(begin: Point(x: -5000, y: 7000), end: Point(x: -4990, y: 7010)),
+        ])
+        let both = shapes.approximateBounds
+        #expect(both.minX <= -5000 && both.minX > -5000 - 32 && both.maxY >= 7010 && both.maxY < 7010 + 32)
+        #expect(both.maxX >= 50 && both.maxX < 50 + 32 && both.minY <= 10 && both.minY > 10 - 32)
+        _ = shapes.remove(shapes.order[1])
+        let one = shapes.approximateBounds
+        #expect(one.minX <= 10 && one.minX > 10 - 32 && one.maxY >= 20 && one.maxY < 20 + 32, "\(one)")
+        _ = shapes.remove(shapes.order[0])
+        #expect(shapes.approximateBounds.isNull)
+    }
 }

@@ -20,6 +20,10 @@ public struct ShapeIndex: Sendable {
     private var outside: [CellKey: [ShapeID]] = [:]
     /// Circles too large to file cell by cell, bottom to top.
     private var unfiled: [ShapeID] = []
+    /// The lowest and highest cells any shape was filed in, grown by every insertion; after a removal it may be more
+    /// than the cells hold now (`extentMayShrink`), and `occupiedCells` looks at the cells themselves.
+    private var extent: (low: CellKey, high: CellKey)?
+    private var extentMayShrink = false
     private static let gridCells = 128
     /// A circle whose bounding box covers more cells than this goes to `unfiled` (32 x 32 cells: 1024 px square).
     static let maximumCircleCells = 1024
@@ -50,18 +54,24 @@ public struct ShapeIndex: Sendable {
         // cell lists meanwhile without Swift copying them; each cell's array is changed in place. No array of keys
         // is built: loading 100,000 lines would allocate one per line.
         let cells = self.cells
+        var low = extent?.low ?? CellKey(x: .max, y: .max)
+        var high = extent?.high ?? CellKey(x: .min, y: .min)
         let filed = cells.forEachCell(of: shape) { key in
             if let index = Self.gridIndex(key) {
                 grid[index].insertSorted(id)
             } else {
                 outside[key, default: []].insertSorted(id)
             }
+            low = CellKey(x: min(low.x, key.x), y: min(low.y, key.y))
+            high = CellKey(x: max(high.x, key.x), y: max(high.y, key.y))
         }
+        if low.x <= high.x { extent = (low, high) }
         if !filed { unfiled.insertSorted(id) }
     }
 
     /// Removes `shape` filed under `id` (the shape must be given as it was inserted).
     public mutating func remove(_ id: ShapeID, _ shape: Shape) {
+        extentMayShrink = true
         let cells = self.cells
         let filed = cells.forEachCell(of: shape) { key in
             if let index = Self.gridIndex(key) {
@@ -75,6 +85,8 @@ public struct ShapeIndex: Sendable {
     }
 
     public mutating func removeAll() {
+        extent = nil
+        extentMayShrink = false
         for index in grid.indices where !grid[index].isEmpty { grid[index] = [] }
         outside.removeAll()
         unfiled.removeAll()
@@ -126,6 +138,11 @@ public struct ShapeIndex: Sendable {
     /// knows): the drawing's extent to a cell, found from the cells, not the shapes (the window's "fit the whole
     /// drawing" asks it on the event loop, whatever the drawing's size). Nil when no cell holds a shape.
     public func occupiedCells() -> (bounds: Rect?, unfiled: [ShapeID]) {
+        // Kept as shapes are filed: constant time, unless a removal may have emptied the extent's border cells.
+        if !extentMayShrink {
+            guard let extent else { return (nil, unfiled) }
+            return (rect(from: extent.low, to: extent.high), unfiled)
+        }
         var low = (x: Int32.max, y: Int32.max)
         var high = (x: Int32.min, y: Int32.min)
         func note(_ key: CellKey) {
@@ -137,11 +154,15 @@ public struct ShapeIndex: Sendable {
         }
         for key in outside.keys { note(key) }
         guard low.x <= high.x else { return (nil, unfiled) }
+        return (rect(from: CellKey(x: low.x, y: low.y), to: CellKey(x: high.x, y: high.y)), unfiled)
+    }
+
+    /// The rectangle the cells from `low` to `high` cover.
+    private func rect(from low: CellKey, to high: CellKey) -> Rect {
         let size = cells.size
-        let bounds = Rect(
+        return Rect(
             x: Double(low.x) * size, y: Double(low.y) * size, width: Double(high.x - low.x + 1) * size,
             height: Double(high.y - low.y + 1) * size)
-        return (bounds, unfiled)
     }
 
     /// Cell geometry: which cells a point or a shape falls in, kept apart from the cells' contents so that
