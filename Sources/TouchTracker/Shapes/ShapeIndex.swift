@@ -71,9 +71,14 @@ public struct ShapeIndex: Sendable {
 
     /// Removes `shape` filed under `id` (the shape must be given as it was inserted).
     public mutating func remove(_ id: ShapeID, _ shape: Shape) {
-        extentMayShrink = true
         let cells = self.cells
+        let edge = extent
+        var touchesEdge = false
         let filed = cells.forEachCell(of: shape) { key in
+            // Only a shape filed on the extent's border can take it in when it goes (a move in the middle cannot).
+            if let edge, key.x == edge.low.x || key.y == edge.low.y || key.x == edge.high.x || key.y == edge.high.y {
+                touchesEdge = true
+            }
             if let index = Self.gridIndex(key) {
                 if let position = grid[index].lastIndex(of: id) { grid[index].remove(at: position) }
             } else if let position = outside[key]?.lastIndex(of: id) {
@@ -82,6 +87,7 @@ public struct ShapeIndex: Sendable {
             }
         }
         if !filed, let position = unfiled.sortedPosition(of: id) { unfiled.remove(at: position) }
+        if touchesEdge { extentMayShrink = true }
     }
 
     public mutating func removeAll() {
