@@ -49,39 +49,52 @@ struct FallbackTiles {
         guard x1 > x0, y1 > y0, ratio.isFinite, ratio > 0 else { return }
         let size = grid.size
         let word = background.opaqueWord
-        // For each window column, the sampled pixel's tile column and the column inside that tile.
-        let sampled = (x0..<x1).map { x in
+        // For each window column, the column inside the tile it samples; and the runs of window columns that sample
+        // one tile column, each with that column.
+        var inside = [Int](repeating: 0, count: x1 - x0)
+        var runs: [(column: Int, start: Int, end: Int)] = []
+        for x in x0..<x1 {
             let pixel = Self.sample(x + origin.x, ratio: ratio)
             let column = grid.index(of: pixel)
-            return (column: column, inside: pixel - column * size)
-        }
-        var lastRow: Int?
-        for y in y0..<y1 {
-            let pixelRow = Self.sample(y + origin.y, ratio: ratio)
-            let out = (target.data + y * target.stride + x0 * 4).assumingMemoryBound(to: UInt32.self)
-            if pixelRow == lastRow {
-                out.update(from: out - target.stride / 4, count: x1 - x0)
-                continue
+            inside[x - x0] = pixel - column * size
+            if let last = runs.last, last.column == column {
+                runs[runs.count - 1].end = x - x0 + 1
+            } else {
+                runs.append((column, x - x0, x - x0 + 1))
             }
-            lastRow = pixelRow
-            let row = grid.index(of: pixelRow)
-            let insideRow = pixelRow - row * size
-            var index = 0
-            while index < sampled.count {
-                // A run of window columns that sample one tile: looked up once.
-                let column = sampled[index].column
-                var end = index + 1
-                while end < sampled.count, sampled[end].column == column { end += 1 }
-                if let surface = tiles[TileKey(column: column, row: row)]?.surface,
-                    let pixels = ImagePixels(surface)
-                {
+        }
+        // Each run's tile in the tile row sampled now, looked up once per tile row (not per window row: a lookup
+        // hashes a key and asks Cairo for the surface's memory four times).
+        var tileRow = Int.min
+        var runPixels = [ImagePixels?](repeating: nil, count: runs.count)
+        var lastRow: Int?
+        inside.withUnsafeBufferPointer { inside in
+            for y in y0..<y1 {
+                let pixelRow = Self.sample(y + origin.y, ratio: ratio)
+                let out = (target.data + y * target.stride + x0 * 4).assumingMemoryBound(to: UInt32.self)
+                if pixelRow == lastRow {
+                    out.update(from: out - target.stride / 4, count: x1 - x0)
+                    continue
+                }
+                lastRow = pixelRow
+                let row = grid.index(of: pixelRow)
+                if row != tileRow {
+                    tileRow = row
+                    for (index, run) in runs.enumerated() {
+                        runPixels[index] = tiles[TileKey(column: run.column, row: row)]?.surface.flatMap(
+                            ImagePixels.init)
+                    }
+                }
+                let insideRow = pixelRow - row * size
+                for (index, run) in runs.enumerated() {
+                    guard let pixels = runPixels[index] else {
+                        (out + run.start).update(repeating: word, count: run.end - run.start)
+                        continue
+                    }
                     let source = UnsafePointer(
                         (pixels.data + insideRow * pixels.stride).assumingMemoryBound(to: UInt32.self))
-                    for x in index..<end { out[x] = source[sampled[x].inside] | 0xFF00_0000 }
-                } else {
-                    (out + index).update(repeating: word, count: end - index)
+                    for x in run.start..<run.end { out[x] = source[inside[x]] | 0xFF00_0000 }
                 }
-                index = end
             }
         }
     }
