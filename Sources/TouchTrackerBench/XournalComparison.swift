@@ -27,22 +27,32 @@ enum XournalComparison {
         var traced: [Double] = []
     }
 
-    static func measure() async throws -> (xournal: Clicks, app: Clicks) {
+    /// Both programs' clicks on `lineCount` lines, and on `baselineCount` (what a zoom step costs each with next
+    /// to nothing to draw).
+    static func measure() async throws -> (drawing: Pair, baseline: Pair) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xournalpp") else {
             throw EndToEndLatency.Failure(
                 description: "no /usr/bin/xournalpp (Debian's xournalpp; make bench installs it)")
         }
         let directory = NSTemporaryDirectory() + "touchtracker-bench-xournal-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let lines = Workloads.spreadLines(lineCount)
-        let xopp = directory + "/drawing.xopp"
-        try XournalDocument.write(lines, to: xopp, width: Workloads.width, height: Workloads.height, lineWidth: 10)
         let server = try await XorgServer.start(screenSize: (Workloads.width, Workloads.height))
         defer { server.stop() }
+        let drawing = try await pair(lineCount, server: server, directory: directory + "/\(lineCount)")
+        let baseline = try await pair(baselineCount, server: server, directory: directory + "/\(baselineCount)")
+        return (drawing, baseline)
+    }
 
+    typealias Pair = (xournal: Clicks, app: Clicks)
+    static let baselineCount = 10
+
+    private static func pair(_ count: Int, server: XorgServer, directory: String) async throws -> Pair {
+        try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
+        let lines = Workloads.spreadLines(count)
+        let xopp = directory + "/drawing.xopp"
+        try XournalDocument.write(lines, to: xopp, width: Workloads.width, height: Workloads.height, lineWidth: 10)
         let xournal = try await xournalClicks(server: server, document: xopp, home: directory + "/home")
-        let document = try BenchAppSession.writeDocument(in: directory + "/app", lineCount: lineCount, lines: lines)
+        let document = try BenchAppSession.writeDocument(in: directory + "/app", lineCount: count, lines: lines)
         let app = try AppProcess(
             display: server.display, document: document, geometry: (server.width, server.height, 0, 0),
             extraArguments: ["--trace-frames"])

@@ -103,7 +103,9 @@ enum ZoomRows {
             ])
     }
 
-    static func xournalRows(_ clicks: (xournal: XournalComparison.Clicks, app: XournalComparison.Clicks)) -> [Row] {
+    static func xournalRows(
+        _ pairs: (drawing: XournalComparison.Pair, baseline: XournalComparison.Pair)
+    ) -> [Row] {
         let lines = "\(XournalComparison.lineCount) lines"
         func describe(_ result: XournalComparison.Clicks) -> (figure: String, median: Double, p99: Double) {
             let first = percentiles(result.firstChange)
@@ -115,17 +117,19 @@ enum ZoomRows {
                 first.median, first.p99
             )
         }
-        let xournal = describe(clicks.xournal)
-        let app = describe(clicks.app)
-        let traced = percentiles(clicks.app.traced)
+        let xournal = describe(pairs.drawing.xournal)
+        let app = describe(pairs.drawing.app)
+        let traced = percentiles(pairs.drawing.app.traced)
         let ratio = (median: app.median / xournal.median, p99: app.p99 / xournal.p99)
+        let baseline = (xournal: describe(pairs.baseline.xournal), app: describe(pairs.baseline.app))
         let version = xournalVersion()
         return [
             Row(
                 name: "Xournal++ \(version): Ctrl+wheel zoom step → first change of its window (XDamage), \(lines), "
                     + "1920x1080",
-                figure: xournal.figure + " (\(clicks.xournal.firstChange.count) clicks)", target: "for comparison",
-                passed: true, values: ["medianSeconds": xournal.median, "p99Seconds": xournal.p99]),
+                figure: xournal.figure + " (\(pairs.drawing.xournal.firstChange.count) clicks)",
+                target: "for comparison", passed: true,
+                values: ["medianSeconds": xournal.median, "p99Seconds": xournal.p99]),
             Row(
                 name: "this app: Ctrl+wheel zoom step → first change of its window (XDamage), \(lines), 1920x1080",
                 figure: app.figure + "; its own trace: median \(Bench.ms(traced.median)), p99 \(Bench.ms(traced.p99))",
@@ -138,6 +142,15 @@ enum ZoomRows {
                 name: "this app against Xournal++ \(version): Ctrl+wheel zoom step → first change, \(lines)",
                 figure: String(format: "median %.3f×, p99 %.3f×", ratio.median, ratio.p99),
                 target: "for comparison", passed: true, values: ["medianRatio": ratio.median, "p99Ratio": ratio.p99]),
+            Row(
+                name: "the same with \(XournalComparison.baselineCount) lines: Ctrl+wheel zoom step → first change",
+                figure: "Xournal++ median \(Bench.ms(baseline.xournal.median)), p99 \(Bench.ms(baseline.xournal.p99)); "
+                    + "this app median \(Bench.ms(baseline.app.median)), p99 \(Bench.ms(baseline.app.p99))",
+                target: "for comparison", passed: true,
+                values: [
+                    "xournalMedianSeconds": baseline.xournal.median, "xournalP99Seconds": baseline.xournal.p99,
+                    "appMedianSeconds": baseline.app.median, "appP99Seconds": baseline.app.p99,
+                ]),
         ]
     }
 
