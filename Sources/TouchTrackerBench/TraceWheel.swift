@@ -3,8 +3,11 @@ import XorgTestSupport
 /// Wheel clicks through Xorg's inputtest pointer, as a mouse's wheel sends them (XI 2.1 smooth-scroll valuators, 120
 /// a click), with Ctrl held on the inputtest keyboard for a zoom step; each is timed to the first frame that includes
 /// it (the trace counts the scrolls the app handled, so a frame drawn because a tile finished is never taken for it).
+/// A touchpad's two-finger travel goes the same way through the inputtest touchpad (its scroll valuators, 8 units a
+/// pixel).
 struct TraceWheel {
     let pointer: InputTestDevice
+    let touchpad: InputTestDevice
     let keyboard: InputTestDevice
     var trace: AppTrace
     /// Clicks sent so far (each reaches the app as one scroll).
@@ -19,6 +22,7 @@ struct TraceWheel {
 
     init(server: XorgServer, trace: AppTrace) throws {
         pointer = try server.pointer
+        touchpad = try server.gesture
         keyboard = try server.keyboard
         self.trace = trace
     }
@@ -42,9 +46,25 @@ struct TraceWheel {
         }
         let start = EndToEndLatency.now()
         try pointer.scroll(horizontal: horizontal * Self.click, vertical: vertical * Self.click)
+        let sent = try await frame(sentAt: start)
+        if zoom { try keyboard.keyUp(keycode: Self.controlKey) }
+        return sent
+    }
+
+    /// Two fingers' travel on the touchpad by `pixels` down (up when negative), in one event.
+    mutating func travel(vertical pixels: Double) async throws -> (start: Double, frame: AppTrace.Frame) {
+        let start = EndToEndLatency.now()
+        try touchpad.scroll(vertical: pixels * Self.touchpadUnitsPerPixel)
+        return try await frame(sentAt: start)
+    }
+
+    /// The inputtest touchpad's valuator units a pixel of travel (libinput's 15 pixels an increment of 120).
+    static let touchpadUnitsPerPixel = 8.0
+
+    /// Counts one scroll sent at `start` and waits for its frame.
+    private mutating func frame(sentAt start: Double) async throws -> (start: Double, frame: AppTrace.Frame) {
         sent += 1
         let frame = try await trace.frame(scrolls: sent, what: "the frame of scroll \(sent)")
-        if zoom { try keyboard.keyUp(keycode: Self.controlKey) }
         trace.forget(before: frame.time)
         return (start, frame)
     }

@@ -59,7 +59,13 @@ enum XournalComparison {
         defer { app.stop() }
         try await app.waitForStderrLine(containing: "touchtracker: ready", timeout: .seconds(30))
         var trace = AppTrace(app: app)
-        _ = try await trace.tilesComplete()
+        do {
+            _ = try await trace.tilesComplete(timeout: .seconds(30))
+        } catch {
+            // The clicks wait for the window to be still anyway; what the app said is kept for a look.
+            let last = app.stderrLines.suffix(6).joined(separator: "\n")
+            FileHandle.standardError.write(Data("touchtracker-bench: \(error); the app's last lines:\n\(last)\n".utf8))
+        }
         guard let window = app.windowID else { throw EndToEndLatency.Failure(description: "no window id from the app") }
         return (xournal, try await clicks(server: server, window: window, trace: trace))
     }

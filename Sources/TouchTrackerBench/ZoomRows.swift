@@ -35,6 +35,7 @@ enum ZoomRows {
     static func sessionRows(_ session: ZoomSession, drawing: String) -> [Row] {
         let zoom = percentiles(session.zoomLatencies)
         let scroll = percentiles(session.scrollLatencies)
+        let travel = percentiles(session.travelLatencies)
         let whileZooming = (session.fingerWhileZooming.max() ?? .nan, session.stepsWhileDrawing.max() ?? .nan)
         let zoomedOut = session.fingerZoomedOut.max() ?? .nan
         let memory = session.memory
@@ -52,6 +53,13 @@ enum ZoomRows {
                     + "(\(session.scrollLatencies.count) clicks of 60 units 50 ms apart, down, right, up, left)",
                 target: "p99 ≤ \(Bench.ms(scrollP99Target))", passed: scroll.p99 <= scrollP99Target,
                 values: ["medianSeconds": scroll.median, "p99Seconds": scroll.p99, "maxSeconds": scroll.max]),
+            Row(
+                name: "a scroll frame: a touchpad's two-finger travel → frame presented, \(drawing), 1920x1080",
+                figure: "median \(Bench.ms(travel.median)), p99 \(Bench.ms(travel.p99)), max \(Bench.ms(travel.max)) "
+                    + "(\(session.travelLatencies.count) events of \(Int(ZoomSession.travelStep)) px 8 ms apart, down "
+                    + "and up)",
+                target: "p99 ≤ \(Bench.ms(scrollP99Target))", passed: travel.p99 <= scrollP99Target,
+                values: ["medianSeconds": travel.median, "p99Seconds": travel.p99, "maxSeconds": travel.max]),
             Row(
                 name: "sharp after the zoom ends: the last Ctrl+wheel click (back at 100 %) → every tile painted, "
                     + drawing,

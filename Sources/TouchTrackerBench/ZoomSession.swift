@@ -6,7 +6,8 @@ import XorgTestSupport
 /// real wheel clicks through the inputtest pointer, with Ctrl held on the inputtest keyboard for a zoom step, and
 /// Ctrl+Shift+J to fit the whole drawing, each timed by the app's trace (`--trace-frames` counts the scrolls and
 /// touch events each frame includes, and says the zoom). All of it in one session, in this order:
-/// 1. scrolling: wheel clicks down, right, up and left, one every `interval`;
+/// 1. scrolling: wheel clicks down, right, up and left, one every `interval`; then a touchpad's two-finger travel,
+///    `travelStep` pixels an event every `moveInterval`, down and up;
 /// 2. zooming: Ctrl+wheel clicks in and out about the window's centre, one every `interval`, ending at 100 %; then
 ///    the time from the last one until every tile is sharp;
 /// 3. a finger drawing, a move every `moveInterval`, while Ctrl+wheel clicks zoom in and out every `interval`;
@@ -19,10 +20,14 @@ struct ZoomSession {
     /// A finger's moves while zooming, as a 120 Hz touch screen reports them.
     static let moveInterval = 0.008
     static let clicks = 96
+    /// Pixels of a touchpad's travel an event, and events.
+    static let travelStep = 5.0
+    static let travelEvents = 300
     /// How long a finger draws in steps 3 and 4.
     static let drawingSeconds = 3.0
 
     var scrollLatencies: [Double] = []
+    var travelLatencies: [Double] = []
     var zoomLatencies: [Double] = []
     var zoomRange = (low: 1.0, high: 1.0)
     /// From the last zoom step (back at 100 %) until every tile was sharp.
@@ -55,6 +60,16 @@ struct ZoomSession {
             guard sent.frame.zoom == 1 else { throw failure("a wheel click changed the zoom to \(sent.frame.zoom)") }
             result.scrollLatencies.append(sent.frame.time - sent.start)
             try await pace(from: sent.start, interval)
+        }
+
+        // Down and up, 60 events each way (300 pixels), over and over: 625 pixels a second.
+        for event in 0..<travelEvents {
+            let sent = try await wheel.travel(vertical: event / 60 % 2 == 0 ? travelStep : -travelStep)
+            guard sent.frame.zoom == 1 else {
+                throw failure("a touchpad's travel changed the zoom to \(sent.frame.zoom)")
+            }
+            result.travelLatencies.append(sent.frame.time - sent.start)
+            try await pace(from: sent.start, moveInterval)
         }
 
         // 2. Four clicks in, eight out, four in (100 % → 200 % → 50 % → 100 %), over and over.
