@@ -47,7 +47,7 @@ TEST_PACKAGES += $(DOCUMENT_TEST_PACKAGES)
 ACCESSIBILITY_SUITES := OrcaTests|ScreenReaderTests|WaylandRegistryKeysTests
 DESKTOP_SUITES := KWinGestureTests|KWinDesktopTests|Mutter
 
-.PHONY: all build release run test bench lint format deps-run deps-test clean install uninstall validate-resources \
+.PHONY: all build release run test bench lint format deps-run deps-test deps-bench clean install uninstall validate-resources \
 	locales deb deps-deb wayland-protocols
 
 all: build
@@ -129,10 +129,16 @@ test: deps-test locales deb
 	$(SWIFT) test --skip-build --filter 'ScreenReaderTests|WaylandRegistryKeysTests'
 	$(SWIFT) test --skip-build --filter OrcaTests
 
+# The peer the zoom rows compare with: Xournal++, its Ctrl+wheel zoom steps under the same private Xorg.
+BENCH_PACKAGES := xournalpp
+
+deps-bench:
+	$(call ensure_packages,$(BENCH_PACKAGES))
+
 # Measures the app against the seed's naive way in one run; prints a table, writes bench-results.json.
 # The end-to-end latency row runs the release `touchtracker` under a private Xorg (root, and the deps-test packages;
 # without them the row reports "not measured").
-bench: deps-run locales
+bench: deps-run deps-bench locales
 	$(SWIFT) build -c release --product touchtracker
 	$(SWIFT) build -c release --product touchtracker-bench
 	.build/release/touchtracker-bench bench-results.json

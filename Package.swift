@@ -167,6 +167,8 @@ let package = Package(
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "XorgTestSupport",
                 "WestonTestSupport", "KWinTestSupport", "SeededRandom", "JSON",
+                // Xlib, to watch another program's window for damage (the zoom group's Xournal++ rows).
+                "CX11",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -87,6 +87,11 @@ enum AppMemory {
         try await waitUntil("the stroke to be saved", timeout: .seconds(30)) {
             (try? DocumentStore(path: document.path).load().lines.count) == lineCount + 1
         }
+        return try megabytes(of: app)
+    }
+
+    /// The app's memory now.
+    static func megabytes(of app: AppProcess) throws -> Megabytes {
         let status = try String(contentsOfFile: "/proc/\(app.pid)/status", encoding: .utf8)
         func megabytes(_ field: String) throws -> Double {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),

@@ -2,7 +2,7 @@ import Foundation
 import XorgTestSupport
 
 /// Reads, in order as they arrive on the app's stderr, the lines `--trace-frames` prints:
-/// `frame presented t=SECONDS size=WxH touches=N` (and `floor=0` or `1` with the benchmark's floor switch) after
+/// `frame presented t=SECONDS size=WxH touches=N scrolls=S zoom=Z` (and `floor=0` or `1` with the benchmark's floor switch) after
 /// every frame, `tiles complete t=SECONDS` when the tile painters have caught up and, on Wayland,
 /// `frame shown t=SECONDS` when the compositor's presentation feedback says a committed frame reached the output.
 /// Times are CLOCK_MONOTONIC seconds, the clock of `EndToEndLatency.now()`.
@@ -13,6 +13,9 @@ struct AppTrace {
         var height: Int
         /// Touch events the app had handled when it drew the frame.
         var touches: Int
+        /// Scrolls (wheel clicks, smooth travel) the app had handled when it drew the frame, and the view's zoom.
+        var scrolls = 0
+        var zoom = 1.0
         /// Its place among the app's `frame presented` lines (0 for the first), to tell which frames came between two.
         var ordinal = 0
         /// Whether the benchmark's floor drew it (nothing drawn, its region presented); nil when the app was not
@@ -41,15 +44,15 @@ struct AppTrace {
         self.app = app
     }
 
-    /// The first frame that includes the first `touches` touch events sent (and, if given, is `width` x `height`),
-    /// presented at or after `time`.
+    /// The first frame that includes the first `touches` touch events and `scrolls` scrolls sent (and, if given, is
+    /// `width` x `height`), presented at or after `time`.
     mutating func frame(
-        including touches: Int = 0, size: (width: Int, height: Int)? = nil, atOrAfter time: Double = 0,
-        what: String = "a frame", timeout: Duration = .seconds(10)
+        including touches: Int = 0, scrolls: Int = 0, size: (width: Int, height: Int)? = nil,
+        atOrAfter time: Double = 0, what: String = "a frame", timeout: Duration = .seconds(10)
     ) async throws -> Frame {
         try await wait(what, timeout: timeout) { trace in
             trace.frames.first { frame in
-                frame.time >= time && frame.touches >= touches
+                frame.time >= time && frame.touches >= touches && frame.scrolls >= scrolls
                     && (size.map { frame.width == $0.width && frame.height == $0.height } ?? true)
             }
         }
@@ -128,8 +131,9 @@ struct AppTrace {
             frames.append(
                 Frame(
                     time: time, width: size.first ?? 0, height: size.last ?? 0,
-                    touches: field("touches").flatMap { Int($0) } ?? 0, ordinal: framesSeen,
-                    floor: field("floor").map { $0 == "1" }))
+                    touches: field("touches").flatMap { Int($0) } ?? 0,
+                    scrolls: field("scrolls").flatMap { Int($0) } ?? 0, zoom: field("zoom").flatMap { Double($0) } ?? 1,
+                    ordinal: framesSeen, floor: field("floor").map { $0 == "1" }))
             framesSeen += 1
         } else if line.contains("frame shown"), let time = field("t").flatMap({ Double($0) }) {
             shownFrames.append(Shown(time: time, framesBefore: framesSeen))

@@ -20,7 +20,7 @@ enum Bench {
     /// The names of the row groups `--only` takes, in table order.
     static let groupNames = [
         "touch", "hit", "pipeline", "edit", "documents", "memory", "latency", "wayland", "kwin", "length",
-        "responsiveness", "scale", "accessibility", "zoomed",
+        "responsiveness", "scale", "accessibility", "zoomed", "zoom",
     ]
 
     /// Runs the row groups `runs` names (`strokes` and `passes` size the pipeline rows) and returns their rows in
@@ -48,6 +48,7 @@ enum Bench {
             case "scale": rows += await Responsiveness.scaleRows()
             case "accessibility": rows += await Responsiveness.accessibilityRowsMeasured()
             case "zoomed": rows += try ZoomedOut.rows()
+            case "zoom": rows += await ZoomRows.rows()
             default: rows += await Responsiveness.rows()
             }
         }

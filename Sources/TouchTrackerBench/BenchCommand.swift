@@ -3,9 +3,9 @@ import Foundation
 
 /// `touchtracker-bench`: measures TouchTracker against the iOS tutorial's naive way in one run (the target: instant
 /// with 100,000 lines). Prints a table and writes JSON; `--help` lists the options (`--only GROUP,...` runs some row groups
-/// alone). The rows that measure the real app (memory, latency, wayland, length, responsiveness) run the release
+/// alone). The rows that measure the real app (memory, latency, wayland, length, responsiveness, zoom) run the release
 /// `touchtracker` next to this executable (or TOUCHTRACKER_BIN) under a private Xorg, which needs root, or (`wayland`)
-/// under headless westons, natively and through Xwayland.
+/// under headless westons, natively and through Xwayland; `zoom` runs Debian's `xournalpp` beside it.
 @main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -29,6 +29,13 @@ enum Workloads {
         randomLines(count, seed: 13, length: 20...400)
     }
 
+    /// `spreadLines(count)` with their starts `windows` times as far from the window's corner (lengths and directions
+    /// kept): a drawing `windows` windows wide and high, the zoom rows' (at 8, fitting it in the window shows it at
+    /// about 11 %, within the app's 10 % to 1000 %).
+    static func spreadOverWindows(_ count: Int, windows: Double = 8) -> [Line] {
+        spreadLines(count).map { line in line.translated(by: line.begin * (windows - 1)) }
+    }
+
     /// The recognizer pipeline row's input: `strokes` one-finger strokes of 200 events each (down, 198 moves 1 ms apart along x, up), the
     /// platform id cycling through ten, every stroke starting somewhere else on the canvas.
     static func pipelineInputs(strokes: Int) -> [TouchInput] {

@@ -15,8 +15,9 @@ public struct SessionOptions: Sendable {
     public var exportPath: String?
     /// The document the window edits: Ctrl+S never writes over it, whatever link `exportPath` has become.
     public var documentPath: String?
-    /// Print `touchtracker: frame presented t=SECONDS size=WxH touches=N` (CLOCK_MONOTONIC; N touch events handled
-    /// so far; with the benchmark's floor switch, ` floor=0` or `1` after it) after each frame,
+    /// Print `touchtracker: frame presented t=SECONDS size=WxH touches=N scrolls=S zoom=Z` (CLOCK_MONOTONIC; N touch
+    /// events and S scrolls handled so far, Z the view's zoom; with the benchmark's floor switch, ` floor=0` or `1`
+    /// after it) after each frame,
     /// `touchtracker: document read t=SECONDS` when the document has been read and
     /// `touchtracker: tiles complete t=SECONDS` when the painters have caught up, for latency measurements.
     public var traceFrames = false
@@ -69,8 +70,9 @@ public final class DrawingSession {
     /// When the clipboard's reading for a paste began, while the window system reads it (nil: no paste is being
     /// read). A Ctrl+V meanwhile is ignored, and leaves the paste under way where it was asked for.
     var clipboardReadStarted: Double?
-    /// Touch events handled so far, so a frame's trace says which input it includes.
+    /// Touch events and scrolls handled so far, so a frame's trace says which input it includes.
     var touchEventsHandled = 0
+    var scrollsHandled = 0
     /// Whether the tiles were complete at the last frame (for the `tiles complete` trace).
     var tilesWereComplete = false
     /// The drawing as AT-SPI objects, while an accessibility bus is there.
@@ -219,6 +221,7 @@ public final class DrawingSession {
         case .contextClick(let point):
             controller.contextClick(at: point)
         case .scroll(let input):
+            scrollsHandled += 1
             controller.scroll(input)
         case .deviceRemoved(let source):
             if options.verbose { log("device \(source) removed; its touches are cancelled") }
@@ -343,8 +346,9 @@ public final class DrawingSession {
         let now = MonotonicClock.now()
         log(
             String(
-                format: "frame presented t=%.6f size=%dx%d touches=%d", now, renderer.width, renderer.height,
-                touchEventsHandled) + (options.benchmarkFloor == .off ? "" : " floor=\(floor ? 1 : 0)"))
+                format: "frame presented t=%.6f size=%dx%d touches=%d scrolls=%d zoom=%.6g", now, renderer.width,
+                renderer.height, touchEventsHandled, scrollsHandled, controller.viewport.zoom)
+                + (options.benchmarkFloor == .off ? "" : " floor=\(floor ? 1 : 0)"))
         let tilesComplete = renderer.tilesComplete
         if tilesComplete, !tilesWereComplete { log(String(format: "tiles complete t=%.6f", now)) }
         tilesWereComplete = tilesComplete

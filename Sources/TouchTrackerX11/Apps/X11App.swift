@@ -17,9 +17,10 @@ public struct X11AppOptions: Sendable {
     public var exportPath: String?
     /// The document the window edits, which Ctrl+S never writes over.
     public var documentPath: String?
-    /// Print `touchtracker: frame presented t=SECONDS size=WxH touches=N` (CLOCK_MONOTONIC; N touch events handled
-    /// so far) on stderr after each frame, `touchtracker: document read t=SECONDS` when the document has been read
-    /// and `touchtracker: tiles complete t=SECONDS` when the painters have caught up, for latency measurements.
+    /// Print `touchtracker: frame presented t=SECONDS size=WxH touches=N scrolls=S zoom=Z` (CLOCK_MONOTONIC; N touch
+    /// events and S scrolls handled so far, Z the view's zoom) on stderr after each frame, `touchtracker: document read
+    /// t=SECONDS` when the document has been read and `touchtracker: tiles complete t=SECONDS` when the painters have
+    /// caught up, for latency measurements.
     public var traceFrames = false
     /// Threads painting tiles of complete lines in the background; nil: one per processor.
     public var painterThreads: Int?
