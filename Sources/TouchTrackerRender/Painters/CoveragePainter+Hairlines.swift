@@ -16,6 +16,17 @@ import TouchTracker
 /// per `u`, so a line of any length fits) and blended once per pixel. No pixel takes ink unless the polygon enters
 /// it, so none farther than half the pen from the segment.
 extension CoveragePainter {
+    /// An edge of a stroke's polygon, not upright, from its end of lower `u` (`CoveragePainter.edges`).
+    struct Edge {
+        let low: Point
+        let highU: Double
+        let slope: Double
+        /// 1 for an edge the polygon goes along to higher `u`, -1 for one it comes back along.
+        let sign: Double
+
+        func v(at u: Double) -> Double { low.y + slope * (u - low.x) }
+    }
+
     /// Pixels of the band each column keeps: in a column the stroke spans at most 1 (the slope, at most 1) plus
     /// `√2` (its thickness in `v`, a pen of 1 px at 45°), so at most 5 pixels, kept from 2.5 px above the middle of
     /// the segment's part in the column.
@@ -42,8 +53,8 @@ extension CoveragePainter {
             bandTops[column] = Int((a.y + slope * (middle - a.x) - 2.5).rounded(.down))
         }
         makeOutline(from: a, to: b, radius: pen / 2, transposed: transposed)
-        let outline = self.outline
-        for column in columns { addArea(of: outline, column: column) }
+        makeEdges()
+        for column in columns { addArea(column: column) }
         blendBand(columns, transposed: transposed, rows: extent.v, color: color)
         return true
     }
@@ -119,25 +130,28 @@ extension CoveragePainter {
         return max(4, needed + needed % 2)
     }
 
-    /// Adds to `column`'s band the area of each of its pixels that the polygon of `corners` covers (convex, in order
+    /// Sets `edges` to those of the polygon `outline` that are not upright, each from its end of lower `u`, with
+    /// its slope and its sense: 1 going to higher `u`, -1 coming back.
+    private mutating func makeEdges() {
+        edges.removeAll(keepingCapacity: true)
+        for index in outline.indices {
+            let (p, q) = (outline[index], outline[index + 1 < outline.count ? index + 1 : 0])
+            guard p.x != q.x else { continue }
+            let (low, high) = p.x < q.x ? (p, q) : (q, p)
+            edges.append(
+                Edge(low: low, highU: high.x, slope: (high.y - low.y) / (high.x - low.x), sign: p.x < q.x ? 1 : -1))
+        }
+    }
+
+    /// Adds to `column`'s band the area of each of its pixels that the polygon `outline` covers (convex, in order
     /// round it, its upper edges going to higher `u`): what lies under the edges going to higher `u` less what lies
     /// under those coming back.
-    private mutating func addArea(of corners: [Point], column: Int) {
+    private mutating func addArea(column: Int) {
         let (left, right) = (Double(column), Double(column + 1))
-        // Each edge's part in the column (nil when it has none): where it starts and ends in `v`, its width, its
-        // slope, and its sense.
-        func part(_ index: Int) -> (v0: Double, v1: Double, width: Double, slope: Double, sign: Double)? {
-            let (p, q) = (corners[index], corners[index + 1 < corners.count ? index + 1 : 0])
-            let (low, high) = p.x < q.x ? (p, q) : (q, p)
-            let s0 = max(low.x, left)
-            let s1 = min(high.x, right)
-            guard s1 > s0 else { return nil }
-            let slope = (high.y - low.y) / (high.x - low.x)
-            return (low.y + slope * (s0 - low.x), low.y + slope * (s1 - low.x), s1 - s0, slope, p.x < q.x ? 1 : -1)
-        }
         var lowest = Double.infinity
-        for index in corners.indices {
-            if let part = part(index) { lowest = min(lowest, part.v0, part.v1) }
+        for edge in edges where edge.low.x < right && edge.highU > left {
+            let (s0, s1) = (max(edge.low.x, left), min(edge.highU, right))
+            lowest = min(lowest, edge.v(at: s0), edge.v(at: s1))
         }
         guard lowest.isFinite else { return }
         // Below every edge each adds its whole width, which the others take back: rows from the lowest one on.
@@ -145,17 +159,18 @@ extension CoveragePainter {
         let base = column * Self.bandRows - top
         let firstRow = max(Int(lowest.rounded(.down)), top)
         let lastRow = top + Self.bandRows - 1
-        for index in corners.indices {
-            guard let part = part(index) else { continue }
-            let under = min(Int(min(part.v0, part.v1).rounded(.down)), lastRow + 1)
-            let last = min(Int(max(part.v0, part.v1).rounded(.down)), lastRow)
+        for edge in edges where edge.low.x < right && edge.highU > left {
+            let (s0, s1) = (max(edge.low.x, left), min(edge.highU, right))
+            let (v0, v1) = (edge.v(at: s0), edge.v(at: s1))
+            let under = min(Int(min(v0, v1).rounded(.down)), lastRow + 1)
+            let last = min(Int(max(v0, v1).rounded(.down)), lastRow)
             if firstRow < under {
-                for row in firstRow..<under { band[base + row] += part.sign * part.width }
+                for row in firstRow..<under { band[base + row] += edge.sign * (s1 - s0) }
             }
             guard max(firstRow, under) <= last else { continue }
             for row in max(firstRow, under)...last {
-                let area = Self.columnArea(row: row, from: part.v0, to: part.v1, width: part.width, slope: part.slope)
-                band[base + row] += part.sign * area
+                let area = Self.columnArea(row: row, from: v0, to: v1, width: s1 - s0, slope: edge.slope)
+                band[base + row] += edge.sign * area
             }
         }
     }

@@ -51,6 +51,8 @@ struct CoveragePainter {
     var bandTops: [Int]
     /// The outline of the line being painted, in the band's axes (`paintHairline`).
     var outline: [Point] = []
+    /// Its edges that are not upright.
+    var edges: [Edge] = []
     /// Cairo's pen polygon for the last pen's radius, about the origin, in tile pixels.
     var penPolygon: [Point] = []
     var penRadius = -1.0
@@ -71,6 +73,7 @@ struct CoveragePainter {
         band = Array(repeating: 0, count: columns * Self.bandRows)
         bandTops = Array(repeating: 0, count: columns)
         outline.reserveCapacity(16)
+        edges.reserveCapacity(16)
     }
 
     /// Paints `shape` with a pen `width` units wide in `color` when its shape cannot show on the tile, and returns
