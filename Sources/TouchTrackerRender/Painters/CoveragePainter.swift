@@ -5,23 +5,26 @@ import TouchTracker
 /// Paints strokes whose shape a tile cannot show (zoomed far out: a line whose pen is at most a pixel wide, a circle
 /// a fraction of a pixel across) straight into the tile's pixels as the ink they leave, without Cairo: each pixel
 /// the stroke reaches is blended with its colour by the area of the pixel the stroke covers, which is what Cairo's
-/// antialiasing gives such a stroke, and Cairo's stroker and scan converter (~1 µs a short line, most of painting a
-/// zoomed-out tile) are skipped.
+/// antialiasing gives such a stroke, and Cairo's stroker and scan converter (~1 µs a short line, more for a longer
+/// one: most of painting a zoomed-out tile) are skipped.
 ///
 /// Which shapes (`Self.widestPen`, `Self.largestCircle`): a line of any length whose pen is at most 1 px on the tile,
-/// a hairline. Its pen is what makes a stroke's look more than its ink: below a pixel wide, Cairo's result is the
-/// area of each pixel the thin stroke covers, which is computed here exactly for the stroke's body (the band about
-/// the segment, column by column across the pixel grid: `paintHairline`) and closely for its round caps (half of
-/// Cairo's pen polygon at each end, spread over the box it fills). A field of hairlines is within 2.5 levels in 255
-/// of Cairo's on average and within a few levels at any pixel of one line (TinyShapeTests). A wider pen fills
-/// pixels whole, and its round ends and joins show, which Cairo draws exactly. A circle is painted here only while
-/// its outline is under half a pixel across: no more than a dot, a ring's area of ink spread over its box.
+/// a hairline. The pen is what makes a stroke's look more than its ink: below a pixel wide, Cairo's result is just
+/// the area of each pixel the thin stroke covers. Here that area is computed exactly, for the polygon Cairo's
+/// stroker makes of the line (the rectangle about it and the corners of Cairo's pen at its ends), column by column
+/// across the pixel grid (`paintHairline`); what differs from Cairo's is its scan converter's rounding, which
+/// measures coverage on 15 rows a pixel: within 17 levels in 255 at any pixel of one line, and 2.5 on average over a
+/// field of them (TinyShapeTests). A wider pen fills pixels whole and its round ends show, which Cairo draws as it
+/// does. No length is too long: a line's ink is kept for one tile column (or row) at a time, and the columns off the
+/// tile are skipped. A circle is painted here only while its outline is under half a pixel across: no more than a
+/// dot, a ring's area of ink spread over its box.
 ///
-/// Only pixels within half the pen of a line's segment take any of its ink: those are pixels the stroke may touch
-/// (`Shape.strokeMayTouch`), so a partial repaint, which strokes only the shapes that may touch its region, gives
-/// every pixel of it the same ink as painting the whole tile. A pixel's ink from one shape is added up before it is
-/// blended, once, as Cairo blends a stroke's coverage once; a line's is kept in a band a few pixels high along it
-/// (one column of the tile per pixel along it, so a line of any length fits), a circle's in a 4 x 4 grid.
+/// Only pixels the stroke's polygon enters take any of its ink, pixels within half the pen of the segment: those are
+/// pixels the stroke may touch (`Shape.strokeMayTouch`), so a partial repaint, which strokes only the shapes that
+/// may touch its region, gives every pixel of it the same ink as painting the whole tile. A pixel's ink from one
+/// shape is added up before it is blended, once, as Cairo blends a stroke's coverage once: a line's in a band a few
+/// pixels high along it (one column of the tile per pixel along it, so a line of any length fits), a circle's in a
+/// 4 x 4 grid.
 struct CoveragePainter {
     /// The largest circle painted here, its outline's box in tile pixels, both ways: a larger one Cairo draws as a
     /// ring of four to eight chords, whose hollow shows in the 2 x 2 pixels it covers.
