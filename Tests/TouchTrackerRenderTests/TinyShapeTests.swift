@@ -164,6 +164,41 @@ import TouchTracker
         }
     }
 
+    @Test("a hairline far longer than the tile, crossing it or passing by at any angle, is within 17 levels of Cairo's")
+    func longHairlinesLookLikeCairo() throws {
+        var generator = SplitMix64(seed: 23)
+        let middle = Point(x: 2560, y: 2560)
+        var compared = 0
+        for index in 0..<60 {
+            // Through a point within a tile's width of the tile's middle: most cross it, some pass beside it; some
+            // end on it.
+            let through =
+                middle
+                + Point(
+                    x: Double.random(in: -5120...5120, using: &generator),
+                    y: Double.random(in: -5120...5120, using: &generator))
+            let angle =
+                index % 6 == 0 ? Double(index / 6) * Double.pi / 4 : Double.random(in: 0..<Double.pi, using: &generator)
+            let along = Point(x: cos(angle), y: sin(angle)) * 200_000
+            let line = Line(
+                begin: through - along, end: index % 5 == 0 ? through : through + along,
+                width: Double.random(in: 4...20, using: &generator))
+            let drawing = Drawing(lines: [line])
+            let ink = try Self.scene(drawing, levelOfDetail: true).paintTile(at: Self.tile, size: Self.size)
+            let cairo = try Self.scene(drawing, levelOfDetail: false).paintTile(at: Self.tile, size: Self.size)
+            // A line whose stroke cannot reach the tile leaves it plain either way.
+            guard let ink, let cairo else {
+                #expect(ink == nil && cairo == nil)
+                continue
+            }
+            let (_, worst) = Self.difference(ink, cairo)
+            #expect(worst <= Self.oneLineTolerance, "\(line): \(worst)")
+            compared += 1
+        }
+        // Most of them cross the tile: the comparison compares ink.
+        #expect(compared >= 30, "\(compared) lines on the tile")
+    }
+
     @Test("circles under half a pixel across laid in as ink are within 2.5 levels on average, and 64 at worst")
     func tinyCirclesLookLikeCairo() throws {
         var generator = SplitMix64(seed: 12)
