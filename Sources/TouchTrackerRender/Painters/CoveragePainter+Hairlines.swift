@@ -105,8 +105,9 @@ extension CoveragePainter {
         appendCap(at: a, outward: out * -1, transposed: transposed)
     }
 
-    /// Appends to `outline` the corners of Cairo's pen (`penPolygon`, in `x` and `y`) that lie `outward` of `center`, in
-    /// order from the side `outward` turned towards higher `v` to the other (`_cairo_pen_find_active_cw_vertices`).
+    /// Appends to `outline` the corners of Cairo's pen (`penPolygon`, in `x` and `y`) that lie `outward` of
+    /// `center`, in order from the side `outward` turned towards higher `v` to the other
+    /// (`_cairo_pen_find_active_cw_vertices`).
     private mutating func appendCap(at center: Point, outward: Point, transposed: Bool) {
         let first = outline.count
         for corner in penPolygon {

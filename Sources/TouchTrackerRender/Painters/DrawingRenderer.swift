@@ -41,8 +41,8 @@ public final class DrawingRenderer {
     public var inProgressColor = Color.red
     public var selectedColor = Color.green
     /// Whether strokes whose shape the tiles cannot show (zoomed far out: lines with a pen of at most a pixel, dots
-    /// of circles) are painted as the ink they leave, without Cairo (`CoveragePainter`); off, Cairo strokes every shape, as the benchmark compares. The
-    /// tiles painted from then on follow it.
+    /// of circles) are painted as the ink they leave, without Cairo (`CoveragePainter`); off, Cairo strokes every
+    /// shape, as the benchmark compares. The tiles painted from then on follow it.
     public var levelOfDetail = true
     /// Puts the menu's titles, notices and the inspector's labels in the user's language.
     public var translate: Translate = untranslated
