@@ -13,11 +13,11 @@ import TouchTracker
 /// the area of each pixel the thin stroke covers. Here that area is computed exactly, for the polygon Cairo's
 /// stroker makes of the line (the rectangle about it and the corners of Cairo's pen at its ends), column by column
 /// across the pixel grid (`paintHairline`); what differs from Cairo's is its scan converter's rounding, which
-/// measures coverage on 15 rows a pixel: within 17 levels in 255 at any pixel of one line, and 2.5 on average over a
+/// measures coverage on 15 rows a pixel: within 18 levels in 255 at any pixel of one line, and 2.5 on average over a
 /// field of them (TinyShapeTests). A wider pen fills pixels whole and its round ends show, which Cairo draws as it
-/// does. No length is too long: a line's ink is kept for one tile column (or row) at a time, and the columns off the
-/// tile are skipped. A circle is painted here only while its outline is under half a pixel across: no more than a
-/// dot, a ring's area of ink spread over its box.
+/// does. No length is too long: a line's ink is kept in a few pixels of each tile column (or row) it crosses, and
+/// the columns off the tile are skipped. A circle is painted here only while its outline is under half a pixel
+/// across: no more than a dot, a ring's area of ink spread over its box.
 ///
 /// Only pixels the stroke's polygon enters take any of its ink, pixels within half the pen of the segment: those are
 /// pixels the stroke may touch (`Shape.strokeMayTouch`), so a partial repaint, which strokes only the shapes that
