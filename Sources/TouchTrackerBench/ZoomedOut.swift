@@ -5,7 +5,7 @@ import TouchTrackerRender
 
 /// The zoomed-out rows: a large drawing fitted into a 1920x1080 window, and the time from the first frame until
 /// every tile is painted sharp by two painter threads, with Cairo stroking every shape and with the tiles' level of
-/// detail (strokes too small to show their shape laid in as ink), measured one after the other in the same run.
+/// detail (strokes whose shape a tile cannot show laid in as ink), measured one after the other in the same run.
 enum ZoomedOut {
     /// How many windows wide and high the drawing is: `Workloads.randomLines` with their starts spread over 20 x 20
     /// windows, so the drawing fits at a scale near 0.05, the middle of what fitting a large drawing asks for
@@ -15,7 +15,8 @@ enum ZoomedOut {
     static let targetSeconds = 2.0
 
     /// Short strokes (hatching, handwriting: 4 to 20 units, 0.2 to 1 px at this scale), where most lines are
-    /// shorter than a pixel; and the responsiveness rows' lines (20 to 400 units, 1 to 20 px), which stay Cairo's.
+    /// shorter than a pixel; and the responsiveness rows' lines (20 to 400 units, 1 to 20 px). The default pen is
+    /// 0.5 px at this scale, so both are hairlines, laid in as ink.
     static let lengths: [(name: String, units: ClosedRange<Double>)] = [
         ("strokes of 4 to 20 units", 4...20), ("lines of 20 to 400 units", 20...400),
     ]

@@ -40,9 +40,9 @@ public final class DrawingRenderer {
     public var completeColor = Color.black
     public var inProgressColor = Color.red
     public var selectedColor = Color.green
-    /// Whether strokes too small on the tiles to show their shape (zoomed far out) are painted as the ink they
-    /// leave, without Cairo (`CoveragePainter`); off, Cairo strokes every shape, as the benchmark compares. The
-    /// tiles painted from then on follow it.
+    /// Whether strokes whose shape the tiles cannot show (zoomed far out: lines with a pen of at most a pixel, dots
+    /// of circles) are painted as the ink they leave, without Cairo (`CoveragePainter`); off, Cairo strokes every
+    /// shape, as the benchmark compares. The tiles painted from then on follow it.
     public var levelOfDetail = true
     /// Puts the menu's titles, notices and the inspector's labels in the user's language.
     public var translate: Translate = untranslated

@@ -16,8 +16,8 @@ struct TileScene: Sendable {
     let widestStroke: Double
     let background: Color
     let completeColor: Color
-    /// Whether strokes too small on the tile to show their shape are painted as the ink they leave
-    /// (`CoveragePainter`) rather than stroked by Cairo.
+    /// Whether strokes whose shape the tile cannot show (a pen of at most a pixel, a dot of a circle) are painted as
+    /// the ink they leave (`CoveragePainter`) rather than stroked by Cairo.
     let levelOfDetail: Bool
 
     init(
@@ -100,7 +100,7 @@ struct TileScene: Sendable {
     }
 
     /// Paints `surface`, the tile at `rect`: the background, then `shapes` in their order, each stroked by Cairo
-    /// or, when it is too small on the tile to show its shape, laid straight into the pixels as its ink.
+    /// or, when the tile cannot show its shape (`CoveragePainter`), laid straight into the pixels as its ink.
     private func stroke(_ shapes: [IdentifiedShape], onto surface: CairoSurface, tileAt rect: Rect) throws(CairoError) {
         let context = try CairoContext(surface: surface)
         context.paint(solid: background)
