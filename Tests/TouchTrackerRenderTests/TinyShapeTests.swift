@@ -49,7 +49,7 @@ import TouchTracker
         }
     }
 
-    /// `count` hairlines of 2 to 40 px (40 to 800 units) over the tile, with pens of 0.2 to 1 px (4 to 20 units):
+    /// `count` hairlines of 2 to 40 px (40 to 800 units) over the tile, with pens of 0.2 to 1.5 px (4 to 30 units):
     /// most in any direction, one in eight each exactly horizontal, vertical, at 45° and at -45°, and one in four of
     /// those starting on the pixel grid or halfway between its lines.
     static func hairlines(_ count: Int, seed: UInt64) -> [Line] {
@@ -78,7 +78,7 @@ import TouchTracker
             let colors: [LineColor?] = [nil, .red, .blue, .green, nil]
             return Line(
                 begin: begin, end: begin + along, color: colors[index % colors.count],
-                width: Double.random(in: 4...20, using: &generator))
+                width: Double.random(in: 4...30, using: &generator))
         }
     }
 
@@ -220,7 +220,7 @@ import TouchTracker
     }
 
     @Test(
-        "strokes with a pen over 1 px, and circles over half a pixel across, are stroked by Cairo exactly as before",
+        "strokes with a pen over 1.5 px, and circles over half a pixel across, are stroked by Cairo exactly as before",
         arguments: [0.05, 0.5, 1])
     func widerStrokesAreCairos(scale: Double) throws {
         // At each scale: lines of pens just over a pixel to 4 px, short and long; circles over half a pixel across.
@@ -228,7 +228,7 @@ import TouchTracker
         let lines = (0..<200).map { index in
             let begin = Point(x: Double(index % 20) * 12 * unit, y: Double(index / 20) * 24 * unit)
             let length = (0.3 + Double(index % 9) * 2) * unit
-            let pens = [1.01, 1.2, 1.5, 4]
+            let pens = [1.51, 2, 3, 4]
             return Line(
                 begin: begin, end: begin + Point(x: length, y: Double(index % 3) * length / 3),
                 color: index % 2 == 0 ? .red : nil, width: pens[index % pens.count] * unit)

@@ -8,9 +8,9 @@ import TouchTracker
 /// antialiasing gives such a stroke, and Cairo's stroker and scan converter (~1 µs a short line, more for a longer
 /// one: most of painting a zoomed-out tile) are skipped.
 ///
-/// Which shapes (`Self.widestPen`, `Self.largestCircle`): a line of any length whose pen is at most 1 px on the tile,
-/// a hairline. The pen is what makes a stroke's look more than its ink: below a pixel wide, Cairo's result is just
-/// the area of each pixel the thin stroke covers. Here that area is computed exactly, for the polygon Cairo's
+/// Which shapes (`Self.widestPen`, `Self.largestCircle`): a line of any length whose pen is at most 1.5 px on the
+/// tile, a hairline. The pen is what makes a stroke's look more than its ink: so thin, Cairo's result is just the
+/// area of each pixel the stroke covers. Here that area is computed exactly, for the polygon Cairo's
 /// stroker makes of the line (the rectangle about it and the corners of Cairo's pen at its ends), column by column
 /// across the pixel grid (`paintHairline`); what differs from Cairo's is its scan converter's rounding, which
 /// measures coverage on 15 rows a pixel: within 18 levels in 255 at any pixel of one line, and 2.5 on average over a
@@ -31,8 +31,11 @@ struct CoveragePainter {
     static let largestCircle = 0.5
     /// The largest circle's box with its pen, in tile pixels, both ways: it covers at most 3 x 3 pixels.
     static let largestCircleStroke = 1.5
-    /// The widest pen painted here, in tile pixels.
-    static let widestPen = 1.0
+    /// The widest pen painted here, in tile pixels: a pixel and a half, so the app's default 10-unit pen is a hairline
+    /// at its smallest zoom (10 %: 1 px; on a 150 % screen, 1.5 px), where a drawing fitted to the window has most
+    /// of its lines. The exact area holds for any pen (it is the stroker's own polygon); the band holds a pen of
+    /// 2 px at 45°.
+    static let widestPen = 1.5
     /// Pixels of the circles' scratch grid each way: a box of `largestCircleStroke` reaches into at most 3 pixels.
     private static let span = 4
 
