@@ -174,4 +174,52 @@ import TouchTracker
         // Beyond the old tile (16 px at zoom 1 is 32 at zoom 2): the background.
         #expect(Self.isWhite(target.pixel(x: 35, y: 35)))
     }
+
+    @Test(
+        "Cairo's scaling of the earlier zoom's tiles shows the pixels the nearest-pixel rule picks, and never nothing",
+        arguments: [2.0, 1.189_207_115_002_721, 0.5, 0.840_896_415_253_714_5])
+    func scaledStandInsMatchTheSampling(zoom: Double) throws {
+        // Two tiles side by side, checkered in 4 px squares of red and blue, at zoom 1.
+        let grid = TileGrid(size: 32)
+        var tiles: [TileKey: PaintedTile] = [:]
+        for column in 0..<2 {
+            let surface = try CairoSurface(width: 32, height: 32, format: .screen)
+            let context = try CairoContext(surface: surface)
+            for y in 0..<8 {
+                for x in 0..<8 {
+                    context.setColor(
+                        (x + y + column) % 2 == 0 ? Color(red: 1, green: 0, blue: 0) : Color(red: 0, green: 0, blue: 1))
+                    context.fill(Rect(x: Double(x * 4), y: Double(y * 4), width: 4, height: 4))
+                }
+            }
+            surface.flush()
+            let key = TileKey(column: column, row: 0)
+            tiles[key] = PaintedTile(key: key, version: 1, surface: surface)
+        }
+        let fallback = FallbackTiles(pixelsPerUnit: 1, grid: grid, tiles: tiles)
+        let origin = (x: 3, y: 1)
+        let box = PixelBox(x0: 0, y0: 0, x1: 80, y1: 40)
+        let sampled = try CairoSurface(width: 80, height: 40, format: .screen)
+        fallback.sample(
+            into: try #require(ImagePixels(sampled)), box: box, origin: origin, pixelsPerUnit: zoom, background: .white)
+        sampled.markDirty()
+        let scaled = try CairoSurface(width: 80, height: 40, format: .screen)
+        try #require(ImagePixels(scaled)).fill(box, with: .white)
+        scaled.markDirty()
+        fallback.paintScaled(into: scaled, boxes: [box], origin: origin, pixelsPerUnit: zoom)
+        var same = 0
+        for y in 0..<40 {
+            for x in 0..<80 {
+                let a = try #require(sampled.pixel(x: x, y: y))
+                let b = try #require(scaled.pixel(x: x, y: y))
+                if a == b { same += 1 }
+                // Red, blue or the background: never black (nothing painted), never a blend.
+                let known = [(255, 0, 0), (0, 0, 255), (255, 255, 255)].contains {
+                    $0 == (Int(b.red), Int(b.green), Int(b.blue))
+                }
+                #expect(known, "(\(x), \(y)): \(b)")
+            }
+        }
+        #expect(Double(same) / 3200 > 0.95, "\(same) of 3200 the same")
+    }
 }

@@ -367,6 +367,8 @@ final class TileCache {
         // The tiles of `tileRow` looked up so far, by column from `firstColumn` (nil: not yet).
         var tileRow = Int.min
         var rowTiles = [Shown?](repeating: nil, count: columns)
+        // The parts of tiles not painted at this zoom yet, where the earlier zoom's tiles stand in.
+        var standIns: [PixelBox] = []
         for box in region.boxes where !box.isEmpty {
             let y0 = max(0, box.y0) + origin.y
             let y1 = max(0, box.y1 - 1) + origin.y
@@ -403,17 +405,16 @@ final class TileCache {
                     case .plain:
                         target.fill(part, with: background)
                     case .notPainted:
-                        if let fallback {
-                            fallback.sample(
-                                into: target, box: part, origin: origin, pixelsPerUnit: pixelsPerUnit,
-                                background: background)
-                        } else {
-                            target.fill(part, with: background)
-                        }
+                        // The background now; the earlier zoom's tiles over it at the end, scaled by Cairo.
+                        target.fill(part, with: background)
+                        if fallback != nil { standIns.append(part) }
                     }
                 }
             }
         }
         canvas.markDirty()
+        if let fallback, !standIns.isEmpty {
+            fallback.paintScaled(into: canvas, boxes: standIns, origin: origin, pixelsPerUnit: pixelsPerUnit)
+        }
     }
 }
