@@ -101,7 +101,7 @@ enum ZoomRows {
     static func fitRow(_ fit: FitWholeDrawing) -> Row {
         Row(
             name: "sharp at \"fit the whole drawing\": Ctrl+Shift+J → every tile painted, "
-                + "\(FitWholeDrawing.lineCount) lines over 8 x 8 windows (no level of detail on this branch)",
+                + "\(FitWholeDrawing.lineCount) lines over 8 x 8 windows",
             figure: String(
                 format: "%.3f s (zoom %.1f %%, its first frame after %@; peak memory %.0f MB)", fit.sharp,
                 fit.zoom * 100, Bench.ms(fit.frame), fit.memory.peak),

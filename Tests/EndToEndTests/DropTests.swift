@@ -159,6 +159,9 @@ struct DropTests {
             try input.pointerMotion(x: x, y: row.y)
             try input.pointerFrame()
             try input.sync()
+            // The source says "entered" in its own time: a look before it has would let the pointer run past its
+            // window (on a loaded machine the press then landed beside it and no drag began).
+            try await Task.sleep(for: .milliseconds(15))
             if String(decoding: source.stdout, as: UTF8.self).split(separator: "\n").filter({ $0 == "entered" }).count
                 >= 2
             {
