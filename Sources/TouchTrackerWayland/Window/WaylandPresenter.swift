@@ -12,12 +12,9 @@ import TouchTrackerRender
 /// does, the next frame goes into the other buffer, first brought up to date with the places drawn since it last
 /// held the latest frame (its `stale` region, usually one frame's damage). Each frame is committed as soon as it is
 /// drawn, announcing only its damage (`damage_buffer`): the compositor shows the latest commit at its next repaint,
-/// so a frame is never held back for a frame callback. Two buffers, and a third only while the compositor holds both
-/// (KWin compositing a large buffer in software can, for a frame or two; weston's pixman renderer keeps the one on
-/// screen until the next is shown): the next frame is drawn into it at once rather than wait, and it goes again once
-/// it has not been needed for `spareLifetime` (a 1920x1080 window at 150 % is 19 MB a buffer). When the compositor
-/// holds all three, the loop draws nothing until one comes back (`canDraw`) and never waits for it; the damage
-/// meanwhile stays in the drawing.
+/// so a frame is never held back for a frame callback. Two buffers: when the compositor holds both (weston's pixman
+/// renderer keeps the one on screen until the next is shown), the loop draws nothing until one comes back
+/// (`canDraw`) and never waits for it; the damage meanwhile stays in the drawing.
 final class WaylandPresenter {
     private let connection: WaylandConnection
     private let shm: OpaquePointer
@@ -37,12 +34,6 @@ final class WaylandPresenter {
 
     /// Buffers per window size: the one on screen and the one being drawn.
     static let bufferLimit = 2
-    /// With the spare: while the compositor holds the other two.
-    static let bufferLimitWithSpare = 3
-    /// How long a third buffer is kept after it was last needed, in seconds.
-    static let spareLifetime = 2.0
-    /// When a frame last found both usual buffers held (CLOCK_MONOTONIC seconds).
-    private var spareLastNeeded = -Double.infinity
 
     init(connection: WaylandConnection, shm: OpaquePointer, surface: OpaquePointer) {
         self.connection = connection
@@ -63,8 +54,7 @@ final class WaylandPresenter {
 
     /// How frames reach the compositor, for `--verbose`.
     var presentationDescription: String {
-        "frames: drawn into wl_shm buffers (\(Self.bufferLimit), a third while the compositor holds both), only the "
-            + "damage announced"
+        "frames: drawn into wl_shm buffers (\(Self.bufferLimit)), only the damage announced"
     }
 
     /// A canvas for frames of a `width` x `height` window (at first and after a resize): a new buffer, the latest
@@ -86,7 +76,7 @@ final class WaylandPresenter {
     var canDraw: Bool {
         guard isConfigured, let current else { return false }
         return !current.isBusy || freeBuffer(like: current, creating: false) != nil
-            || sameSize(as: current).count < Self.bufferLimitWithSpare
+            || sameSize(as: current).count < Self.bufferLimit
     }
 
     /// The canvas for the next frame: the latest frame's buffer while the compositor does not hold it, else another
@@ -98,23 +88,7 @@ final class WaylandPresenter {
         copy(next.stale, from: current, into: next)
         next.stale = DamageRegion()
         self.current = next
-        dropSpareWhenUnneeded()
         return next.canvas
-    }
-
-    /// Lets the third buffer go once `spareLifetime` has passed without a frame needing it: free, not the latest.
-    private func dropSpareWhenUnneeded() {
-        guard let current, sameSize(as: current).count > Self.bufferLimit,
-            Self.now() - spareLastNeeded > Self.spareLifetime,
-            let spare = sameSize(as: current).last(where: { !$0.isBusy && $0 !== current })
-        else { return }
-        buffers.removeAll { $0 === spare }
-    }
-
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Commits the frame just drawn into `canvas`, announcing `region`.
@@ -147,11 +121,8 @@ final class WaylandPresenter {
         if creating {
             buffers.removeAll { !$0.isBusy && ($0.width != buffer.width || $0.height != buffer.height) }
         }
-        let same = sameSize(as: buffer)
-        // The compositor holds two: a third is in use (or about to be made).
-        if creating, same.count(where: \.isBusy) >= Self.bufferLimit { spareLastNeeded = Self.now() }
-        if let free = same.first(where: { !$0.isBusy && $0 !== buffer }) { return free }
-        guard creating, same.count < Self.bufferLimitWithSpare,
+        if let free = sameSize(as: buffer).first(where: { !$0.isBusy && $0 !== buffer }) { return free }
+        guard creating, sameSize(as: buffer).count < Self.bufferLimit,
             let made = try? ShmBuffer(connection: connection, shm: shm, width: buffer.width, height: buffer.height)
         else { return nil }
         buffers.append(made)
