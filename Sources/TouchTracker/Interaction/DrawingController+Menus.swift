@@ -30,6 +30,9 @@ extension DrawingController {
         case .keys:
             closeMenu()
             onShowKeys?()
+        case .document(let command):
+            closeMenu()
+            onDocumentCommand?(command)
         }
         return true
     }
@@ -71,7 +74,7 @@ extension DrawingController {
     public func openSettingsMenu(at point: Point, highlightingFirst: Bool = false) {
         let items = MenuItem.settingsMenu(
             offeringPalmRejection: palmRejection.hasSeenStylus || !drawingView.options.palmRejection,
-            offeringKeys: onShowKeys != nil)
+            offeringKeys: onShowKeys != nil, offeringDocuments: onDocumentCommand != nil)
         openMenu(at: point, items: items, checked: checks(of: items), highlighted: highlightingFirst ? 0 : nil)
     }
 
@@ -88,7 +91,7 @@ extension DrawingController {
             switch item {
             case .toggle(let option): options[keyPath: option.keyPath]
             case .color(let color): color == options.color
-            case .delete, .colors, .keys: false
+            case .delete, .colors, .keys, .document: false
             }
         }
     }

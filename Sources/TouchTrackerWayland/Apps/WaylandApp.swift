@@ -94,6 +94,9 @@ public final class WaylandApp {
         session = try DrawingSession(
             host: host, width: canvas.width, height: canvas.height, options: sessionOptions,
             loadDocument: loadDocument, log: log)
+        session.setWindowTitle = { [unowned windowHost] title in windowHost.window.setTitle(title) }
+        // The file dialog gets no parent here: a `wayland:` handle needs zxdg_exporter_v2, which this host does not
+        // bind yet, and the portal takes "" for "no parent".
         if options.maximized { windowHost.window.setMaximized() }
         if options.traceFrames, let presentation = windowHost.globals.presentation {
             // When each frame reached the screen, for latency measurements (touchtracker-bench).
@@ -134,7 +137,7 @@ public final class WaylandApp {
     /// Returns the exit status: 1 when the connection was lost.
     public func run() -> Int32 {
         let ending = windowHost.run(
-            clock: session.clock, isRunning: { running }, handle: handle,
+            clock: session.clock, isRunning: { running && !session.wantsToClose }, handle: handle,
             drawFrame: { exposed in session.drawFrame(exposed: exposed) },
             service: { now in
                 if windowHost.isReady, let token = launchToken {

@@ -112,6 +112,16 @@ final class X11Window {
         return true
     }
 
+    /// Retitles the window: `WM_NAME` and `_NET_WM_NAME` (the drawing was saved under another name).
+    func setTitle(_ title: String) {
+        let dpy = display.pointer
+        XStoreName(dpy, id, title)
+        let utf8 = Array(title.utf8)
+        XChangeProperty(
+            dpy, id, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8, PropModeReplace, utf8,
+            Int32(utf8.count))
+    }
+
     private func setNames(title: String) {
         let dpy = display.pointer
         XStoreName(dpy, id, title)
