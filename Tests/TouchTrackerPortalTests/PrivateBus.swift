@@ -45,7 +45,8 @@ final class PrivateBus {
     }
 
     func stop() {
-        kill(pid, SIGTERM)
+        // SIGKILL: a child spawned from a thread that blocks SIGTERM inherits the mask, and would never see it.
+        kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         unlink(config)

@@ -11,6 +11,9 @@ enum TopLevelWindows {
         let height: Int
         let isViewable: Bool
 
+        /// Whether it is a drawing window: titled "NAME — TouchTracker" after its drawing.
+        var isDrawingWindow: Bool { name?.hasSuffix(" — TouchTracker") == true }
+
         var description: String {
             "window 0x\(String(id, radix: 16)) \"\(name ?? "")\" \(width)x\(height)+\(x)+\(y)\(isViewable ? "" : " unmapped")"
         }

@@ -1,0 +1,212 @@
+import CX11
+import Foundation
+import Testing
+import TouchKit
+import TouchTracker
+import TouchTrackerStore
+import XorgTestSupport
+
+/// New, Open… and Save As… through the desktop's real file dialog: Debian's xdg-desktop-portal 1.16 and its GTK back
+/// end on a private session bus, their GTK dialog on the test's Xorg, typed into as a person would (xdotool types
+/// into the dialog under the pointer, which has the focus when no window manager runs).
+@Suite("The desktop's file dialog", .serialized, .enabled(if: DesktopPortal.isInstalled))
+struct FileDialogTests {
+    /// A window on an untitled drawing (the data folder's `drawing.json`) with the portal on its session bus.
+    private struct Desktop {
+        let folder: URL
+        let dataHome: String
+        let bus: AccessibilityBus
+        let session: AppSession
+        let portal: DesktopPortal?
+
+        var dataFolder: String { dataHome + "/touchtracker" }
+
+        func stop() {
+            session.stop()
+            portal?.stop()
+            bus.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    private func desktop(withPortal: Bool = true) async throws -> Desktop {
+        let folder = try makeTemporaryFolder("touchtracker-dialog")
+        let dataHome = folder.path + "/data"
+        try FileManager.default.createDirectory(atPath: dataHome + "/touchtracker", withIntermediateDirectories: true)
+        let bus = try await AccessibilityBus()
+        do {
+            let session = try await AppSession.launch(
+                frame: AppSession.Frame(x: 0, y: 0, width: 480, height: 360),
+                document: URL(fileURLWithPath: dataHome + "/touchtracker/drawing.json"),
+                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_DATA_HOME": dataHome])
+            do {
+                let portal = withPortal ? try await DesktopPortal(bus: bus, display: session.server.display) : nil
+                return Desktop(folder: folder, dataHome: dataHome, bus: bus, session: session, portal: portal)
+            } catch {
+                session.stop()
+                throw error
+            }
+        } catch {
+            bus.stop()
+            throw error
+        }
+    }
+
+    /// Presses `keys` (keysym names) together in the app's window, the pointer resting on it.
+    private func chord(_ desktop: Desktop, _ keys: [String]) throws {
+        let pointer = try desktop.session.server.pointer
+        try pointer.moveTo(x: 5, y: 5)
+        try pointer.sync()
+        try desktop.session.pressChord(try desktop.session.keycodes(keys))
+    }
+
+    /// The dialog titled `title` once it is on screen, the pointer moved onto it (so it has the keyboard).
+    private func dialog(_ desktop: Desktop, titled title: String) async throws -> TopLevelWindows.Info {
+        let display = desktop.session.server.display
+        let found = try await waitForValue("the dialog \"\(title)\"", timeout: .seconds(30), poll: .milliseconds(100)) {
+            try TopLevelWindows.list(display: display).first { $0.name == title && $0.isViewable }
+        }
+        let pointer = try desktop.session.server.pointer
+        try pointer.moveTo(x: Double(found.x + found.width / 2), y: Double(found.y + 12))
+        try pointer.sync()
+        // GTK takes the focus it was given once the dialog has drawn itself.
+        try await Task.sleep(for: .milliseconds(700))
+        return found
+    }
+
+    /// Runs xdotool on the session's display with `arguments`.
+    private func xdotool(_ desktop: Desktop, _ arguments: [String]) throws {
+        let process = try ChildProcess(
+            executable: "/usr/bin/xdotool", arguments: arguments,
+            environment: ["DISPLAY": desktop.session.server.display, "PATH": "/usr/bin:/bin"])
+        let status = process.waitForExit(timeout: .seconds(30))?.status
+        guard status == 0 else {
+            throw AppProcess.AppError(
+                description: "xdotool \(arguments) failed: \(String(decoding: process.stderr, as: UTF8.self))")
+        }
+    }
+
+    private func failureContext(_ desktop: Desktop) -> String {
+        let windows = (try? TopLevelWindows.list(display: desktop.session.server.display)) ?? []
+        return "\(desktop.session.app.transcript)\n\(desktop.portal?.transcript ?? "")\n\(windows)"
+    }
+
+    @Test(
+        """
+        Save As through the real GTK dialog (a path typed, Return): the untitled drawing is written there and its old \
+        file removed, the window is titled after it, its lock and the recent files name it, and later edits go there
+        """)
+    func saveAsThroughTheRealDialog() async throws {
+        let desktop = try await desktop()
+        defer { desktop.stop() }
+        let session = desktop.session
+        try await session.app.waitForStderrLine(containing: "document read: 0 lines")
+        let title = try await waitForValue("the untitled window's title", timeout: .seconds(10)) {
+            try TopLevelWindows.list(display: session.server.display).first {
+                $0.name?.hasSuffix("TouchTracker") == true
+            }
+        }
+        #expect(title.name == "Untitled — TouchTracker")
+        try session.stroke(id: 1, y: 100)
+        _ = try await session.savedDocument(lineCount: 1)
+
+        try chord(desktop, ["Control_L", "Shift_L", "s"])
+        _ = try await dialog(desktop, titled: "Save Drawing As")
+        let chosen = desktop.folder.path + "/sketch.touchtracker"
+        try xdotool(desktop, ["key", "ctrl+a"])
+        try xdotool(desktop, ["type", "--delay", "30", chosen])
+        try xdotool(desktop, ["key", "Return"])
+        do {
+            try await session.app.waitForStderrLine(
+                containing: "saved as \(chosen); saving there", timeout: .seconds(30))
+        } catch {
+            Issue.record("\(error)\n\(failureContext(desktop))")
+            return
+        }
+        #expect(SavedDocument.read(URL(fileURLWithPath: chosen))?.lines.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: session.document.path), "the untitled drawing's file stays")
+        try await waitUntil("the window titled after the drawing", timeout: .seconds(10)) {
+            try TopLevelWindows.list(display: session.server.display).contains {
+                $0.name == "sketch.touchtracker — TouchTracker"
+            }
+        }
+        let lock = try String(contentsOfFile: DocumentLock.lockPath(for: chosen), encoding: .utf8)
+        #expect(lock.contains("pid \(session.app.pid)"), "\(lock)")
+        try await waitUntil("the new name among the recent files", timeout: .seconds(10)) {
+            (try? String(contentsOfFile: desktop.dataHome + "/recently-used.xbel", encoding: .utf8))?
+                .contains("sketch.touchtracker") == true
+        }
+        try session.stroke(id: 2, y: 200)
+        _ = try await SavedDocument.wait(for: URL(fileURLWithPath: chosen), lineCount: 2, timeout: .seconds(10))
+        #expect(!FileManager.default.fileExists(atPath: session.document.path))
+    }
+
+    @Test("Escape cancels the real GTK Open dialog: nothing opens and the window goes on")
+    func escapeCancels() async throws {
+        let desktop = try await desktop()
+        defer { desktop.stop() }
+        let session = desktop.session
+        try await session.app.waitForStderrLine(containing: "document read: 0 lines")
+        try chord(desktop, ["Control_L", "o"])
+        _ = try await dialog(desktop, titled: "Open Drawings")
+        try xdotool(desktop, ["key", "Escape"])
+        do {
+            try await session.app.waitForStderrLine(containing: "file dialog cancelled", timeout: .seconds(30))
+        } catch {
+            Issue.record("\(error)\n\(failureContext(desktop))")
+            return
+        }
+        try await waitUntil("the dialog gone", timeout: .seconds(10)) {
+            try !TopLevelWindows.list(display: session.server.display).contains {
+                $0.name == "Open Drawings" && $0.isViewable
+            }
+        }
+        #expect(session.app.isRunning)
+    }
+
+    @Test(
+        """
+        Ctrl+O in an empty untitled window, a drawing typed into the real GTK Open dialog: it opens in a window of its \
+        own, which takes this one's place
+        """)
+    func openFromAnEmptyWindow() async throws {
+        let desktop = try await desktop()
+        defer { desktop.stop() }
+        let session = desktop.session
+        try await session.app.waitForStderrLine(containing: "document read: 0 lines")
+        let other = desktop.folder.path + "/other.touchtracker"
+        try DocumentStore(path: other).save(
+            Drawing(lines: [Line(begin: Point(x: 10, y: 10), end: Point(x: 90, y: 90))]))
+        try chord(desktop, ["Control_L", "o"])
+        _ = try await dialog(desktop, titled: "Open Drawings")
+        // In GTK's Open dialog a "/" opens the location entry, which takes the rest of the path.
+        try xdotool(desktop, ["type", "--delay", "30", other])
+        try await Task.sleep(for: .milliseconds(300))
+        try xdotool(desktop, ["key", "Return"])
+        let holder = try await waitForValue("a window holding the drawing opened", timeout: .seconds(30)) {
+            () -> Int32? in
+            guard let text = try? String(contentsOfFile: DocumentLock.lockPath(for: other), encoding: .utf8) else {
+                return nil
+            }
+            let pid = text.split(separator: "\n").first { $0.hasPrefix("pid ") }.flatMap { Int32($0.dropFirst(4)) }
+            return pid.flatMap { kill($0, 0) == 0 ? $0 : nil }
+        }
+        defer { kill(holder, SIGTERM) }
+        #expect(holder != session.app.pid)
+        let status = try await session.app.waitForExit(timeout: .seconds(20))
+        #expect(status == 0, "\(failureContext(desktop))")
+    }
+
+    @Test("with no portal on the session bus, Ctrl+O says so in one line and the window goes on")
+    func noPortal() async throws {
+        let desktop = try await desktop(withPortal: false)
+        defer { desktop.stop() }
+        let session = desktop.session
+        try await session.app.waitForStderrLine(containing: "document read: 0 lines")
+        try chord(desktop, ["Control_L", "o"])
+        let line = try await session.app.waitForStderrLine(containing: "no file dialog:", timeout: .seconds(30))
+        #expect(line.contains("the desktop's file dialog is not available"), "\(line)")
+        #expect(line.contains("--document FILE"))
+        #expect(session.app.isRunning)
+    }
+}
