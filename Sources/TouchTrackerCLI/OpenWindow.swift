@@ -43,7 +43,10 @@ struct OpenWindow: ParsableCommand {
             discussion: """
                 As a file manager or the desktop's menu passes them; the first is as --document would be. A drawing \
                 dropped on the window opens the same way. A drawing opened by name joins the desktop's recent files \
-                ($XDG_DATA_HOME/recently-used.xbel).
+                ($XDG_DATA_HOME/recently-used.xbel). In the window, Ctrl+N starts a new untitled drawing (kept in \
+                $XDG_DATA_HOME/touchtracker/untitled-N.touchtracker until named), Ctrl+O opens drawings and \
+                Ctrl+Shift+S saves this one under a new name, through the desktop's file dialog \
+                (org.freedesktop.portal.FileChooser).
                 """,
             valueName: "file"))
     var files: [String] = []
