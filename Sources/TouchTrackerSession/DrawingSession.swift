@@ -49,7 +49,8 @@ public struct SessionOptions: Sendable {
 public final class DrawingSession {
     /// Held strongly: the host holds nothing of the session's, so there is no cycle.
     let host: any SessionHost
-    let options: SessionOptions
+    /// As the host asked, but for the document's and Ctrl+S's paths, which follow a Save As.
+    var options: SessionOptions
     let log: @Sendable (String) -> Void
     public let renderer: DrawingRenderer
     public let controller: DrawingController

@@ -197,6 +197,48 @@ struct FileDialogTests {
         #expect(status == 0, "\(failureContext(desktop))")
     }
 
+    @Test(
+        """
+        Ctrl+N opens a window of its own on a new untitled drawing in the data folder, titled Untitled 2, which \
+        keeps its drawing there when it closes
+        """)
+    func newDrawing() async throws {
+        let desktop = try await desktop(withPortal: false)
+        defer { desktop.stop() }
+        let session = desktop.session
+        try await session.app.waitForStderrLine(containing: "document read: 0 lines")
+        try chord(desktop, ["Control_L", "n"])
+        let untitled = desktop.dataFolder + "/untitled-2.touchtracker"
+        let holder = try await waitForValue("a window holding the new drawing", timeout: .seconds(30)) {
+            () -> Int32? in
+            guard let text = try? String(contentsOfFile: DocumentLock.lockPath(for: untitled), encoding: .utf8) else {
+                return nil
+            }
+            let pid = text.split(separator: "\n").first { $0.hasPrefix("pid ") }.flatMap { Int32($0.dropFirst(4)) }
+            return pid.flatMap { kill($0, 0) == 0 && $0 != session.app.pid ? $0 : nil }
+        }
+        defer { kill(holder, SIGTERM) }
+        let window = try await waitForValue("the new window", timeout: .seconds(20)) {
+            try TopLevelWindows.list(display: session.server.display).first {
+                $0.name == "Untitled 2 — TouchTracker" && $0.isViewable
+            }
+        }
+        // A line drawn in it is saved in the data folder, and stays there once the window is closed.
+        let touch = try session.server.touch
+        let y = Double(window.y + 60)
+        try touch.touchBegin(id: 9, x: Double(window.x + 40), y: y)
+        try touch.touchUpdate(id: 9, x: Double(window.x + 120), y: y)
+        try touch.touchEnd(id: 9, x: Double(window.x + 200), y: y)
+        try touch.sync()
+        _ = try await SavedDocument.wait(for: URL(fileURLWithPath: untitled), lineCount: 1, timeout: .seconds(10))
+        kill(holder, SIGTERM)
+        try await waitUntil("the new window closed", timeout: .seconds(10)) { kill(holder, 0) != 0 }
+        #expect(SavedDocument.read(URL(fileURLWithPath: untitled))?.lines.count == 1)
+        // An untitled drawing is not a recent file.
+        let recent = (try? String(contentsOfFile: desktop.dataHome + "/recently-used.xbel", encoding: .utf8)) ?? ""
+        #expect(!recent.contains("untitled-2"))
+    }
+
     @Test("with no portal on the session bus, Ctrl+O says so in one line and the window goes on")
     func noPortal() async throws {
         let desktop = try await desktop(withPortal: false)

@@ -48,7 +48,8 @@ import TouchTrackerStore
             recentFiles: RecentFiles(environment: environment, home: folder),
             recordsOpening: !DocumentNames.isUntitled(path, dataFolder: dataFolder))
         guard case .open = sync.takeLock() else { throw SessionTestError("the document is locked") }
-        var options = SessionOptions()
+        var options = SessionOptions(exportPath: PathText.folder(of: path) + "/picture.png")
+        options.documentPath = path
         options.painterThreads = 1
         let session = try DrawingSession(
             host: host, width: 400, height: 300, options: options, loadDocument: sync.loadDocument, log: { _ in })
@@ -96,6 +97,8 @@ import TouchTrackerStore
         #expect(!FileManager.default.fileExists(atPath: untitled))
         #expect(window.sync.documentPath == saved)
         #expect(window.session.documentName == "sketch.touchtracker")
+        #expect(window.session.options.documentPath == saved)
+        #expect(window.session.options.exportPath == folder + "/sketch.png")
         // The lock moved: the new file's is held, the old one's is free.
         if case .acquired = try DocumentLock.acquire(for: saved) { Issue.record("the new file is not locked") }
         if case .acquired(let lock) = try DocumentLock.acquire(for: untitled) {
@@ -263,6 +266,13 @@ import TouchTrackerStore
         ])
     func savedPath(chosen: String, path: String, completed: Bool) {
         #expect(DocumentNames.savedPath(for: chosen) == (path, completed))
+    }
+
+    @Test("Ctrl+S's picture goes beside the drawing, its extension replaced")
+    func picturePath() {
+        #expect(DocumentNames.picturePath(for: "/a/sketch.touchtracker") == "/a/sketch.png")
+        #expect(DocumentNames.picturePath(for: "/a/b.json") == "/a/b.png")
+        #expect(DocumentNames.picturePath(for: "/a/noext") == "/a/noext.png")
     }
 
     @Test("Ctrl+N, Ctrl+O and Ctrl+Shift+S are the document commands; O alone still toggles circles")

@@ -60,6 +60,15 @@ public enum DocumentNames {
         return Message.untitled(number: nil).localized(translate) + drawingExtension
     }
 
+    /// Where Ctrl+S puts the drawing's picture: beside it, its extension replaced by `.png` (`sketch.png` for
+    /// `sketch.touchtracker`), the name cut to fit 255 bytes as other names beside a document are.
+    public static func picturePath(for documentPath: String) -> String {
+        let name = PathText.name(of: documentPath)
+        let stem = PathText.stem(of: name)
+        let base = stem + ".png" == name ? name : stem
+        return PathText.join(PathText.folder(of: documentPath), PathText.fitted(base, before: ".png") + ".png")
+    }
+
     /// The path Save As writes for the name chosen: as chosen when it ends in `.touchtracker` or `.json`, else with
     /// `.touchtracker` added (`completed` true: a file of that name was not confirmed in the dialog).
     public static func savedPath(for chosen: String) -> (path: String, completed: Bool) {

@@ -70,6 +70,9 @@ extension DrawingSession {
             case .savedAs(.saved(let path), _):
                 // Edits made while it was written go to the new file too.
                 controller.onEdit?(controller.drawingView.snapshot)
+                // Ctrl+S's picture goes beside the drawing's new name, and never over it.
+                if options.exportPath != nil { options.exportPath = DocumentNames.picturePath(for: path) }
+                options.documentPath = path
                 updateWindowTitle()
                 controller.showNotice(.savedAs(PathText.shown(PathText.name(of: path))))
             }
