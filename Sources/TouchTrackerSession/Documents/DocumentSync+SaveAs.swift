@@ -72,6 +72,12 @@ extension DocumentSync {
             acquired.release()
             return .refused("cannot save \(shown): \(failure)")
         }
+        // A window closed meanwhile has made its last save where it was: the new file stays as written, unowned.
+        if watching.withLock({ $0.closed }) {
+            newWriter.stop()
+            acquired.release()
+            return .refused("the window closed before \(shown) was taken over")
+        }
         // From here on every edit goes to the new file.
         let oldWriter = writer.withLock { current in
             defer { current = newWriter }
