@@ -62,8 +62,9 @@ public enum MenuItem: Hashable, Sendable, CustomStringConvertible {
     /// The selection's menu.
     public static let selectionMenu: [MenuItem] = [.delete]
     /// Every item the settings menu can hold (right click on the empty canvas, or F2).
+    /// The switches first, then New, Open… and Save As…, then the way to the colours and the keys.
     public static let settingsMenu: [MenuItem] =
-        DocumentCommand.allCases.map(MenuItem.document) + DrawingOption.allCases.map(MenuItem.toggle) + [
+        DrawingOption.allCases.map(MenuItem.toggle) + DocumentCommand.allCases.map(MenuItem.document) + [
             .colors, .keys,
         ]
 
