@@ -164,6 +164,39 @@ struct FileDialogTests {
         #expect(!FileManager.default.fileExists(atPath: session.document.path))
     }
 
+    @Test(
+        """
+        Save As onto a drawing another window has open, chosen in the real GTK dialog: refused in one line naming \
+        that window's process, and the drawing stays where it was
+        """)
+    func saveAsOntoAnOpenDrawingIsRefused() async throws {
+        let desktop = try await desktop()
+        defer { desktop.stop() }
+        let session = desktop.session
+        try await session.app.waitForStderrLine(containing: "document read: 0 lines")
+        try session.stroke(id: 1, y: 100)
+        _ = try await session.savedDocument(lineCount: 1)
+        // Another window's drawing, not saved yet: its lock names this test's process.
+        let theirs = desktop.folder.path + "/theirs.touchtracker"
+        guard case .acquired(let lock) = try DocumentLock.acquire(for: theirs) else {
+            Issue.record("cannot lock \(theirs)")
+            return
+        }
+        defer { lock.release() }
+        try chord(desktop, ["Control_L", "Shift_L", "s"])
+        _ = try await dialog(desktop, titled: "Save Drawing As")
+        let refusal = "\(theirs) is open in another window (process \(getpid()))"
+        let refused = try await type(theirs, into: "Save Drawing As", of: desktop, openingLocation: false) {
+            session.app.stderrLines.contains { $0.contains(refusal) }
+        }
+        #expect(refused, "\(failureContext(desktop))")
+        #expect(!FileManager.default.fileExists(atPath: theirs))
+        try session.stroke(id: 2, y: 200)
+        _ = try await session.savedDocument(lineCount: 2)
+        #expect(
+            try TopLevelWindows.list(display: session.server.display).contains { $0.name == "Untitled — TouchTracker" })
+    }
+
     @Test("Escape cancels the real GTK Open dialog: nothing opens and the window goes on")
     func escapeCancels() async throws {
         let desktop = try await desktop()
