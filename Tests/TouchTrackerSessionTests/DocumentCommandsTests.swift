@@ -171,6 +171,17 @@ import TouchTrackerStore
         window.sync.close()
     }
 
+    @Test("Ctrl+O choosing the empty untitled window's own drawing: its window stays")
+    func openOwnDrawing() throws {
+        let window = try open(dataFolder + "/drawing.json")
+        window.commands.post(
+            DocumentCommands.Arrival.dialog(.open, .chosen(uris: ["file://" + dataFolder + "/drawing.json"])))
+        window.session.drawFrame()
+        #expect(!window.session.wantsToClose)
+        #expect(window.session.finish())
+        window.sync.close()
+    }
+
     @Test("Ctrl+O from a window with a drawing: the drawings open in windows of their own and this one stays")
     func openFromADrawing() throws {
         let window = try open(folder + "/mine.touchtracker")

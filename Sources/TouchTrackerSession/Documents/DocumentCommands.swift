@@ -24,7 +24,7 @@ public final class DocumentCommands: Sendable {
 
     enum Arrival: Sendable {
         case dialog(DocumentCommand, FileChooserOutcome)
-        case savedAs(DocumentSync.SaveAsOutcome, removedUntitled: Bool)
+        case savedAs(DocumentSync.SaveAsOutcome)
     }
 
     public init(

@@ -64,10 +64,10 @@ extension DrawingSession {
             case .dialog(_, .chosen(let uris)):
                 guard let chosen = paths(of: uris).first else { return }
                 saveAs(chosen, commands: commands)
-            case .savedAs(.refused(let reason), _):
+            case .savedAs(.refused(let reason)):
                 log("not saved as another drawing: \(reason)")
                 controller.showNotice(.saveAsFailed(reason), for: 6)
-            case .savedAs(.saved(let path), _):
+            case .savedAs(.saved(let path)):
                 // Edits made while it was written go to the new file too.
                 controller.onEdit?(controller.drawingView.snapshot)
                 // Ctrl+S's picture goes beside the drawing's new name, and never over it.
@@ -98,11 +98,10 @@ extension DrawingSession {
     private func open(_ paths: [String], commands: DocumentCommands) {
         guard !paths.isEmpty else { return }
         commands.openDrawings(paths)
-        let empty =
-            loader == nil && controller.drawingView.shapes.isEmpty
-            && controller.drawingView.visibleLinesInProgress
-                .isEmpty
-        if commands.isUntitled, empty {
+        let view = controller.drawingView
+        let empty = loader == nil && view.shapes.isEmpty && view.visibleLinesInProgress.isEmpty
+        // Not when the drawing chosen is this window's own: its window stays, brought forward.
+        if commands.isUntitled, empty, paths.first != commands.sync.documentPath {
             if options.verbose { log("the empty untitled window gives its place to the drawing opened") }
             commands.closeRequested.store(true, ordering: .relaxed)
             wakeUp()
@@ -121,7 +120,7 @@ extension DrawingSession {
         commands.sync.saveAs(
             controller.drawingView.snapshot, to: path, replacing: !completed, removingOld: untitled, session: self
         ) { outcome in
-            commands.post(.savedAs(outcome, removedUntitled: untitled))
+            commands.post(.savedAs(outcome))
             wakeUp()
         }
     }
