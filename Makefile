@@ -40,8 +40,10 @@ TEST_PACKAGES += $(KWIN_TEST_PACKAGES)
 TEST_PACKAGES += $(MUTTER_TEST_PACKAGES)
 TEST_PACKAGES += $(ORCA_TEST_PACKAGES)
 # The desktop's side of a drawing file: its type (update-mime-database, xdg-mime), gio and xdg-open opening it in
-# the app, and Xfce's tumbler making its thumbnail through the app's thumbnailer.
-DOCUMENT_TEST_PACKAGES := shared-mime-info desktop-file-utils xdg-utils libglib2.0-bin tumbler
+# the app, Xfce's tumbler making its thumbnail through the app's thumbnailer, and the desktop's file dialog
+# (xdg-desktop-portal with its GTK back end) for New, Open and Save As.
+DOCUMENT_TEST_PACKAGES := shared-mime-info desktop-file-utils xdg-utils libglib2.0-bin tumbler xdg-desktop-portal \
+	xdg-desktop-portal-gtk
 TEST_PACKAGES += $(DOCUMENT_TEST_PACKAGES)
 
 ACCESSIBILITY_SUITES := OrcaTests|ScreenReaderTests|WaylandRegistryKeysTests

@@ -116,6 +116,12 @@ let package = Package(
             dependencies: ["TouchKit", "TouchTracker", "BackgroundWork", "CGio"],
             swiftSettings: [.unsafeFlags(includeFlags(of: "gio-2.0"))]),
 
+        // The desktop's own file dialog (org.freedesktop.portal.FileChooser) over GDBus, on a worker of its own.
+        .target(
+            name: "TouchTrackerPortal",
+            dependencies: ["BackgroundWork", "CGio"],
+            swiftSettings: [.unsafeFlags(includeFlags(of: "gio-2.0"))]),
+
         // MARK: The drawing session (what the app does with a window, whatever the window system)
 
         // The controller and renderer, the document read, saved, watched and locked, exports, the clipboard's
@@ -124,7 +130,7 @@ let package = Package(
             name: "TouchTrackerSession",
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "TouchTrackerAccessibility",
-                "BackgroundWork", "CIntl",
+                "TouchTrackerPortal", "BackgroundWork", "CIntl",
             ]),
 
         // MARK: Platform hosts
@@ -153,7 +159,9 @@ let package = Package(
             name: "TouchTrackerCLI",
             dependencies: [
                 "TouchTracker", "TouchTrackerDemos", "TouchTrackerDemoPainter", "TouchTrackerRender",
-                "TouchTrackerStore", "TouchTrackerSession", "TouchTrackerX11", "TouchTrackerWayland", "BackgroundWork",
+                "TouchTrackerStore", "TouchTrackerSession", "TouchTrackerX11", "TouchTrackerWayland",
+                "TouchTrackerPortal",
+                "BackgroundWork",
                 "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -246,9 +254,13 @@ let package = Package(
             name: "TouchTrackerSessionTests",
             dependencies: [
                 "TouchTrackerSession", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "TouchKit",
-                "TouchTrackerAccessibility",
+                "TouchTrackerAccessibility", "TouchTrackerPortal",
             ]
         ),
+        // The file dialog's call built and its answer read, without a bus.
+        .testTarget(
+            name: "TouchTrackerPortalTests", dependencies: ["TouchTrackerPortal"],
+            swiftSettings: [.unsafeFlags(includeFlags(of: "gio-2.0"))]),
         // EventTranslator fed XEvents and XInput2 cookies built in memory (no X server).
         .testTarget(
             name: "TouchTrackerX11Tests", dependencies: ["TouchTrackerX11", "CX11", "TouchKit", "TouchTracker"]),

@@ -17,6 +17,7 @@ static const struct wl_interface *const bindable[] = {
     &zxdg_decoration_manager_v1_interface,
     &zwp_pointer_gestures_v1_interface,
     &zwp_tablet_manager_v2_interface,
+    &zxdg_exporter_v2_interface,
 };
 
 void *cwayland_bind(struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {

@@ -15,7 +15,8 @@ for protocol in \
 	staging/xdg-activation/xdg-activation-v1.xml \
 	unstable/xdg-decoration/xdg-decoration-unstable-v1.xml \
 	unstable/pointer-gestures/pointer-gestures-unstable-v1.xml \
-	unstable/tablet/tablet-unstable-v2.xml; do
+	unstable/tablet/tablet-unstable-v2.xml \
+	unstable/xdg-foreign/xdg-foreign-unstable-v2.xml; do
 	name=$(basename "$protocol" .xml)
 	wayland-scanner client-header "$xml/$protocol" "$out/include/$name-client-protocol.h"
 	wayland-scanner private-code "$xml/$protocol" "$out/protocols/$name-protocol.c"

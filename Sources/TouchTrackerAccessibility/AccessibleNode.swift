@@ -238,7 +238,7 @@ enum AccessibleNode: Hashable {
                 let item = menu.items[index]
                 switch item {
                 case .toggle, .color: states.append(.checkable)
-                case .delete, .colors, .keys: break
+                case .delete, .colors, .keys, .document: break
                 }
                 if menu.checkedItems.contains(item) { states.append(.checked) }
             }

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Synchronization
 import TouchTracker
+import TouchTrackerPortal
 import TouchTrackerSession
 import TouchTrackerStore
 import TouchTrackerWayland
@@ -42,7 +43,10 @@ struct OpenWindow: ParsableCommand {
             discussion: """
                 As a file manager or the desktop's menu passes them; the first is as --document would be. A drawing \
                 dropped on the window opens the same way. A drawing opened by name joins the desktop's recent files \
-                ($XDG_DATA_HOME/recently-used.xbel).
+                ($XDG_DATA_HOME/recently-used.xbel). In the window, Ctrl+N starts a new untitled drawing (kept in \
+                $XDG_DATA_HOME/touchtracker/untitled-N.touchtracker until named), Ctrl+O opens drawings and \
+                Ctrl+Shift+S saves this one under a new name, through the desktop's file dialog \
+                (org.freedesktop.portal.FileChooser).
                 """,
             valueName: "file"))
     var files: [String] = []
@@ -119,12 +123,14 @@ struct OpenWindow: ParsableCommand {
         let documentPath = document ?? files.first ?? defaultPath
         let memory = WindowMemory(documentPath: documentPath)
         let remembered = memory.load()
-        // A drawing opened by name joins the desktop's recent files; the untitled one in the data folder does not.
-        let named = documentPath != defaultPath
+        // A drawing opened by name joins the desktop's recent files; an untitled one in the data folder does not
+        // (until Save As names it).
+        let dataFolder = PathText.folder(of: defaultPath)
+        let named = !DocumentNames.isUntitled(documentPath, dataFolder: dataFolder)
         let sync = DocumentSync(
             documentPath: documentPath, environment: environment, verbose: windowSystem.verbose,
             log: { Diagnostics.error($0) },
-            recentFiles: named ? RecentFiles(environment: environment, home: NSHomeDirectory()) : nil)
+            recentFiles: RecentFiles(environment: environment, home: NSHomeDirectory()), recordsOpening: named)
         // One window per document: a second one asks the first to come forward and exits.
         if case .heldBy(let owner) = sync.takeLock() {
             try Self.bringForward(owner, documentPath: documentPath, displayName: windowSystem.display, environment)
@@ -142,19 +148,45 @@ struct OpenWindow: ParsableCommand {
             throw ExitCode(2)
         }
         sync.attach(to: window.session, window: window.lockWindow)
+        window.session.attachDocumentCommands(
+            documentCommands(sync: sync, dataFolder: dataFolder, environment: environment))
         if let view = memory.loadView() { window.session.controller.navigation.show(view) }
         let status = window.run()
+        // After a Save As the window's place is remembered beside the drawing's new name.
+        let finalMemory = sync.documentPath == documentPath ? memory : WindowMemory(documentPath: sync.documentPath)
         do {
             let size = window.rememberedGeometry
             let geometry = WindowGeometry(
                 width: size.width, height: size.height, x: size.x ?? remembered?.x ?? 0,
                 y: size.y ?? remembered?.y ?? 0,
                 isExplicit: true)
-            try memory.save(geometry, maximized: window.isMaximized, view: window.session.controller.viewport)
+            try finalMemory.save(geometry, maximized: window.isMaximized, view: window.session.controller.viewport)
         } catch {
             Diagnostics.error("cannot remember the window's place: \(error)")
         }
         throw ExitCode(status)
+    }
+
+    /// New, Open… and Save As… for the window: the desktop's file dialog, and drawings opened in windows of their
+    /// own as `touchtracker FILE...` opens its further files (off the loop).
+    private func documentCommands(sync: DocumentSync, dataFolder: String, environment: [String: String])
+        -> DocumentCommands
+    {
+        let (passedOn, verbose) = (passedOnArguments, windowSystem.verbose)
+        return DocumentCommands(
+            dataFolder: dataFolder, home: environment["HOME"] ?? NSHomeDirectory(), sync: sync,
+            chooser: PortalFileChooser(environment: environment),
+            newDrawing: {
+                Worker.run("new drawing") {
+                    let path = UntitledDrawing.next(in: dataFolder)
+                    Self.openInAnotherProcess(path, passing: passedOn, verbose: verbose)
+                }
+            },
+            openDrawings: { files in
+                Worker.run("open drawings") {
+                    for file in files { Self.openInAnotherProcess(file, passing: passedOn, verbose: verbose) }
+                }
+            })
     }
 
     /// Opens the window on the chosen backend (falling back to X11 when the choice allows and Wayland fails).

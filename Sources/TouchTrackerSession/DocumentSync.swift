@@ -23,22 +23,26 @@ public final class DocumentSync: Sendable {
 
     /// The document as the person named it.
     public let requested: DocumentStore
-    private let environment: [String: String]
-    private let verbose: Bool
-    private let log: @Sendable (String) -> Void
-    private let lock = HeldLock()
+    let environment: [String: String]
+    let verbose: Bool
+    let log: @Sendable (String) -> Void
+    let lock = HeldLock()
     private let opened = OpenedDocumentBox()
     /// The watcher once made, and whether the sync closed meanwhile (a watcher made after that is stopped at once).
-    private let watching = Mutex<(watcher: DocumentWatcher?, closed: Bool)>((nil, false))
-    private let writer = Mutex<DocumentWriter?>(nil)
-    private let recovery: RecoveryFile
-    private let identityOf: @Sendable (String) -> FileIdentity?
-    private let startWatch: StartWatch
+    let watching = Mutex<(watcher: DocumentWatcher?, closed: Bool)>((nil, false))
+    /// The writer of the file the window saves to now (another after a Save As).
+    let writer = Mutex<DocumentWriter?>(nil)
+    /// The drawing's path now: the one named at the start, until a Save As names another.
+    let currentPath: Mutex<String>
+    let identityOf: @Sendable (String) -> FileIdentity?
+    let startWatch: StartWatch
     /// How long after a watch could not be set up it is tried again.
     private let watchRetryInterval: Double
     /// Where the drawing is recorded once read, for the desktop's recent files; nil: not recorded (the app's own
     /// untitled drawing in its data folder).
-    private let recentFiles: RecentFiles?
+    let recentFiles: RecentFiles?
+    /// Where a Save As records the drawing's new name (the untitled drawing's window too).
+    let saveAsRecentFiles: RecentFiles?
     /// Signalled by `close`: a watch tried again no more.
     private let closedSignal = DispatchSemaphore(value: 0)
 
@@ -51,7 +55,8 @@ public final class DocumentSync: Sendable {
         ) throws(DocumentFileError) -> DocumentWatcher
 
     /// `log` gets every line for stderr (errors, and with `verbose` what happens). `identityOf` is how the writer
-    /// looks at the document before a save replaces it (tests put a file system that hangs there).
+    /// looks at the document before a save replaces it (tests put a file system that hangs there). `recentFiles`
+    /// records the drawing once read (unless `recordsOpening` is false: the untitled drawing) and after a Save As.
     public init(
         documentPath: String, environment: [String: String], verbose: Bool,
         log: @escaping @Sendable (String) -> Void,
@@ -60,18 +65,22 @@ public final class DocumentSync: Sendable {
             // A first look once it watches: a version written before the watch began sends no event.
             try DocumentWatcher(documentPath: path, reportAtStart: true, onRewatch: onRewatch, onChange: onChange)
         },
-        watchRetryInterval: Double = 10, recentFiles: RecentFiles? = nil
+        watchRetryInterval: Double = 10, recentFiles: RecentFiles? = nil, recordsOpening: Bool = true
     ) {
-        self.recentFiles = recentFiles
+        self.recentFiles = recordsOpening ? recentFiles : nil
+        saveAsRecentFiles = recentFiles
         self.identityOf = identityOf
         self.startWatch = startWatch
         self.watchRetryInterval = watchRetryInterval
         requested = DocumentStore(path: documentPath)
+        currentPath = Mutex(documentPath)
         self.environment = environment
         self.verbose = verbose
         self.log = log
-        recovery = RecoveryFile(documentPath: documentPath, environment: environment)
     }
+
+    /// The drawing's path now (another after a Save As).
+    public var documentPath: String { currentPath.withLock { $0 } }
 
     /// Takes the document's lock, or says who holds it.
     public func takeLock() -> LockOutcome {
@@ -100,7 +109,7 @@ public final class DocumentSync: Sendable {
                 recentFiles.recordInBackground(requested.path, log: log)
             }
             // Looked for here, off the loop: it reads folders, the shared temporary one among them.
-            opened.keptCopy = recovery.newest()
+            opened.keptCopy = RecoveryFile(documentPath: requested.path, environment: environment).newest()
             return document.drawing
         }
     }
@@ -126,14 +135,15 @@ public final class DocumentSync: Sendable {
                 onUnseenVersion: { [weak self] in self?.watching.withLock { $0.watcher }?.lookNow() },
                 identityOf: identityOf)
             self.writer.withLock { $0 = writer }
-            session.controller.onEdit = { writer.submit($0) }
+            // Through the sync, not to this writer: a Save As hands the edits to the new file's writer.
+            session.controller.onEdit = { [weak self] snapshot in self?.writer.withLock { $0 }?.submit(snapshot) }
             // Guarded at once, before any save, and before the watch starts, so its first look already knows the
             // version read. The watch is made on a worker: resolving the path and adding the watches touch the
             // disk, which may hang.
             writer.guardOutsideChanges(current: opened.version)
             let mailbox = session.diskChanges
             Worker.run("document watch setup") { [self] in
-                var made = watch(store, writer: writer, mailbox: mailbox, firstTry: true)
+                var made = watch(store, lockPath: requested.path, writer: writer, mailbox: mailbox, firstTry: true)
                 // One that could not be set up (inotify's limit of instances reached by other programs, say) is
                 // tried again now and then until the window closes.
                 while made == nil {
@@ -141,7 +151,7 @@ public final class DocumentSync: Sendable {
                         closedSignal.signal()
                         return
                     }
-                    made = watch(store, writer: writer, mailbox: mailbox, firstTry: false)
+                    made = watch(store, lockPath: requested.path, writer: writer, mailbox: mailbox, firstTry: false)
                 }
                 let kept = watching.withLock { state in
                     guard !state.closed else { return false }
@@ -150,11 +160,14 @@ public final class DocumentSync: Sendable {
                 }
                 if !kept { made?.stop() }
             }
-            session.standingNotice = { writer.status.failureReason.map { .notSaved(reason: $0) } }
+            session.standingNotice = { [weak self] in
+                self?.writer.withLock { $0 }?.status.failureReason.map { .notSaved(reason: $0) }
+            }
             session.finishSaving = { [unowned session, self] in
+                guard let writer = self.writer.withLock({ $0 }) else { return true }
                 // Edits were handed over as they were made. A document gone from its place (its folder renamed
                 // away, say) is written there again as the window closes, as the next edit would have.
-                if identityOf(store.path) == nil { writer.submit(session.controller.drawingView.snapshot) }
+                if identityOf(writer.store.path) == nil { writer.submit(session.controller.drawingView.snapshot) }
                 guard let failure = writer.flush() else { return true }
                 keepInRecoveryFile(session.controller.drawingView.drawing, failure: failure)
                 return false
@@ -180,6 +193,7 @@ public final class DocumentSync: Sendable {
     private func keepInRecoveryFile(_ drawing: Drawing, failure: String) {
         log("the drawing could not be saved: \(failure)")
         do {
+            let recovery = RecoveryFile(documentPath: documentPath, environment: environment)
             let path = try recovery.write(drawing, stamp: Self.timeStamp(), log: log)
             log(
                 "the drawing was kept in \(PathText.shown(path)); open it with: touchtracker --document "
@@ -201,16 +215,16 @@ public final class DocumentSync: Sendable {
     /// The guard stays while the document's folder is gone (deleted or renamed): a save then makes the folder
     /// again, the watcher watches it once it is back (the lock is taken again then) and looks, so a version another
     /// program put there meanwhile is still shown before anything replaces it.
-    private func watch(_ store: DocumentStore, writer: DocumentWriter, mailbox: DiskChangeMailbox, firstTry: Bool)
-        -> DocumentWatcher?
-    {
-        let (log, verbose, lock, requested) = (log, verbose, lock, requested)
+    func watch(
+        _ store: DocumentStore, lockPath: String, writer: DocumentWriter, mailbox: DiskChangeMailbox, firstTry: Bool
+    ) -> DocumentWatcher? {
+        let (log, verbose, lock) = (log, verbose, lock)
         do {
             let watcher = try startWatch(
                 store.path,
                 {
                     if verbose { log("the drawing's folder is back; watching it again") }
-                    lock.takeAgain(for: requested.path, log: log)
+                    lock.takeAgain(for: lockPath, log: log)
                 },
                 { Self.look(at: store, writer: writer, mailbox: mailbox) })
             if !firstTry {
@@ -344,4 +358,14 @@ final class HeldLock: Sendable {
     }
 
     func release() { lock.withLock { $0?.release() } }
+
+    /// Holds `acquired` (the lock of the file a Save As chose) in place of the lock held, which is released.
+    func replace(with acquired: DocumentLock) {
+        if let id = window.withLock({ $0 }) { acquired.setWindow(id) }
+        let old = lock.withLock { held in
+            defer { held = acquired }
+            return held
+        }
+        old?.release()
+    }
 }

@@ -13,7 +13,7 @@ extension DrawingSession {
     /// The window as assistive technology is told of it now (constant time: the shapes are shared, not copied).
     func accessibleScene() -> AccessibleScene {
         AccessibleScene(
-            windowTitle: "TouchTracker", windowOrigin: host.screenOrigin(),
+            windowTitle: windowTitle, windowOrigin: host.screenOrigin(),
             windowSize: Size(width: Double(renderer.width), height: Double(renderer.height)), scale: scale,
             viewport: controller.viewport, shapes: controller.drawingView.shapes,
             selection: controller.drawingView.selection,

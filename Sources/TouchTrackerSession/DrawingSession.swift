@@ -50,7 +50,8 @@ public struct SessionOptions: Sendable {
 public final class DrawingSession {
     /// Held strongly: the host holds nothing of the session's, so there is no cycle.
     let host: any SessionHost
-    let options: SessionOptions
+    /// As the host asked, but for the document's and Ctrl+S's paths, which follow a Save As.
+    var options: SessionOptions
     let log: @Sendable (String) -> Void
     public let renderer: DrawingRenderer
     public let controller: DrawingController
@@ -121,6 +122,14 @@ public final class DrawingSession {
     public let diskChanges: DiskChangeMailbox
     /// The document's file name, for notices about it.
     public var documentName = "the drawing"
+    /// New, Open… and Save As…, once the command line attached them (`attachDocumentCommands`).
+    var documentCommands: DocumentCommands?
+    /// The window's title (the drawing's name once document commands are attached), for the accessible tree.
+    public internal(set) var windowTitle = "TouchTracker"
+    /// How the host shows a new title (X11's `_NET_WM_NAME` and `WM_NAME`, Wayland's `xdg_toplevel.set_title`).
+    public var setWindowTitle: ((String) -> Void)?
+    /// The window as the desktop's file dialog names its parent (`x11:HEX`; "" where the host cannot say).
+    public var parentWindowHandle = ""
 
     /// A session on a `width` x `height` window (pixels, `options.scale` per drawing unit) of `host`, reading the document with
     /// `loadDocument` on another thread meanwhile: the first frame shows the background and takes touches; the
@@ -310,6 +319,7 @@ public final class DrawingSession {
         reportExports()
         adoptDiskChanges()
         adoptPreparedPaste()
+        serviceDocumentCommands()
         registryKeys.actOnAnswered { command in
             clock.advance(to: MonotonicClock.now())
             handleKey(command)
@@ -368,6 +378,8 @@ public final class DrawingSession {
         controller.finishKeyboardStroke()
         controller.window.cancelAllTouches()
         let saved = finishSaving?() ?? true
+        // A file dialog still open goes with the window.
+        documentCommands?.chooser.stop()
         export.waitUntilIdle()
         return saved
     }

@@ -91,7 +91,7 @@ struct CommandLineTests {
         }
         for item in [
             "Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "Ctrl+S", "F1", "Shift+F10", "Escape", "Delete", "double tap", "eraser",
-            "Palm Rejection",
+            "Palm Rejection", "Ctrl+N", "Ctrl+O", "Ctrl+Shift+S", "untitled-N.touchtracker",
         ] {
             #expect(text.contains(item), "the man page does not mention \(item)")
         }

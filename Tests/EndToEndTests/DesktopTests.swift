@@ -184,7 +184,7 @@ struct DesktopTests {
         defer { run.stop() }
         let scaleLine = try await run.app.waitForStderrLine(containing: "touchtracker: scale")
         #expect(scaleLine.contains("scale 1.25") && scaleLine.contains("Xft.dpi unset"), "\(scaleLine)")
-        let windows = try TopLevelWindows.list(display: server.display).filter { $0.name == "TouchTracker" }
+        let windows = try TopLevelWindows.list(display: server.display).filter { $0.isDrawingWindow }
         #expect(windows.map { "\($0.width)x\($0.height)" } == ["1000x750"], "\(windows)")
     }
 
@@ -240,7 +240,7 @@ struct DesktopTests {
         let run = try await DesktopRun.launch(
             on: server, arguments: ["--document", document.path, "--geometry", "500x400+30+40"], x: 30, y: 40)
         defer { run.stop() }
-        let window = try #require(try TopLevelWindows.list(display: server.display).first { $0.name == "TouchTracker" })
+        let window = try #require(try TopLevelWindows.list(display: server.display).first { $0.isDrawingWindow })
 
         let pid = try WindowProperty.cardinals(display: server.display, window: window.id, name: "_NET_WM_PID")
         #expect(pid == [UInt(run.app.pid)])
@@ -300,7 +300,7 @@ struct DesktopTests {
         }
         let message = String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)
         #expect(message == #"remove: ID="launcher-42 \"x\"_TIME1234""#)
-        let window = try #require(try TopLevelWindows.list(display: server.display).first { $0.name == "TouchTracker" })
+        let window = try #require(try TopLevelWindows.list(display: server.display).first { $0.isDrawingWindow })
         let property = try WindowProperty.text(display: server.display, window: window.id, name: "_NET_STARTUP_ID")
         #expect(property == id)
     }
@@ -318,7 +318,7 @@ struct DesktopTests {
                 "420x300+60+70",
             ])
         defer { run.stop() }
-        let window = try #require(try TopLevelWindows.list(display: server.display).first { $0.name == "TouchTracker" })
+        let window = try #require(try TopLevelWindows.list(display: server.display).first { $0.isDrawingWindow })
         let connection = try #require(XOpenDisplay(server.display))
         defer { XCloseDisplay(connection) }
         var hints = XSizeHints()

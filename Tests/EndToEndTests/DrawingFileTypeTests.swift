@@ -70,12 +70,12 @@ struct DrawingFileTypeTests {
         }
         defer { kill(owner, SIGTERM) }
         _ = try await waitForValue("the TouchTracker window", timeout: .seconds(20)) { () -> Bool? in
-            try TopLevelWindows.list(display: server.display).contains { $0.name == "TouchTracker" } ? true : nil
+            try TopLevelWindows.list(display: server.display).contains { $0.isDrawingWindow } ? true : nil
         }
         // A second open of the same drawing goes to the window that has it: no second window.
         #expect(try desktop.launch("/usr/bin/xdg-open", [file.path], extra: display) == 0)
         try await Task.sleep(for: .seconds(1))
-        let windows = try TopLevelWindows.list(display: server.display).filter { $0.name == "TouchTracker" }
+        let windows = try TopLevelWindows.list(display: server.display).filter { $0.isDrawingWindow }
         #expect(windows.count == 1, "\(windows)")
         #expect(lockHolder(of: file.path) == owner)
     }
@@ -103,7 +103,7 @@ struct DrawingFileTypeTests {
         defer { kill(holders[1], SIGTERM) }
         #expect(holders[0] == app.pid && holders[1] != app.pid, "\(holders)")
         _ = try await waitForValue("two TouchTracker windows", timeout: .seconds(20)) { () -> Bool? in
-            try TopLevelWindows.list(display: server.display).filter { $0.name == "TouchTracker" }.count == 2
+            try TopLevelWindows.list(display: server.display).filter { $0.isDrawingWindow }.count == 2
                 ? true : nil
         }
         // The second window's process is nobody's child here: none is left a zombie of the first.

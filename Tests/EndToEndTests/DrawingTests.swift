@@ -150,14 +150,14 @@ struct DrawingTests {
             lines: [line], whiteSpots: white, blackSpots: black, in: session, name: "width-and-caps")
     }
 
-    @Test("the window is titled TouchTracker and placed at the requested geometry")
+    @Test("the window is titled after its drawing and placed at the requested geometry")
     func windowHasTitleAndGeometry() async throws {
         let frame = AppSession.Frame(x: 37, y: 61, width: 500, height: 300)
         let session = try await AppSession.launch(frame: frame)
         defer { session.stop() }
 
         let windows = try TopLevelWindows.list(display: session.server.display)
-        let window = try #require(windows.first { $0.name == "TouchTracker" }, "\(windows)")
+        let window = try #require(windows.first { $0.name == "drawing.json — TouchTracker" }, "\(windows)")
         #expect(window.x == frame.x && window.y == frame.y, "\(window)")
         #expect(window.width == frame.width && window.height == frame.height, "\(window)")
         #expect(window.isViewable)

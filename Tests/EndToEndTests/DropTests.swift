@@ -66,7 +66,7 @@ struct DropTests {
                 .contains("window 0x") == true ? true : nil
         }
         _ = try await waitForValue("two TouchTracker windows", timeout: .seconds(20)) { () -> Bool? in
-            try TopLevelWindows.list(display: session.server.display).filter { $0.name == "TouchTracker" }.count == 2
+            try TopLevelWindows.list(display: session.server.display).filter { $0.isDrawingWindow }.count == 2
                 ? true : nil
         }
         #expect(
@@ -104,7 +104,7 @@ struct DropTests {
             "file://\(session.document.path)\r\n", on: target, at: session.frame.x + 50, session.frame.y + 50)
         #expect(outcome.finished)
         try await session.app.waitForStderrLine(containing: "is already open in window 0x\(String(target, radix: 16))")
-        let windows = try TopLevelWindows.list(display: session.server.display).filter { $0.name == "TouchTracker" }
+        let windows = try TopLevelWindows.list(display: session.server.display).filter { $0.isDrawingWindow }
         #expect(windows.count == 1)
     }
 

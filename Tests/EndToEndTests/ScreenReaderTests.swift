@@ -59,7 +59,7 @@ struct ScreenReaderTests {
         let lines = result.output.split(separator: "\n").map(String.init)
         // The window, and the notification through which the app speaks to Orca 43.
         #expect(lines.contains("app application 2"), "\(result.output)")
-        #expect(lines.contains("window TouchTracker frame"), "\(result.output)")
+        #expect(lines.contains("window drawing.json — TouchTracker frame"), "\(result.output)")
         #expect(lines.contains("drawing Drawing, 2 lines, 1 circle canvas 3"), "\(result.output)")
         // One short sentence pointing to the key help, not the help itself.
         #expect(lines.contains("described Draw with the arrows and Space; press H for the keys."), "\(result.output)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchKit
+import TouchTracker
 import XorgTestSupport
 
 @testable import TouchTrackerRender
@@ -52,15 +53,21 @@ struct TranslationTests {
             arguments: ["--document", folder.appendingPathComponent("d.json").path, "--geometry", "640x480+100+80"],
             environment: ["LANGUAGE": language, "LC_ALL": nil, "LC_MESSAGES": nil, "LANG": "C.UTF-8"])
         defer { run.stop() }
-        // F2 opens the settings menu at the window's centre: its first row spans y 244..<280 from x 320. It opens
-        // with that row highlighted; Down moves the highlight on, so the row is text on the menu's own background.
+        // F2 opens the settings menu at the window's centre, from x 320, below it or, where it does not fit, above:
+        // its first row is where `PopupMenu` puts it. It opens with that row highlighted; Down moves the highlight
+        // on, so the row is text on the menu's own background.
+        let items = MenuItem.settingsMenu(offeringPalmRejection: false, offeringKeys: true, offeringDocuments: true)
+        let menu = PopupMenu(
+            anchor: Point(x: 320, y: 240), items: items, within: Rect(x: 0, y: 0, width: 640, height: 480))
+        let row = menu.itemFrame(0)
+        let rows = (Int(row.minY) + 2)..<(Int(row.maxY) - 2)
         try run.pressKeys([KeyCode.f2])
         try run.pressKeys(run.server.keycodes(["Down"]))
         // The same width twice in a row: the menu is drawn and stays.
         var measured: Int?
         try await waitUntil("the settings menu", timeout: .seconds(10), poll: .milliseconds(50)) {
             let shot = try run.screenshot(width: 640, height: 480)
-            let width = Self.inkSpan(rows: 246..<278, columns: 322..<636) { x, y in shot.at(x, y).r < 128 }?.count
+            let width = Self.inkSpan(rows: rows, columns: 322..<636) { x, y in shot.at(x, y).r < 128 }?.count
             defer { measured = width }
             return width != nil && width == measured
         }

@@ -22,7 +22,7 @@ extension DesktopTests {
 
         let second = try await DesktopRun.launch(on: server, arguments: ["--document", document.path])
         defer { second.stop() }
-        let windows = try TopLevelWindows.list(display: server.display).filter { $0.name == "TouchTracker" }
+        let windows = try TopLevelWindows.list(display: server.display).filter { $0.isDrawingWindow }
         #expect(windows.map(\.description).map { $0.contains("420x300+60+70") } == [true], "\(windows)")
     }
 
@@ -46,7 +46,7 @@ extension DesktopTests {
         // Back at the same pixels on the same screen; a screen at 100 % would show it at 420x300.
         let second = try await DesktopRun.launch(on: server, arguments: ["--document", document.path])
         defer { second.stop() }
-        let windows = try TopLevelWindows.list(display: server.display).filter { $0.name == "TouchTracker" }
+        let windows = try TopLevelWindows.list(display: server.display).filter { $0.isDrawingWindow }
         #expect(windows.map(\.description).map { $0.contains("840x600+60+80") } == [true], "\(windows)")
     }
 }

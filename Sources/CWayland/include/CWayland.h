@@ -17,6 +17,7 @@
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "pointer-gestures-unstable-v1-client-protocol.h"
 #include "tablet-unstable-v2-client-protocol.h"
+#include "xdg-foreign-unstable-v2-client-protocol.h"
 
 
 /// Binds global `name` of the registry as `interface` (its protocol name, e.g. "xdg_wm_base") at `version` or the

@@ -92,6 +92,9 @@ extension DrawingController {
             navigation.zoom(to: 1, around: keyboardMenuAnchor)
         case .fitDrawing:
             navigation.fit(drawingView.shapes.approximateBounds)
+        case .document(let command):
+            guard let onDocumentCommand else { return false }
+            onDocumentCommand(command)
         }
         return true
     }

@@ -30,6 +30,9 @@ extension DrawingController {
         case .keys:
             closeMenu()
             onShowKeys?()
+        case .document(let command):
+            closeMenu()
+            onDocumentCommand?(command)
         }
         return true
     }
@@ -72,7 +75,7 @@ extension DrawingController {
         let items = MenuItem.settingsMenu(
             offeringPalmRejection: palmRejection.hasSeenStylus || !drawingView.options.palmRejection
                 || drawingView.options.fingersNavigate,
-            offeringKeys: onShowKeys != nil)
+            offeringKeys: onShowKeys != nil, offeringDocuments: onDocumentCommand != nil)
         openMenu(at: point, items: items, checked: checks(of: items), highlighted: highlightingFirst ? 0 : nil)
     }
 
@@ -89,7 +92,7 @@ extension DrawingController {
             switch item {
             case .toggle(let option): options[keyPath: option.keyPath]
             case .color(let color): color == options.color
-            case .delete, .colors, .keys: false
+            case .delete, .colors, .keys, .document: false
             }
         }
     }

@@ -42,6 +42,9 @@ public final class DrawingController {
     public var onShowKeys: (() -> Void)?
     /// Ctrl+S: the platform exports the drawing (the core knows no file formats). Nil: Ctrl+S does nothing.
     public var onExport: (() -> Void)?
+    /// Ctrl+N, Ctrl+O, Ctrl+Shift+S and their menu items: the platform carries out the command. Nil: neither the
+    /// keys nor the menu offer them.
+    public var onDocumentCommand: ((DocumentCommand) -> Void)?
     /// Ctrl+C: the platform offers these shapes on its clipboard. Nil: Ctrl+C does nothing.
     public var onCopy: ((ClipboardShapes) -> Void)?
     /// Ctrl+V: the platform fetches its clipboard's shapes and hands them to `paste(_:at:)`. Nil: Ctrl+V does

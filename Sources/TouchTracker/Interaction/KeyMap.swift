@@ -37,6 +37,19 @@ public enum KeyAction: Hashable, Sendable {
     case actualSize
     /// Ctrl+Shift+J (GIMP's "fit image in window"): the whole drawing fills the window.
     case fitDrawing
+    /// Ctrl+N, Ctrl+O, Ctrl+Shift+S: a new drawing, open drawings, save this one under a new name.
+    case document(DocumentCommand)
+}
+
+/// What the app does with drawings as files: New, Open… and Save As… (DESIGN.md §3g), from the keys and the
+/// settings menu; the platform carries them out (the core knows no files or dialogs).
+public enum DocumentCommand: CaseIterable, Hashable, Sendable {
+    /// A new, untitled drawing in a window of its own.
+    case new
+    /// The desktop's file dialog: each drawing chosen in a window of its own.
+    case open
+    /// The desktop's file dialog: the drawing saved under the name chosen, and edited there from then on.
+    case saveAs
 }
 
 /// The keyboard map: which `KeyCommand` means which `KeyAction`.
@@ -73,6 +86,9 @@ public enum KeyMap {
         case ("minus", true, _), ("KP_Subtract", true, _): .zoomOut
         case ("0", true, false), ("KP_0", true, false): .actualSize
         case ("j", true, true): .fitDrawing
+        case ("n", true, false): .document(.new)
+        case ("o", true, false): .document(.open)
+        case ("s", true, true): .document(.saveAs)
         default: nil
         }
     }

@@ -61,19 +61,29 @@ public enum MenuItem: Hashable, Sendable, CustomStringConvertible {
     case color(LineColor)
     /// Show every gesture and key (the settings menu of a window, whose session shows the key help; H does too).
     case keys
+    /// New, Open… or Save As… (the settings menu of a window whose platform carries them out).
+    case document(DocumentCommand)
 
     /// The selection's menu.
     public static let selectionMenu: [MenuItem] = [.delete]
     /// Every item the settings menu can hold (right click on the empty canvas, or F2).
-    public static let settingsMenu: [MenuItem] = DrawingOption.allCases.map(MenuItem.toggle) + [.colors, .keys]
+    /// The switches first, then New, Open… and Save As…, then the way to the colours and the keys.
+    public static let settingsMenu: [MenuItem] =
+        DrawingOption.allCases.map(MenuItem.toggle) + DocumentCommand.allCases.map(MenuItem.document) + [
+            .colors, .keys,
+        ]
 
     /// The settings menu as a window shows it: the palm rejection and fingers-navigate switches only once a stylus
     /// has been seen (or they were switched from their defaults), since without a stylus they change nothing (or,
     /// for fingers that navigate, leave nothing to draw with).
-    /// `offeringKeys`: where something shows the key help (a window; replay has none).
-    public static func settingsMenu(offeringPalmRejection: Bool, offeringKeys: Bool = false) -> [MenuItem] {
+    /// `offeringKeys`: where something shows the key help (a window; replay has none). `offeringDocuments`: where
+    /// something carries out New, Open… and Save As… (a window; replay has none).
+    public static func settingsMenu(
+        offeringPalmRejection: Bool, offeringKeys: Bool = false, offeringDocuments: Bool = false
+    ) -> [MenuItem] {
         settingsMenu.filter { item in
-            (offeringPalmRejection || (item != .toggle(.palmRejection) && item != .toggle(.fingersNavigate)))
+            if case .document = item { return offeringDocuments }
+            return (offeringPalmRejection || (item != .toggle(.palmRejection) && item != .toggle(.fingersNavigate)))
                 && (offeringKeys || item != .keys)
         }
     }
@@ -86,6 +96,9 @@ public enum MenuItem: Hashable, Sendable, CustomStringConvertible {
         case .toggle(let option): option.title
         case .colors: "Colours"
         case .keys: "Keys"
+        case .document(.new): "New"
+        case .document(.open): "Open…"
+        case .document(.saveAs): "Save As…"
         case .color(let color): LineColor.palette.first { $0.color == color }?.name ?? color.hex
         }
     }

@@ -58,6 +58,8 @@ public final class WaylandApp {
     /// The token a launcher started the app with (`LaunchToken`: its startup notification), spent to
     /// activate the window once it is shown: the launch then ends and the window gets the focus it was launched for.
     private var launchToken: String?
+    /// The window exported through xdg-foreign, for the file dialog's parent (nil where not offered).
+    private var exported: ExportedToplevel?
 
     /// Opens the window at once, reading the document with `loadDocument` on another thread meanwhile (the
     /// session's).
@@ -94,6 +96,16 @@ public final class WaylandApp {
         session = try DrawingSession(
             host: host, width: canvas.width, height: canvas.height, options: sessionOptions,
             loadDocument: loadDocument, log: log)
+        session.setWindowTitle = { [unowned windowHost] title in windowHost.window.setTitle(title) }
+        // The file dialog's parent: `wayland:HANDLE` once the compositor has exported the window (xdg-foreign);
+        // without an exporter (weston) the portal is given "", no parent.
+        let (verbose, session) = (options.verbose, session)
+        exported = ExportedToplevel(
+            connection: windowHost.connection, globals: windowHost.globals, surface: windowHost.window.surface
+        ) { [unowned session] handle in
+            session.parentWindowHandle = "wayland:" + handle
+            if verbose { log("window exported for the file dialog: wayland:\(handle)") }
+        }
         if options.maximized { windowHost.window.setMaximized() }
         if options.traceFrames, let presentation = windowHost.globals.presentation {
             // When each frame reached the screen, for latency measurements (touchtracker-bench).
@@ -134,7 +146,7 @@ public final class WaylandApp {
     /// Returns the exit status: 1 when the connection was lost.
     public func run() -> Int32 {
         let ending = windowHost.run(
-            clock: session.clock, isRunning: { running }, handle: handle,
+            clock: session.clock, isRunning: { running && !session.wantsToClose }, handle: handle,
             drawFrame: { exposed in session.drawFrame(exposed: exposed) },
             service: { now in
                 if windowHost.isReady, let token = launchToken {

@@ -12,6 +12,8 @@ final class WaylandGlobals {
     private(set) var dataDeviceManager: OpaquePointer?
     private(set) var decorationManager: OpaquePointer?
     private(set) var activation: OpaquePointer?
+    /// xdg-foreign's exporter, where offered: the window's handle for the desktop's file dialog to sit on.
+    private(set) var exporter: OpaquePointer?
     /// Presentation feedback (when frames reached the screen), bound only for `--trace-frames`' use; nil when not
     /// offered.
     private(set) var presentation: OpaquePointer?
@@ -44,7 +46,7 @@ final class WaylandGlobals {
         "wl_compositor": 4, "wl_shm": 1, "wl_seat": 8, "wl_data_device_manager": 3, "xdg_wm_base": 2,
         "zxdg_decoration_manager_v1": 1, "xdg_activation_v1": 1, "wl_output": 2, "wp_presentation": 1,
         "zwp_pointer_gestures_v1": 1, "wp_viewporter": 1, "wp_fractional_scale_manager_v1": 1,
-        "zwp_tablet_manager_v2": 1,
+        "zwp_tablet_manager_v2": 1, "zxdg_exporter_v2": 1,
     ]
 
     /// Lists the globals (one round trip) and binds the ones the host uses.
@@ -88,7 +90,7 @@ final class WaylandGlobals {
         seat = nil
         for proxy in [
             tabletManager, fractionalScaleManager, viewporter, pointerGestures, presentation, activation,
-            decorationManager,
+            decorationManager, exporter,
             dataDeviceManager, wmBase, shm, compositor,
         ] {
             if let proxy { wl_proxy_destroy(proxy) }
@@ -121,6 +123,7 @@ final class WaylandGlobals {
             if let bound { xdg_wm_base_add_listener(bound, wmBaseListener.pointer, nil) }
         case "zxdg_decoration_manager_v1": decorationManager = bound
         case "xdg_activation_v1": activation = bound
+        case "zxdg_exporter_v2": exporter = bound
         case "wp_presentation":
             presentation = bound
             if let bound { wp_presentation_add_listener(bound, presentationListener.pointer, listenerData(self)) }

@@ -77,6 +77,10 @@ final class DecoratedToplevel: ToplevelRole {
         if let frame { libdecor_frame_set_maximized(frame) }
     }
 
+    func setTitle(_ title: String) {
+        if let frame { libdecor_frame_set_title(frame, title) }
+    }
+
     func map() {
         if let frame { libdecor_frame_map(frame) }
     }

@@ -4,6 +4,8 @@ protocol ToplevelRole: AnyObject {
     /// How the window is decorated, for `--verbose`.
     var decorationDescription: String { get }
     func setMaximized()
+    /// A new title (the drawing was saved under another name).
+    func setTitle(_ title: String)
     /// The first commit, with no buffer.
     func map()
 }

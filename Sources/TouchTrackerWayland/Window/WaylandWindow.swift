@@ -94,6 +94,9 @@ final class WaylandWindow {
     /// How the window is decorated, for `--verbose`.
     var decorationDescription: String { role?.decorationDescription ?? "" }
 
+    /// Retitles the window (`xdg_toplevel.set_title`, or libdecor's title bar).
+    func setTitle(_ title: String) { role?.setTitle(title) }
+
     /// Asks for the window maximized (the person left it so last time); the compositor answers with a configure.
     func setMaximized() {
         role?.setMaximized()

@@ -69,6 +69,8 @@ final class XdgToplevel: ToplevelRole {
         xdg_surface_destroy(xdgSurface)
     }
 
+    func setTitle(_ title: String) { xdg_toplevel_set_title(toplevel, title) }
+
     var decorationDescription: String {
         switch (decoration, serverDecorated) {
         case (nil, _): "wayland: no decorations (the compositor offers no xdg-decoration and libdecor cannot start)"

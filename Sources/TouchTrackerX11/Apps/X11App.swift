@@ -106,6 +106,9 @@ public final class X11App {
         session = try DrawingSession(
             host: surface, width: geometry.width, height: geometry.height, options: sessionOptions,
             loadDocument: loadDocument, log: log)
+        session.setWindowTitle = { [unowned windowHost] title in windowHost.window.setTitle(title) }
+        // The desktop's file dialog stays above this window (xdg-desktop-portal's parent_window).
+        session.parentWindowHandle = "x11:" + String(windowHost.window.id, radix: 16)
         installConnectionLostHandler()
     }
 
@@ -160,7 +163,7 @@ public final class X11App {
         windowHost.window.map()
         startup?.complete(from: windowHost.window.id, on: windowHost.window.display)
         let signalled = windowHost.loop.run(
-            clock: session.clock, isRunning: { running }, handle: handle, drawFrame: drawFrame,
+            clock: session.clock, isRunning: { running && !session.wantsToClose }, handle: handle, drawFrame: drawFrame,
             nextDeadline: { surface.clipboard.nextDeadline })
         if signalled, options.verbose { log("signal received; exiting") }
         let saved = session.finish()

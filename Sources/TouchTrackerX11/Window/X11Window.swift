@@ -112,6 +112,27 @@ final class X11Window {
         return true
     }
 
+    /// Retitles the window after its drawing: `_NET_WM_NAME` in UTF-8, and `WM_NAME` as ICCCM asks (Latin-1
+    /// `STRING` where the title fits it, else `COMPOUND_TEXT`), for window managers that read only that.
+    func setTitle(_ title: String) {
+        let dpy = display.pointer
+        var property = XTextProperty()
+        let converted = title.withCString { text -> Int32 in
+            var list: [UnsafeMutablePointer<CChar>?] = [UnsafeMutablePointer(mutating: text)]
+            return Xutf8TextListToTextProperty(dpy, &list, 1, XStdICCTextStyle, &property)
+        }
+        if converted >= 0 {
+            XSetWMName(dpy, id, &property)
+            XFree(property.value)
+        } else {
+            XStoreName(dpy, id, title)
+        }
+        let utf8 = Array(title.utf8)
+        XChangeProperty(
+            dpy, id, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8, PropModeReplace, utf8,
+            Int32(utf8.count))
+    }
+
     private func setNames(title: String) {
         let dpy = display.pointer
         XStoreName(dpy, id, title)

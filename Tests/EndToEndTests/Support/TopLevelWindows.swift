@@ -11,6 +11,9 @@ enum TopLevelWindows {
         let height: Int
         let isViewable: Bool
 
+        /// Whether it is a drawing window: titled "NAME — TouchTracker" after its drawing.
+        var isDrawingWindow: Bool { name?.hasSuffix(" — TouchTracker") == true }
+
         var description: String {
             "window 0x\(String(id, radix: 16)) \"\(name ?? "")\" \(width)x\(height)+\(x)+\(y)\(isViewable ? "" : " unmapped")"
         }
@@ -38,9 +41,10 @@ enum TopLevelWindows {
             guard let window = children?[index] else { return nil }
             var attributes = XWindowAttributes()
             guard XGetWindowAttributes(connection, window, &attributes) != 0 else { return nil }
+            // The title as a window manager shows it: `_NET_WM_NAME` (UTF-8), else `WM_NAME`.
+            var name = utf8Name(connection, window)
             var namePointer: UnsafeMutablePointer<CChar>?
-            var name: String?
-            if XFetchName(connection, window, &namePointer) != 0, let namePointer {
+            if name == nil, XFetchName(connection, window, &namePointer) != 0, let namePointer {
                 name = String(cString: namePointer)
                 XFree(namePointer)
             }
@@ -48,5 +52,24 @@ enum TopLevelWindows {
                 id: window, name: name, x: Int(attributes.x), y: Int(attributes.y), width: Int(attributes.width),
                 height: Int(attributes.height), isViewable: attributes.map_state == IsViewable)
         }
+    }
+
+    /// `window`'s `_NET_WM_NAME`, nil when it has none.
+    private static func utf8Name(_ connection: OpaquePointer, _ window: Window) -> String? {
+        let property = XInternAtom(connection, "_NET_WM_NAME", 0)
+        let utf8 = XInternAtom(connection, "UTF8_STRING", 0)
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard
+            XGetWindowProperty(
+                connection, window, property, 0, 1024, 0, utf8, &type, &format, &count, &after, &data) == Success,
+            let data
+        else { return nil }
+        defer { XFree(data) }
+        guard type == utf8, format == 8 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
     }
 }
