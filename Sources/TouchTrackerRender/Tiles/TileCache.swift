@@ -182,6 +182,7 @@ final class TileCache {
         self.origin = origin
         let wanted = wantedKeys
         let kept = Set(wanted)
+        pool?.discard(tiles.filter { !kept.contains($0.key) }.values.compactMap(\.pixels))
         tiles = tiles.filter { kept.contains($0.key) }
         pool?.cancel { !kept.contains($0) }
         // A tile new to the window needs this version whole: what a painter still returns for it from before it
@@ -203,6 +204,7 @@ final class TileCache {
         // tiles, as current as ever (an edit forgets those it touches), and show again at once.
         let returning = fallback.flatMap { $0.pixelsPerUnit == pixelsPerUnit ? $0 : nil }
         if fallback == nil || returning != nil || shown.count >= grid.keys(in: windowRect).count {
+            pool?.discard(fallback.map { Array($0.tiles.values) } ?? [])
             fallback = FallbackTiles(
                 pixelsPerUnit: self.pixelsPerUnit, grid: grid, tiles: shown.painted, plain: shown.plain)
         }
@@ -213,6 +215,7 @@ final class TileCache {
         self.focus = focus
         version += 1
         oldestShownVersion = version
+        pool?.discard(tiles.values.compactMap(\.pixels))
         tiles.removeAll()
         for key in wantedKeys {
             if let returning, returning.tiles[key] != nil || returning.plain.contains(key) {

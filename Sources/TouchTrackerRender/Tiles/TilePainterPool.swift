@@ -25,6 +25,9 @@ final class TilePainterPool: Sendable {
         /// Keys in the order painters take them (each queued key once).
         var order: [TileKey] = []
         var finished: [PaintedTile] = []
+        /// Tiles the event loop let go of (an old zoom's, scrolled away), dropped by a painter: their pixels' memory
+        /// is given back there, not on the loop.
+        var discarded: [PaintedTile] = []
         var stopping = false
     }
 
@@ -59,6 +62,14 @@ final class TilePainterPool: Sendable {
             return isNew
         }
         if isNew { work.signal() }
+    }
+
+    /// Lets go of `tiles` on a painter's thread: the last reference to a tile's pixels (256 KB) is dropped there, so
+    /// freeing them never takes the event loop's time (a change of zoom lets go of a window's worth at once).
+    func discard(_ tiles: [PaintedTile]) {
+        guard !tiles.isEmpty else { return }
+        state.withLock { $0.discarded += tiles }
+        work.signal()
     }
 
     /// Drops queued tiles that `reject` picks (a resize took them out of the window, a clear made them plain).
@@ -100,12 +111,16 @@ final class TilePainterPool: Sendable {
     private func paintUntilStopped() {
         while true {
             work.wait()
+            var dropped: [PaintedTile] = []
             let next: Job?? = state.withLock { state in
+                swap(&dropped, &state.discarded)
                 if state.stopping { return .none }
                 guard !state.order.isEmpty else { return .some(nil) }
                 let key = state.order.removeFirst()
                 return .some(state.queued.removeValue(forKey: key))
             }
+            // Released here, outside the lock, at the painters' priority.
+            dropped.removeAll()
             guard let job = next else { return }
             guard let job else { continue }
             let painted: PaintedTile
