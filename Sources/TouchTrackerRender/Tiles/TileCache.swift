@@ -79,6 +79,13 @@ final class TileCache {
     /// a tile of this one has not been painted yet, and shown as they are when the view zooms back to them. Kept
     /// until the next change of zoom: one window's worth of tiles (8 MB at 1920x1080) buys an instant zoom back.
     private var fallback: FallbackTiles?
+    /// Until when a new zoom's tiles wait before painters start on them: during a run of zoom steps (a wheel's
+    /// clicks, a pinch) each step's frame is composed from the stand-ins while the two painters would otherwise start
+    /// on tiles the next step makes useless, on the processors the frame needs.
+    private var paintingHeldUntil: ContinuousClock.Instant?
+    /// How long a new zoom's tiles wait, in seconds: a little more than a wheel's clicks are apart.
+    static let zoomSettleDelay = 0.06
+
     /// Where the tiles nearest to are painted first after a change of zoom (window pixels): the pointer or the
     /// pinch it zoomed about.
     private var focus: Point?
@@ -213,6 +220,10 @@ final class TileCache {
         self.height = height
         self.origin = origin
         self.focus = focus
+        if let pool {
+            paintingHeldUntil = ContinuousClock.now + .seconds(Self.zoomSettleDelay)
+            pool.wake(after: Self.zoomSettleDelay + 0.002)
+        }
         version += 1
         oldestShownVersion = version
         pool?.discard(tiles.values.compactMap(\.pixels))
@@ -263,6 +274,11 @@ final class TileCache {
     /// Returns the window region (window pixels) of tiles that changed on the spot.
     func schedule(_ makeScene: () -> TileScene) -> Rect {
         guard mayNeedScheduling else { return .null }
+        if let held = paintingHeldUntil {
+            // The zoom may still be moving: the stand-ins show meanwhile, and the pool wakes the loop when it is time.
+            guard ContinuousClock.now >= held else { return .null }
+            paintingHeldUntil = nil
+        }
         mayNeedScheduling = false
         var changed = Rect.null
         var scene: TileScene?

@@ -72,6 +72,12 @@ final class TilePainterPool: Sendable {
         work.signal()
     }
 
+    /// Calls `onFinished` (which wakes the event loop) `delay` seconds from now, from another thread.
+    func wake(after delay: Double) {
+        let onFinished = onFinished
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { onFinished() }
+    }
+
     /// Drops queued tiles that `reject` picks (a resize took them out of the window, a clear made them plain).
     /// Tiles being painted finish.
     func cancel(where reject: (TileKey) -> Bool) {
