@@ -159,6 +159,11 @@ struct FileDialogTests {
             (try? String(contentsOfFile: desktop.dataHome + "/recently-used.xbel", encoding: .utf8))?
                 .contains("sketch.touchtracker") == true
         }
+        try await waitUntil("the dialog gone", timeout: .seconds(10)) {
+            try !TopLevelWindows.list(display: session.server.display).contains {
+                $0.name == "Save Drawing As" && $0.isViewable
+            }
+        }
         try session.stroke(id: 2, y: 200)
         _ = try await SavedDocument.wait(for: URL(fileURLWithPath: chosen), lineCount: 2, timeout: .seconds(10))
         #expect(!FileManager.default.fileExists(atPath: session.document.path))
@@ -191,6 +196,13 @@ struct FileDialogTests {
         }
         #expect(refused, "\(failureContext(desktop))")
         #expect(!FileManager.default.fileExists(atPath: theirs))
+        // The dialog's window may outlive its answer for a moment, over the app's (no window manager here): the
+        // stroke must reach the app's window.
+        try await waitUntil("the dialog gone", timeout: .seconds(10)) {
+            try !TopLevelWindows.list(display: session.server.display).contains {
+                $0.name == "Save Drawing As" && $0.isViewable
+            }
+        }
         try session.stroke(id: 2, y: 200)
         _ = try await session.savedDocument(lineCount: 2)
         #expect(
