@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 import TouchKit
 import TouchTracker
@@ -148,6 +150,27 @@ import TouchTracker
             #expect(Self.isDark(renderer.canvas.pixel(x: x, y: 300)), "x \(x)")
         }
         #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
+    }
+
+    @Test("after a change of zoom the painters wait a moment, then wake the loop, whose next frame has them paint")
+    func paintersWakeTheLoopAfterTheZoomSettles() throws {
+        let wakes = Atomic(0)
+        let controller = Self.controllerWithLine()
+        let renderer = try DrawingRenderer(
+            width: 400, height: 300, painterThreads: 2, onTileFinished: { wakes.add(1, ordering: .relaxed) })
+        _ = renderer.frame(for: controller.drawingView)
+        #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
+        let painted = renderer.tilesPainted
+        let before = wakes.load(ordering: .relaxed)
+        controller.handleKey(KeyCommand(key: "plus", control: true))
+        _ = renderer.frame(for: controller.drawingView)
+        // Held back: nothing painted at the new zoom yet, and the loop is woken without being asked again.
+        #expect(renderer.tilesPainted == painted)
+        let deadline = Date().addingTimeInterval(2)
+        while wakes.load(ordering: .relaxed) == before, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(wakes.load(ordering: .relaxed) > before)
+        #expect(renderer.waitUntilTilesComplete(for: controller.drawingView))
+        #expect(renderer.tilesPainted > painted)
     }
 
     @Test("the earlier zoom's tiles, scaled, put each pixel where the new zoom puts it")

@@ -28,6 +28,8 @@ final class TilePainterPool: Sendable {
         /// Tiles the event loop let go of (an old zoom's, scrolled away), dropped by a painter: their pixels' memory
         /// is given back there, not on the loop.
         var discarded: [PaintedTile] = []
+        /// When a painter is to wake the event loop (`wake(after:)`), until one takes it.
+        var wakeAt: ContinuousClock.Instant?
         var stopping = false
     }
 
@@ -72,10 +74,11 @@ final class TilePainterPool: Sendable {
         work.signal()
     }
 
-    /// Calls `onFinished` (which wakes the event loop) `delay` seconds from now, from another thread.
+    /// Calls `onFinished` (which wakes the event loop) `delay` seconds from now, from a painter's thread: one that
+    /// has no tile to paint (while painting is held back after a change of zoom, none has) waits for it.
     func wake(after delay: Double) {
-        let onFinished = onFinished
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { onFinished() }
+        state.withLock { $0.wakeAt = ContinuousClock.now + .seconds(delay) }
+        work.signal()
     }
 
     /// Drops queued tiles that `reject` picks (a resize took them out of the window, a clear made them plain).
@@ -118,8 +121,10 @@ final class TilePainterPool: Sendable {
         while true {
             work.wait()
             var dropped: [PaintedTile] = []
+            var wakeAt: ContinuousClock.Instant?
             let next: Job?? = state.withLock { state in
                 swap(&dropped, &state.discarded)
+                swap(&wakeAt, &state.wakeAt)
                 if state.stopping { return .none }
                 guard !state.order.isEmpty else { return .some(nil) }
                 let key = state.order.removeFirst()
@@ -127,6 +132,12 @@ final class TilePainterPool: Sendable {
             }
             // Released here, outside the lock, at the painters' priority.
             dropped.removeAll()
+            if let wakeAt {
+                let wait = ContinuousClock.now.duration(to: wakeAt).components
+                let seconds = Double(wait.seconds) + Double(wait.attoseconds) * 1e-18
+                if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
+                onFinished()
+            }
             guard let job = next else { return }
             guard let job else { continue }
             let painted: PaintedTile
