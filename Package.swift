@@ -174,7 +174,7 @@ let package = Package(
             name: "TouchTrackerBench",
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "XorgTestSupport",
-                "WestonTestSupport", "KWinTestSupport", "SeededRandom", "JSON",
+                "WestonTestSupport", "KWinTestSupport", "SeededRandom", "JSON", "BackgroundWork",
                 // Xlib, to watch another program's window for damage (the zoom group's Xournal++ rows).
                 "CX11",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

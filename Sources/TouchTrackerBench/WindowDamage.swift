@@ -1,3 +1,4 @@
+import BackgroundWork
 import CX11
 import Foundation
 import Glibc
@@ -5,7 +6,7 @@ import XorgTestSupport
 
 /// When the X server saw a window's pixels change (the DAMAGE extension): how the benchmark times another program's
 /// frames, which print no trace, and this app's the same way beside it. Each `DamageNotify` is stamped with
-/// CLOCK_MONOTONIC when it arrives, on a thread of its own that waits on the connection, so a stamp is not late by
+/// CLOCK_MONOTONIC when it arrives, on a worker of its own that waits on the connection, so a stamp is not late by
 /// the benchmark's polling (a frame of this app takes a fraction of a millisecond).
 ///
 /// libXdamage's header (libxdamage-dev) is no build dependency of the app, while its library is installed with any
@@ -57,9 +58,8 @@ final class WindowDamage: @unchecked Sendable {
             _ = unsafeBitCast(create, to: Create.self)(display, each, 0)
         }
         XSync(display, 0)
-        let thread = Thread { [self] in watch() }
-        thread.name = "damage watcher"
-        thread.start()
+        // At the process's own priority: a stamp taken late would be the benchmark's error, not the program's.
+        Worker.run("damage watcher", priority: .prompt) { [self] in watch() }
     }
 
     deinit {
