@@ -10,7 +10,7 @@ import XorgTestSupport
 /// is the control.
 @Suite("Orca speaks the app", .serialized)
 struct OrcaTests {
-    /// Three lines, as in the issue.
+    /// Three lines: Tab has somewhere to go from each, and each is heard by its own name.
     static let drawing = Drawing(
         lines: [
             Line(begin: Point(x: 100, y: 100), end: Point(x: 300, y: 100)),
