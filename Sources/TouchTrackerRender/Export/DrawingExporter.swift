@@ -34,12 +34,9 @@ public enum DrawingExporter {
     /// units, its sides at most 16384 (a larger drawing keeps its top-left part); an empty drawing's is the 800x600
     /// page from the origin.
     public static func wholeDrawing(_ drawing: Drawing, lineWidth: Double = 10) -> Rect {
-        var bounds = Rect.null
-        for shape in drawing.shapes {
-            let stroke = shape.strokeBounds(defaultWidth: lineWidth)
-            if stroke.origin.isFinite, stroke.width.isFinite, stroke.height.isFinite { bounds = bounds.union(stroke) }
+        guard let bounds = ClipboardShapes.strokeBounds(of: drawing.shapes, defaultWidth: lineWidth) else {
+            return Rect(x: 0, y: 0, width: 800, height: 600)
         }
-        guard !bounds.isNull else { return Rect(x: 0, y: 0, width: 800, height: 600) }
         let minX = (bounds.minX - margin).rounded(.down)
         let minY = (bounds.minY - margin).rounded(.down)
         return Rect(
@@ -57,30 +54,6 @@ public enum DrawingExporter {
             }
             return path.minX < area.minX || path.minY < area.minY || path.maxX > area.maxX || path.maxY > area.maxY
         }
-    }
-
-    /// Which of `drawing`'s shapes the picture cuts: how many have their path (a line's segment, a circle's box)
-    /// outside a `width` x `height` picture from the origin — left of or above it (a line dragged past the window's
-    /// edge), or beyond its right or bottom edge (past `--size`, or past the 16384 px `canvasSize` grows to at most)
-    /// — and whether any reaches past the right or bottom, which a larger picture would show. A round cap or a
-    /// stroke's width poking out is not counted.
-    public static func shapesCutOff(in drawing: Drawing, width: Int, height: Int) -> (count: Int, pastFarEdges: Bool) {
-        var count = 0
-        var pastFarEdges = false
-        for shape in drawing.shapes {
-            let path: Rect
-            switch shape {
-            case .line(let line):
-                path = Rect.bounding(line.begin, line.end)
-            case .circle(let circle):
-                path = circle.frame
-            }
-            let far = path.maxX > Double(width) || path.maxY > Double(height)
-            guard far || path.minX < 0 || path.minY < 0 else { continue }
-            count += 1
-            pastFarEdges = pastFarEdges || far
-        }
-        return (count, pastFarEdges)
     }
 
     /// `drawing` as a `format` file's bytes, on a `width` x `height` page in drawing units (SVG pixels and PDF
