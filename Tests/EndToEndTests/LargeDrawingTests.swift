@@ -150,7 +150,10 @@ struct LargeDrawingTests {
         let target = Line(begin: Point(x: 60, y: 240), end: Point(x: 580, y: 240))
         var drawing = Self.randomDrawing(100_000, seed: 22)
         drawing.lines.append(target)
-        let session = try await AppSession.launch(drawing: drawing, extraArguments: ["--trace-frames"])
+        // One painter: on a quiet machine two could finish every tile before the tap, and the tap would no longer
+        // be one made while the tiles are being painted.
+        let session = try await AppSession.launch(
+            drawing: drawing, extraArguments: ["--trace-frames", "--painter-threads", "1"])
         defer { session.stop() }
         // Once the document is on the canvas (before, the line is not shown, and a tap there rightly selects
         // nothing), while its tiles are still being painted.
