@@ -251,17 +251,21 @@ struct CommandLineTests {
 
     @Test(
         "a display that cannot be opened is named with where it came from: --display or DISPLAY",
-        arguments: [(["--display", ":97"], nil, "--display"), ([], ":97", "DISPLAY")])
-    func unopenableDisplayNamesItsSource(arguments: [String], display: String?, source: String) async throws {
+        arguments: [true, false])
+    func unopenableDisplayNamesItsSource(byOption: Bool) async throws {
         // A folder of its own: the two cases run at once, and one document would be the other's ("already open").
         let folder = try makeTemporaryFolder("unopenable-display")
         defer { try? FileManager.default.removeItem(at: folder) }
+        let display = try unservedDisplay()
         let app = try AppProcess(
-            arguments: arguments + ["--document", folder.appendingPathComponent("d.json").path],
-            environment: ["DISPLAY": display, "WAYLAND_DISPLAY": nil])
+            arguments: (byOption ? ["--display", display] : [])
+                + ["--document", folder.appendingPathComponent("d.json").path],
+            environment: ["DISPLAY": byOption ? nil : display, "WAYLAND_DISPLAY": nil])
+        defer { app.stop() }
         let status = try await app.waitForExit()
         #expect(status != 0)
-        #expect(app.stderr.contains("cannot open X display \":97\" named by \(source);"), "\(app.transcript)")
+        let source = byOption ? "--display" : "DISPLAY"
+        #expect(app.stderr.contains("cannot open X display \"\(display)\" named by \(source);"), "\(app.transcript)")
     }
 
     @Test("a --geometry with more digits than any screen is too large, not malformed")

@@ -37,7 +37,7 @@ struct LaunchTests {
     func unreachableDisplayExitsWithStatus2() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let display = try unusedDisplay()
+        let display = try unservedDisplay()
         let app = try AppProcess(
             arguments: ["--document", directory.appendingPathComponent("drawing.json").path],
             environment: ["DISPLAY": display, "WAYLAND_DISPLAY": nil])
@@ -45,16 +45,6 @@ struct LaunchTests {
         #expect(status == 2, "\(app.transcript)")
         #expect(app.stderrLines.count == 1, "\(app.transcript)")
         #expect(app.stderr.contains("DISPLAY"), "\(app.transcript)")
-    }
-
-    /// ":99" or the next display number with no socket or lock file.
-    private func unusedDisplay() throws -> String {
-        let number = try #require(
-            (99..<200).first { number in
-                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-                    && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
-            })
-        return ":\(number)"
     }
 
     private func temporaryDirectory() throws -> URL {
