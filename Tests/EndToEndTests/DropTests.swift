@@ -139,8 +139,10 @@ struct DropTests {
         try await said("ready")
         try await Task.sleep(for: .milliseconds(200))
         let input = session.input
-        // The shell placed the source's small window somewhere: the pointer sweeps the output until it is over it.
-        var found: (x: Double, y: Double)?
+        // The shell placed the source's window (320x240) somewhere: the pointer sweeps the output a row at a time
+        // until the source says the pointer entered it.
+        func lines() -> [Substring] { String(decoding: source.stdout, as: UTF8.self).split(separator: "\n") }
+        var top: Double?
         sweep: for y in stride(from: 8.0, to: 768, by: 16) {
             for x in stride(from: 8.0, to: 1024, by: 16) {
                 try input.pointerMotion(x: x, y: y)
@@ -148,28 +150,41 @@ struct DropTests {
             }
             try input.sync()
             try await Task.sleep(for: .milliseconds(20))
-            if String(decoding: source.stdout, as: UTF8.self).contains("entered\n") {
-                found = (1016, y)
+            if lines().contains("entered") {
+                top = y
                 break sweep
             }
         }
-        let row = try #require(found, "the pointer never reached the drag source's window")
-        // Along the row where it entered, the first point over the window.
-        for x in stride(from: 8.0, to: row.x, by: 8) {
-            try input.pointerMotion(x: x, y: row.y)
+        // A row across the window (it is 240 tall; the row found is its top, or later by the source's delay),
+        // walked from the left until the source says the pointer entered it again. The window is 40 steps wide, so
+        // the pointer is still over it when the word arrives, however late: it is pressed there. Rows further up
+        // are tried in case the source's word came rows late.
+        func entries() -> Int { lines().filter { $0 == "entered" }.count }
+        let found = try #require(top, "the pointer never reached the drag source's window")
+        var over = false
+        walk: for row in [found + 100, found + 20, found - 60, found - 140] where row > 0 {
+            try input.pointerMotion(x: 0, y: row)
             try input.pointerFrame()
             try input.sync()
-            // The source says "entered" in its own time: a look before it has would let the pointer run past its
-            // window (on a loaded machine the press then landed beside it and no drag began).
-            try await Task.sleep(for: .milliseconds(15))
-            if String(decoding: source.stdout, as: UTF8.self).split(separator: "\n").filter({ $0 == "entered" }).count
-                >= 2
-            {
-                try input.pointerMotion(x: x + 4, y: row.y)
+            try await Task.sleep(for: .milliseconds(50))
+            // A window at the output's left edge is under the pointer from the start.
+            if lines().last == "entered" {
+                over = true
+                break walk
+            }
+            let before = entries()
+            for x in stride(from: 0.0, to: 1024, by: 8) {
+                try input.pointerMotion(x: x, y: row)
                 try input.pointerFrame()
-                break
+                try input.sync()
+                try await Task.sleep(for: .milliseconds(15))
+                if entries() > before {
+                    over = true
+                    break walk
+                }
             }
         }
+        #expect(over, "the pointer never came back over the drag source's window: \(lines())")
         try input.pointerButton(.left, pressed: true)
         try input.pointerFrame()
         try input.sync()
