@@ -44,7 +44,9 @@ final class WindowDamage: @unchecked Sendable {
         guard let query = dlsym(library, "XDamageQueryExtension"), let create = dlsym(library, "XDamageCreate") else {
             throw Failure(description: "libXdamage.so.1 lacks XDamageQueryExtension or XDamageCreate")
         }
-        guard let display = XOpenDisplay(name) else { throw Failure(description: "cannot connect to \(name)") }
+        guard let display = TestDisplayConnection.open(name) else {
+            throw Failure(description: "cannot connect to \(name)")
+        }
         var base: Int32 = 0
         var errorBase: Int32 = 0
         guard unsafeBitCast(query, to: QueryExtension.self)(display, &base, &errorBase) != 0 else {
@@ -147,7 +149,9 @@ final class WindowDamage: @unchecked Sendable {
 
     /// The mapped top-level windows on display `name` at least `minimumWidth` pixels wide, largest first.
     static func topLevelWindows(display name: String, minimumWidth: Int32 = 200) throws -> [UInt] {
-        guard let display = XOpenDisplay(name) else { throw Failure(description: "cannot connect to \(name)") }
+        guard let display = TestDisplayConnection.open(name) else {
+            throw Failure(description: "cannot connect to \(name)")
+        }
         defer { XCloseDisplay(display) }
         var root: Window = 0
         var parent: Window = 0

@@ -5,7 +5,7 @@ extension XorgServer {
     /// until the request has reached the server. There is no window manager on these servers, so the request
     /// takes effect at once and the window gets its ConfigureNotify.
     public func resizeWindow(_ id: UInt, width: Int, height: Int) throws {
-        guard let connection = XOpenDisplay(display) else {
+        guard let connection = TestDisplayConnection.open(display) else {
             throw StartError(description: "cannot connect to \(display) to resize window 0x\(String(id, radix: 16))")
         }
         defer { XCloseDisplay(connection) }
@@ -15,7 +15,7 @@ extension XorgServer {
 
     /// The keycodes of the keys with keysyms `names` ("Down", "Tab") in the server's keymap.
     public func keycodes(_ names: [String]) throws -> [Int32] {
-        guard let connection = XOpenDisplay(display) else {
+        guard let connection = TestDisplayConnection.open(display) else {
             throw StartError(description: "cannot connect to \(display) to read its keymap")
         }
         defer { XCloseDisplay(connection) }
@@ -25,7 +25,7 @@ extension XorgServer {
     /// Gives the keyboard focus to window `id`, or to the root window (nil: as when another window takes it), as a
     /// window manager does on Alt+Tab, and waits until the request has reached the server.
     public func focusWindow(_ id: UInt?) throws {
-        guard let connection = XOpenDisplay(display) else {
+        guard let connection = TestDisplayConnection.open(display) else {
             throw StartError(description: "cannot connect to \(display) to move the keyboard focus")
         }
         defer { XCloseDisplay(connection) }

@@ -158,7 +158,7 @@ public final class XorgServer: Sendable {
         trace("Xorg \(display) ready (pid \(process.pid))")
 
         // The keep-alive connection (see -terminate), also used to learn the screen size.
-        guard let connection = XOpenDisplay(display) else {
+        guard let connection = TestDisplayConnection.open(display) else {
             throw failure("cannot open display \(display)")
         }
         let screen = XDefaultScreen(connection)

@@ -233,7 +233,7 @@ struct ClipboardTests {
             let (run, document) = try await launch(on: server, drawing: Drawing(), in: folder)
             defer { run.stop() }
             // A client that takes the clipboard and then reads none of its requests.
-            let silent = try #require(XOpenDisplay(server.display))
+            let silent = try #require(TestDisplayConnection.open(server.display))
             defer { XCloseDisplay(silent) }
             let owner = XCreateSimpleWindow(silent, XDefaultRootWindow(silent), 0, 0, 1, 1, 0, 0, 0)
             XSetSelectionOwner(silent, XInternAtom(silent, "CLIPBOARD", 0), owner, Time(CurrentTime))

@@ -275,7 +275,7 @@ struct DesktopTests {
         let folder = try makeTemporaryFolder("startup")
         defer { try? FileManager.default.removeItem(at: folder) }
         // A launcher's view: the root window's property-change client messages.
-        let listener = try #require(XOpenDisplay(server.display))
+        let listener = try #require(TestDisplayConnection.open(server.display))
         defer { XCloseDisplay(listener) }
         XSelectInput(listener, XDefaultRootWindow(listener), PropertyChangeMask)
         XSync(listener, 0)
@@ -319,7 +319,7 @@ struct DesktopTests {
             ])
         defer { run.stop() }
         let window = try #require(try TopLevelWindows.list(display: server.display).first { $0.isDrawingWindow })
-        let connection = try #require(XOpenDisplay(server.display))
+        let connection = try #require(TestDisplayConnection.open(server.display))
         defer { XCloseDisplay(connection) }
         var hints = XSizeHints()
         var supplied = 0

@@ -14,7 +14,7 @@ struct KeyboardOnlyTests {
         let space, tab, left, right, down, escape, delete, control, z: Int32
 
         init(display: String) throws {
-            guard let connection = XOpenDisplay(display) else {
+            guard let connection = TestDisplayConnection.open(display) else {
                 throw AppProcess.AppError(description: "cannot open display \(display)")
             }
             defer { XCloseDisplay(connection) }

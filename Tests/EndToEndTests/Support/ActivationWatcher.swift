@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import XorgTestSupport
 
 /// Stands in for a window manager (the test servers run none) as far as activation goes: it selects
 /// `SubstructureRedirectMask` on the root window, as a window manager does, so it receives the
@@ -15,7 +16,7 @@ final class ActivationWatcher {
     private let activeWindowAtom: Atom
 
     init(display: String) throws {
-        guard let connection = XOpenDisplay(display) else {
+        guard let connection = TestDisplayConnection.open(display) else {
             throw SetupError(description: "cannot open display \(display)")
         }
         self.connection = connection

@@ -31,7 +31,7 @@ struct Screenshot: Sendable {
     static func capture(
         display: String, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil
     ) throws -> Screenshot {
-        guard let connection = XOpenDisplay(display) else {
+        guard let connection = TestDisplayConnection.open(display) else {
             throw CaptureError(description: "cannot open display \(display)")
         }
         defer { XCloseDisplay(connection) }

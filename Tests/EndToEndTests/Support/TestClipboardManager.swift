@@ -44,7 +44,7 @@ final class TestClipboardManager: Sendable {
     }
 
     private func run() {
-        guard let dpy = XOpenDisplay(display) else {
+        guard let dpy = TestDisplayConnection.open(display) else {
             state.withLock {
                 $0.problem = "the test clipboard manager cannot open \(display)"
                 $0.finished = true

@@ -1,4 +1,5 @@
 import CX11
+import XorgTestSupport
 
 /// The root window's children with their names and geometry, read over a fresh connection.
 enum TopLevelWindows {
@@ -24,7 +25,7 @@ enum TopLevelWindows {
     }
 
     static func list(display: String) throws -> [Info] {
-        guard let connection = XOpenDisplay(display) else {
+        guard let connection = TestDisplayConnection.open(display) else {
             throw QueryError(description: "cannot open display \(display)")
         }
         defer { XCloseDisplay(connection) }

@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import XorgTestSupport
 
 /// What a window manager does when the user clicks a window's close button: a `WM_PROTOCOLS` client message
 /// carrying `WM_DELETE_WINDOW`, sent to the window (there is no window manager on the test servers).
@@ -9,7 +10,9 @@ enum WindowManagerClose {
     }
 
     static func send(display name: String, window: UInt) throws {
-        guard let display = XOpenDisplay(name) else { throw Failure(description: "cannot open display \(name)") }
+        guard let display = TestDisplayConnection.open(name) else {
+            throw Failure(description: "cannot open display \(name)")
+        }
         defer { XCloseDisplay(display) }
         var event = XEvent()
         event.xclient.type = ClientMessage

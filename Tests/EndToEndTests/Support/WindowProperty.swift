@@ -29,7 +29,9 @@ enum WindowProperty {
         display: String, window: UInt, name: String, type wanted: Atom, format expected: Int32,
         _ convert: (UnsafeMutablePointer<UInt8>, Int) -> T
     ) throws -> T {
-        guard let connection = XOpenDisplay(display) else { throw Failure(description: "cannot open \(display)") }
+        guard let connection = TestDisplayConnection.open(display) else {
+            throw Failure(description: "cannot open \(display)")
+        }
         defer { XCloseDisplay(connection) }
         var type: Atom = 0
         var format: Int32 = 0
@@ -47,7 +49,9 @@ enum WindowProperty {
 
     /// What a window manager sends when the user clicks the close button.
     static func sendDeleteWindow(display: String, window: UInt) throws {
-        guard let connection = XOpenDisplay(display) else { throw Failure(description: "cannot open \(display)") }
+        guard let connection = TestDisplayConnection.open(display) else {
+            throw Failure(description: "cannot open \(display)")
+        }
         defer { XCloseDisplay(connection) }
         var event = XEvent()
         event.xclient.type = ClientMessage

@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import XorgTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -39,7 +40,7 @@ final class XI2Listener {
     init(
         display: String, events: [Int32], x: Int32 = 0, y: Int32 = 0, width: UInt32? = nil, height: UInt32? = nil
     ) throws {
-        guard let connection = XOpenDisplay(display) else {
+        guard let connection = TestDisplayConnection.open(display) else {
             throw SetupError(description: "cannot open display \(display)")
         }
         self.connection = connection

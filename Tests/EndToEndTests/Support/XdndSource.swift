@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import XorgTestSupport
 
 /// A drag source speaking XDND version 5 by the book, as a file manager does: it owns `XdndSelection`, sends
 /// `XdndEnter` (offering `text/uri-list`), `XdndPosition` and, once the target accepts, `XdndDrop`; it answers the
@@ -24,7 +25,9 @@ final class XdndSource {
     private let window: Window
 
     init(display name: String) throws {
-        guard let display = XOpenDisplay(name) else { throw Failure(description: "cannot open display \(name)") }
+        guard let display = TestDisplayConnection.open(name) else {
+            throw Failure(description: "cannot open display \(name)")
+        }
         self.display = display
         window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
     }
