@@ -2,8 +2,8 @@ import Foundation
 import XorgTestSupport
 
 /// Reads, in order as they arrive on the app's stderr, the lines `--trace-frames` prints:
-/// `frame presented t=SECONDS size=WxH touches=N scrolls=S zoom=Z` (and `floor=0` or `1` with the benchmark's floor switch) after
-/// every frame, `tiles complete t=SECONDS` when the tile painters have caught up and, on Wayland,
+/// `frame presented t=SECONDS size=WxH touches=N scrolls=S zoom=Z received=R began=B drawn=D [sent=S]` (and `floor=0`
+/// or `1` with the benchmark's floor switch) after every frame, `tiles complete t=SECONDS` when the tile painters have caught up and, on Wayland,
 /// `frame shown t=SECONDS` when the compositor's presentation feedback says a committed frame reached the output.
 /// Times are CLOCK_MONOTONIC seconds, the clock of `EndToEndLatency.now()`.
 struct AppTrace {
@@ -21,6 +21,17 @@ struct AppTrace {
         /// Whether the benchmark's floor drew it (nothing drawn, its region presented); nil when the app was not
         /// started with the floor switch.
         var floor: Bool?
+        /// When the latest touch event reached the app's session, when the frame began and when it was drawn (before
+        /// it was handed to the window system); 0 from an app that does not say.
+        var received = 0.0
+        var began = 0.0
+        var drawn = 0.0
+        /// On Wayland, when the frame's commit left for the compositor (the send's own processor time counted, not
+        /// the compositor's turn on the core it woke on); nil from a host that does not say.
+        var sent: Double?
+
+        /// When the frame was committed: sent, where the app says, else its line's time (right after `present`).
+        var committed: Double { sent ?? time }
     }
 
     /// A `frame shown` line. It does not say which commit it was for: only its place among the frame lines does.
@@ -133,7 +144,10 @@ struct AppTrace {
                     time: time, width: size.first ?? 0, height: size.last ?? 0,
                     touches: field("touches").flatMap { Int($0) } ?? 0,
                     scrolls: field("scrolls").flatMap { Int($0) } ?? 0, zoom: field("zoom").flatMap { Double($0) } ?? 1,
-                    ordinal: framesSeen, floor: field("floor").map { $0 == "1" }))
+                    ordinal: framesSeen, floor: field("floor").map { $0 == "1" },
+                    received: field("received").flatMap { Double($0) } ?? 0,
+                    began: field("began").flatMap { Double($0) } ?? 0,
+                    drawn: field("drawn").flatMap { Double($0) } ?? 0, sent: field("sent").flatMap { Double($0) }))
             framesSeen += 1
         } else if line.contains("frame shown"), let time = field("t").flatMap({ Double($0) }) {
             shownFrames.append(Shown(time: time, framesBefore: framesSeen))

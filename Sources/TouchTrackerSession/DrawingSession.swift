@@ -73,6 +73,8 @@ public final class DrawingSession {
     var clipboardReadStarted: Double?
     /// Touch events and scrolls handled so far, so a frame's trace says which input it includes.
     var touchEventsHandled = 0
+    /// With `--trace-frames`: when the latest touch event reached the session (the frame line's `received`).
+    var lastTouchReceived = 0.0
     var scrollsHandled = 0
     /// Whether the tiles were complete at the last frame (for the `tiles complete` trace).
     var tilesWereComplete = false
@@ -220,6 +222,7 @@ public final class DrawingSession {
         switch event {
         case .touch(let input):
             touchEventsHandled += 1
+            if options.traceFrames { lastTouchReceived = MonotonicClock.now() }
             controller.send(input)
         case .hover(let point):
             controller.hover(at: point)
@@ -315,6 +318,7 @@ public final class DrawingSession {
     /// draws what changed and hands it, with `exposed` (window pixels the window system asked for again), to the
     /// host.
     public func drawFrame(exposed: Rect = .null) {
+        let frameBegan = options.traceFrames ? MonotonicClock.now() : 0
         if let loader, let document = loader.take() { adoptDocument(document) }
         reportExports()
         adoptDiskChanges()
@@ -348,6 +352,7 @@ public final class DrawingSession {
                 for: controller.drawingView, menu: controller.menu,
                 overlay: keyHelp.overlay(controller.overlay, translate: Localization.translate))
             ?? DamageRegion()
+        let drawnAt = options.traceFrames ? MonotonicClock.now() : 0
         region.add(
             exposed.intersection(Rect(x: 0, y: 0, width: Double(renderer.width), height: Double(renderer.height))))
         guard !region.isEmpty else { return }
@@ -358,6 +363,8 @@ public final class DrawingSession {
             String(
                 format: "frame presented t=%.6f size=%dx%d touches=%d scrolls=%d zoom=%.6g", now, renderer.width,
                 renderer.height, touchEventsHandled, scrollsHandled, controller.viewport.zoom)
+                + String(format: " received=%.6f began=%.6f drawn=%.6f", lastTouchReceived, frameBegan, drawnAt)
+                + (host.lastFrameSent.map { String(format: " sent=%.6f", $0) } ?? "")
                 + (options.benchmarkFloor == .off ? "" : " floor=\(floor ? 1 : 0)"))
         let tilesComplete = renderer.tilesComplete
         if tilesComplete, !tilesWereComplete { log(String(format: "tiles complete t=%.6f", now)) }

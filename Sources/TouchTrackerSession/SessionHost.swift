@@ -39,4 +39,12 @@ public protocol SessionHost: AnyObject {
     /// Where the window's top-left corner is on the screen (for assistive technology's extents); asked only when
     /// the accessible tree changes.
     func screenOrigin() -> Point
+
+    /// For `--trace-frames`: when the last frame `present` showed left for the display server, in
+    /// `MonotonicClock` seconds; nil from a host that does not say.
+    var lastFrameSent: Double? { get }
+}
+
+extension SessionHost {
+    public var lastFrameSent: Double? { nil }
 }

@@ -107,6 +107,7 @@ public final class WaylandApp {
             if verbose { log("window exported for the file dialog: wayland:\(handle)") }
         }
         if options.maximized { windowHost.window.setMaximized() }
+        if options.traceFrames { windowHost.presenter.sendClock = SendClock() }
         if options.traceFrames, let presentation = windowHost.globals.presentation {
             // When each frame reached the screen, for latency measurements (touchtracker-bench).
             windowHost.presenter.presentationClock = PresentationClock(

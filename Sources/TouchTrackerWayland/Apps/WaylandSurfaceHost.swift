@@ -48,4 +48,6 @@ final class WaylandSurfaceHost: SessionHost {
 
     /// Wayland does not tell a client where its window is on the screen.
     func screenOrigin() -> Point { .zero }
+
+    var lastFrameSent: Double? { presenter.sendClock?.lastSent }
 }

@@ -31,6 +31,8 @@ final class WaylandPresenter {
     private let callbackListener: WaylandListener<wl_callback_listener>
     /// With `--trace-frames`: asks, for every commit, when it reached the screen.
     var presentationClock: PresentationClock?
+    /// With `--trace-frames`: when each commit left for the compositor.
+    var sendClock: SendClock?
 
     /// Buffers per window size: the one on screen and the one being drawn.
     static let bufferLimit = 2
@@ -108,7 +110,11 @@ final class WaylandPresenter {
         }
         presentationClock?.requestFeedback(for: surface)
         wl_surface_commit(surface)
-        connection.flush()
+        if let sendClock {
+            sendClock.time { connection.flush() }
+        } else {
+            connection.flush()
+        }
     }
 
     private func sameSize(as buffer: ShmBuffer) -> [ShmBuffer] {
