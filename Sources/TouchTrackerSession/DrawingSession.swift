@@ -1,3 +1,4 @@
+import BackgroundWork
 import Foundation
 import TouchKit
 import TouchTracker
@@ -73,8 +74,8 @@ public final class DrawingSession {
     var clipboardReadStarted: Double?
     /// Touch events and scrolls handled so far, so a frame's trace says which input it includes.
     var touchEventsHandled = 0
-    /// With `--trace-frames`: when the latest touch event reached the session (the frame line's `received`).
-    var lastTouchReceived = 0.0
+    /// With `--trace-frames`: when the latest touch event or scroll reached the session (the frame line's `received`).
+    var lastInputReceived = 0.0
     var scrollsHandled = 0
     /// Whether the tiles were complete at the last frame (for the `tiles complete` trace).
     var tilesWereComplete = false
@@ -173,6 +174,10 @@ public final class DrawingSession {
             controller.onExport = { [unowned self] in self.exportPNG() }
         }
         if options.verbose { log("tiles painted by \(renderer.painterThreads) background thread(s)") }
+        // The first notice or menu would otherwise load the fonts on the loop (a zoom step's frame took 12 ms).
+        Worker.run("fonts", priority: .background) {
+            TextLayout.loadFonts(sample: Localization.translate("Delete") + " Zoom: 100 % 0123456789")
+        }
         if let environment = options.accessibilityEnvironment {
             let requests = accessibilityRequests
             let wakeUp = host.wakeUp
@@ -222,7 +227,7 @@ public final class DrawingSession {
         switch event {
         case .touch(let input):
             touchEventsHandled += 1
-            if options.traceFrames { lastTouchReceived = MonotonicClock.now() }
+            if options.traceFrames { lastInputReceived = MonotonicClock.now() }
             controller.send(input)
         case .hover(let point):
             controller.hover(at: point)
@@ -234,6 +239,7 @@ public final class DrawingSession {
             controller.contextClick(at: point)
         case .scroll(let input):
             scrollsHandled += 1
+            if options.traceFrames { lastInputReceived = MonotonicClock.now() }
             controller.scroll(input)
         case .deviceRemoved(let source):
             if options.verbose { log("device \(source) removed; its touches are cancelled") }
@@ -363,7 +369,7 @@ public final class DrawingSession {
             String(
                 format: "frame presented t=%.6f size=%dx%d touches=%d scrolls=%d zoom=%.6g", now, renderer.width,
                 renderer.height, touchEventsHandled, scrollsHandled, controller.viewport.zoom)
-                + String(format: " received=%.6f began=%.6f drawn=%.6f", lastTouchReceived, frameBegan, drawnAt)
+                + String(format: " received=%.6f began=%.6f drawn=%.6f", lastInputReceived, frameBegan, drawnAt)
                 + (host.lastFrameSent.map { String(format: " sent=%.6f", $0) } ?? "")
                 + (options.benchmarkFloor == .off ? "" : " floor=\(floor ? 1 : 0)"))
         let tilesComplete = renderer.tilesComplete

@@ -75,3 +75,18 @@ public final class TextLayout {
         draw(at: Point(x: origin.x, y: origin.y - baseline), in: context)
     }
 }
+
+extension TextLayout {
+    /// Lays out and draws `sample` once, off screen, so the first text the window shows does not pay for loading
+    /// the fonts: fontconfig's configuration and caches, and the sans face's file, are loaded once per process
+    /// (about 7 ms here). Pango's font map is per thread, so the thread that draws still makes its own, from what
+    /// is loaded by then.
+    public static func loadFonts(sample: String) {
+        guard let surface = try? CairoSurface(width: 64, height: 32, format: .screen),
+            let context = try? CairoContext(surface: surface)
+        else { return }
+        for bold in [false, true] {
+            TextLayout(sample, size: 14, bold: bold, for: context).draw(at: .zero, in: context)
+        }
+    }
+}
