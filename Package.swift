@@ -53,6 +53,7 @@ let package = Package(
         ),
         // glibc's gettext and setlocale (libintl.h), which Swift's Glibc module leaves out.
         .systemLibrary(name: "CIntl"),
+        .systemLibrary(name: "CMalloc"),
         // Pango for every piece of text the app draws (include paths: `pangoIncludeFlags`).
         .systemLibrary(name: "CPango", providers: [.apt(["libpango1.0-dev"])]),
         // GLib's D-Bus, for the accessibility bridge (include paths: `includeFlags(of: "gio-2.0")`).
@@ -130,7 +131,7 @@ let package = Package(
             name: "TouchTrackerSession",
             dependencies: [
                 "TouchKit", "TouchTracker", "TouchTrackerRender", "TouchTrackerStore", "TouchTrackerAccessibility",
-                "TouchTrackerPortal", "BackgroundWork", "CIntl",
+                "TouchTrackerPortal", "BackgroundWork", "CIntl", "CMalloc",
             ]),
 
         // MARK: Platform hosts

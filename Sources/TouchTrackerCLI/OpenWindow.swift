@@ -111,6 +111,7 @@ struct OpenWindow: ParsableCommand {
     }
 
     func run() throws {
+        MemoryPolicy.applyForWindow()
         let environment = RawEnvironment.current()
         // The window speaks the user's language; what goes to stderr and files stays English.
         Localization.setUp(environment: environment)
