@@ -132,27 +132,38 @@ public enum DocumentCodec {
         encodeBatches: ([@Sendable () -> [UInt8]]) -> [[UInt8]] = { jobs in jobs.map { $0() } },
         emit: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
+        try encode(
+            DocumentContent(drawing), extraMembers: extraMembers, batchesAtOnce: batchesAtOnce,
+            encodeBatches: encodeBatches, emit: emit)
+    }
+
+    /// The streamed `encode` of `content`: the same text as of the `Drawing` it holds.
+    public static func encode<Failure: Error>(
+        _ content: DocumentContent, extraMembers: (inout JSONWriter) -> Void = { _ in }, batchesAtOnce: Int = 1,
+        encodeBatches: ([@Sendable () -> [UInt8]]) -> [[UInt8]] = { jobs in jobs.map { $0() } },
+        emit: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
         var out = JSONWriter()
         out.raw("{\"version\": ")
         out.integer(Drawing.formatVersion)
         out.raw(", \"lines\": [")
         try emit(out.bytes)
-        let lines = drawing.lines
+        let line = content.line
         try emitBatches(
-            count: lines.count, atOnce: batchesAtOnce, encodeBatches: encodeBatches, emit: emit,
-            shape: { .line(lines[$0]) })
+            count: content.lineCount, atOnce: batchesAtOnce, encodeBatches: encodeBatches, emit: emit,
+            shape: { .line(line($0)) })
         out = JSONWriter()
         // Circles only when there are some, so a plain document reads as it always has.
-        if !drawing.circles.isEmpty {
-            let circles = drawing.circles
+        if content.circleCount > 0 {
+            let circle = content.circle
             out.raw(", \"circles\": [")
             try emit(out.bytes)
             try emitBatches(
-                count: circles.count, atOnce: batchesAtOnce, encodeBatches: encodeBatches, emit: emit,
-                shape: { .circle(circles[$0]) })
+                count: content.circleCount, atOnce: batchesAtOnce, encodeBatches: encodeBatches, emit: emit,
+                shape: { .circle(circle($0)) })
             out = JSONWriter()
         }
-        appendOptions(drawing.options, to: &out)
+        appendOptions(content.options, to: &out)
         extraMembers(&out)
         out.raw("}\n")
         try emit(out.bytes)

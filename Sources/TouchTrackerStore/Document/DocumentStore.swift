@@ -86,12 +86,20 @@ public struct DocumentStore: Sendable {
         _ drawing: Drawing, encoding: ParallelEncoding? = nil,
         beforeRename: (FileIdentity) throws(DocumentFileError) -> Void = { _ in }
     ) throws(DocumentFileError) {
+        try save(DocumentContent(drawing), encoding: encoding, beforeRename: beforeRename)
+    }
+
+    /// `save` of what `content` holds: a snapshot is written as it is, without building its `Drawing` first.
+    public func save(
+        _ content: DocumentContent, encoding: ParallelEncoding? = nil,
+        beforeRename: (FileIdentity) throws(DocumentFileError) -> Void = { _ in }
+    ) throws(DocumentFileError) {
         // Streamed: the text of a large drawing goes to the file a few batches at a time instead of being built
         // whole, and the batches in flight are encoded side by side.
         try AtomicFile.write(to: path, beforeRename: beforeRename) {
             (file: borrowing AtomicFile.Output) throws(DocumentFileError) in
             try DocumentCodec.encode(
-                drawing, batchesAtOnce: encoding == nil ? 1 : ParallelEncoding.batchesAtOnce,
+                content, batchesAtOnce: encoding == nil ? 1 : ParallelEncoding.batchesAtOnce,
                 encodeBatches: { jobs in encoding?.run(jobs) ?? jobs.map { $0() } }
             ) { (chunk: [UInt8]) throws(DocumentFileError) in try file.write(chunk) }
         }

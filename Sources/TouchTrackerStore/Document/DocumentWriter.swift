@@ -234,7 +234,8 @@ public final class DocumentWriter: Sendable {
             // version is not replaced unseen; the new version is remembered before anyone can see it at the path.
             // The file is looked at outside the lock, which the event loop takes at every edit: a file system that
             // hangs (a stalled network mount) holds up this thread, never the window.
-            try store.save(snapshot.drawing, encoding: encoding) { (version: FileIdentity) throws(DocumentFileError) in
+            try store.save(DocumentContent(snapshot), encoding: encoding) {
+                (version: FileIdentity) throws(DocumentFileError) in
                 let guarded = state.withLock { $0.guardsOutsideChanges }
                 let current = guarded ? identityOf(store.path) : nil
                 try state.withLock { (state: inout State) throws(DocumentFileError) in
