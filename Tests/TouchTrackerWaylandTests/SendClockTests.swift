@@ -16,6 +16,14 @@ struct SendClockTests {
         #expect(sent - began < 0.05, "a 100 ms sleep counted as \(sent - began) s")
     }
 
+    @Test("a frame that was not sent says no time, not the last frame's")
+    func forgottenSendSaysNothing() {
+        let clock = SendClock()
+        clock.time {}
+        clock.forget()
+        #expect(clock.lastSent == nil)
+    }
+
     @Test("the send's own processor time is counted")
     func workIsCounted() throws {
         let clock = SendClock()

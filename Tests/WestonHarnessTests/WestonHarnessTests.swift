@@ -49,12 +49,24 @@ struct WestonHarnessTests {
         // The first motion that arrives proves the window is mapped (and so has keyboard focus too). Each try moves:
         // weston sends no wl_pointer.motion for a move to where the pointer already is. Generous: eventdemo's first
         // frame can take tens of seconds on a machine busy with every other suite.
-        try await waitUntil("eventdemo to see the pointer", timeout: .seconds(45), poll: .milliseconds(50)) {
-            try input.pointerMotion(x: 199, y: 299)
-            try input.pointerMotion(x: 200, y: 300)
-            try input.pointerFrame()
-            try input.sync()
-            return output().contains("motion time:")
+        // Said when the wait fails: what eventdemo printed (and whether it is still running) and weston's log.
+        func transcript() -> String {
+            let log = (try? String(contentsOfFile: server.logPath, encoding: .utf8)) ?? ""
+            return "eventdemo \(demo.isRunning ? "running" : "exited"); stdout:\n\(output())\nstderr:\n"
+                + String(decoding: demo.stderr, as: UTF8.self) + "\n--- weston log (tail):\n"
+                + log.split(separator: "\n").suffix(30).joined(separator: "\n")
+        }
+        do {
+            try await waitUntil("eventdemo to see the pointer", timeout: .seconds(45), poll: .milliseconds(50)) {
+                try input.pointerMotion(x: 199, y: 299)
+                try input.pointerMotion(x: 200, y: 300)
+                try input.pointerFrame()
+                try input.sync()
+                return output().contains("motion time:")
+            }
+        } catch {
+            Issue.record("\(error)\n\(transcript())")
+            return
         }
         try input.pointerButton(.left, pressed: true)
         try input.pointerFrame()

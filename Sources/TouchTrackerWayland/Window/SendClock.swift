@@ -10,6 +10,11 @@ final class SendClock {
     /// The last send's time, in `MonotonicClock` seconds.
     private(set) var lastSent: Double?
 
+    /// Nothing sent yet for the frame being presented.
+    func forget() {
+        lastSent = nil
+    }
+
     func time(_ send: () -> Void) {
         let began = MonotonicClock.now()
         let processorBefore = Self.threadProcessorTime()

@@ -95,6 +95,8 @@ final class WaylandPresenter {
 
     /// Commits the frame just drawn into `canvas`, announcing `region`.
     func present(_ canvas: CairoSurface, region: DamageRegion) {
+        // A frame that is not committed says no send time rather than the last frame's.
+        sendClock?.forget()
         guard isConfigured, let current, current.canvas === canvas, !current.isBusy else { return }
         canvas.flush()
         for buffer in buffers where buffer !== current { buffer.stale.add(region) }
