@@ -100,6 +100,8 @@ let package = Package(
         // The one shape of background work (`Worker`: a named thread at a background priority with a mailbox, a
         // wake-up for the loop and a stop), and the priorities themselves (setpriority, SCHED_IDLE).
         .target(name: "BackgroundWork"),
+        // The session bus's address, as the app's D-Bus clients (accessibility, the file dialog) find it.
+        .target(name: "SessionBus"),
         .target(
             name: "TouchTrackerRender",
             dependencies: ["TouchTracker", "BackgroundWork", "CCairo", "CPango"],
@@ -114,13 +116,13 @@ let package = Package(
         // from snapshots on a worker of its own.
         .target(
             name: "TouchTrackerAccessibility",
-            dependencies: ["TouchKit", "TouchTracker", "BackgroundWork", "CGio"],
+            dependencies: ["TouchKit", "TouchTracker", "BackgroundWork", "CGio", "SessionBus"],
             swiftSettings: [.unsafeFlags(includeFlags(of: "gio-2.0"))]),
 
         // The desktop's own file dialog (org.freedesktop.portal.FileChooser) over GDBus, on a worker of its own.
         .target(
             name: "TouchTrackerPortal",
-            dependencies: ["BackgroundWork", "CGio"],
+            dependencies: ["BackgroundWork", "CGio", "SessionBus"],
             swiftSettings: [.unsafeFlags(includeFlags(of: "gio-2.0"))]),
 
         // MARK: The drawing session (what the app does with a window, whatever the window system)

@@ -1,6 +1,7 @@
 import BackgroundWork
 internal import CGio
 import Glibc
+import SessionBus
 import Synchronization
 import TouchKit
 import TouchTracker
@@ -66,19 +67,9 @@ public final class AccessibilityBridge: Sendable {
         scene: AccessibleScene, lineWidth: Double, environment: [String: String],
         log: @escaping @Sendable (String) -> Void, onRequest: @escaping @Sendable (AccessibilityRequest) -> Void
     ) -> AccessibilityBridge? {
-        guard let sessionBus = sessionBusAddress(environment) else { return nil }
+        guard let sessionBus = SessionBus.address(environment) else { return nil }
         return AccessibilityBridge(
             scene: scene, lineWidth: lineWidth, sessionBus: sessionBus, log: log, onRequest: onRequest)
-    }
-
-    /// The session bus's address: `DBUS_SESSION_BUS_ADDRESS`, or the socket `XDG_RUNTIME_DIR/bus` where it exists.
-    /// Nil otherwise: GLib would then try to launch a bus through X11, which the app must not cause.
-    static func sessionBusAddress(_ environment: [String: String]) -> String? {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
-        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
-        var info = stat()
-        guard stat(runtime + "/bus", &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
-        return "unix:path=" + runtime + "/bus"
     }
 
     private let sessionBus: String

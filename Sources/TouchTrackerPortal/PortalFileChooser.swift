@@ -1,6 +1,7 @@
 import BackgroundWork
 internal import CGio
 import Glibc
+import SessionBus
 import Synchronization
 
 /// The desktop's own file dialog, through `org.freedesktop.portal.FileChooser` on the session bus (xdg-desktop-portal
@@ -28,7 +29,7 @@ public final class PortalFileChooser: Sendable {
 
     /// A chooser on the session bus `environment` names (`DBUS_SESSION_BUS_ADDRESS`, or `XDG_RUNTIME_DIR/bus`).
     public init(environment: [String: String]) {
-        busAddress = Self.sessionBusAddress(environment)
+        busAddress = SessionBus.address(environment)
     }
 
     /// Whether a dialog is open (asked on the loop: a second Ctrl+O meanwhile does nothing).
@@ -190,15 +191,6 @@ public final class PortalFileChooser: Sendable {
         return text
     }
 
-    /// The session bus's address: `DBUS_SESSION_BUS_ADDRESS`, or the socket `XDG_RUNTIME_DIR/bus` where it exists.
-    /// Nil otherwise: GLib would then try to launch a bus through X11, which the app must not cause.
-    static func sessionBusAddress(_ environment: [String: String]) -> String? {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
-        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
-        var info = stat()
-        guard stat(runtime + "/bus", &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
-        return "unix:path=" + runtime + "/bus"
-    }
 }
 
 /// Where the `Response` signal's callback leaves the outcome; touched only on the dialog's worker (the callback
