@@ -33,33 +33,22 @@ enum ZoomRows {
     }
 
     static func sessionRows(_ session: ZoomSession, drawing: String) -> [Row] {
-        let zoom = percentiles(session.zoomLatencies)
-        let scroll = percentiles(session.scrollLatencies)
-        let travel = percentiles(session.travelLatencies)
         let whileZooming = (session.fingerWhileZooming.max() ?? .nan, session.stepsWhileDrawing.max() ?? .nan)
         let zoomedOut = session.fingerZoomedOut.max() ?? .nan
         let memory = session.memory
         let range = String(format: "%.0f–%.0f %%", session.zoomRange.low * 100, session.zoomRange.high * 100)
         return [
-            Row(
+            p99Row(
                 name: "a zoom step's frame: Ctrl+wheel click → frame presented, \(drawing), 1920x1080",
-                figure: "median \(Bench.ms(zoom.median)), p99 \(Bench.ms(zoom.p99)), max \(Bench.ms(zoom.max)) "
-                    + "(\(session.zoomLatencies.count) clicks 50 ms apart, \(range))",
-                target: "p99 ≤ \(Bench.ms(zoomStepP99Target))", passed: zoom.p99 <= zoomStepP99Target,
-                values: ["medianSeconds": zoom.median, "p99Seconds": zoom.p99, "maxSeconds": zoom.max]),
-            Row(
+                samples: session.zoomLatencies, how: "clicks 50 ms apart, \(range)", target: zoomStepP99Target),
+            p99Row(
                 name: "a scroll frame: wheel click → frame presented, \(drawing), 1920x1080",
-                figure: "median \(Bench.ms(scroll.median)), p99 \(Bench.ms(scroll.p99)), max \(Bench.ms(scroll.max)) "
-                    + "(\(session.scrollLatencies.count) clicks of 60 units 50 ms apart, down, right, up, left)",
-                target: "p99 ≤ \(Bench.ms(scrollP99Target))", passed: scroll.p99 <= scrollP99Target,
-                values: ["medianSeconds": scroll.median, "p99Seconds": scroll.p99, "maxSeconds": scroll.max]),
-            Row(
+                samples: session.scrollLatencies, how: "clicks of 60 units 50 ms apart, down, right, up, left",
+                target: scrollP99Target),
+            p99Row(
                 name: "a scroll frame: a touchpad's two-finger travel → frame presented, \(drawing), 1920x1080",
-                figure: "median \(Bench.ms(travel.median)), p99 \(Bench.ms(travel.p99)), max \(Bench.ms(travel.max)) "
-                    + "(\(session.travelLatencies.count) events of \(Int(ZoomSession.travelStep)) px 8 ms apart, down "
-                    + "and up)",
-                target: "p99 ≤ \(Bench.ms(scrollP99Target))", passed: travel.p99 <= scrollP99Target,
-                values: ["medianSeconds": travel.median, "p99Seconds": travel.p99, "maxSeconds": travel.max]),
+                samples: session.travelLatencies,
+                how: "events of \(Int(ZoomSession.travelStep)) px 8 ms apart, down and up", target: scrollP99Target),
             Row(
                 name: "sharp after the zoom ends: the last Ctrl+wheel click (back at 100 %) → every tile painted, "
                     + drawing,
@@ -160,6 +149,18 @@ enum ZoomRows {
                     "appMedianSeconds": baseline.app.median, "appP99Seconds": baseline.app.p99,
                 ]),
         ]
+    }
+
+    /// A row of frame latencies held to a p99 target: the median, p99 and max of `samples`, then how many and how
+    /// they were made.
+    private static func p99Row(name: String, samples: [Double], how: String, target: Double) -> Row {
+        let stats = percentiles(samples)
+        return Row(
+            name: name,
+            figure: "median \(Bench.ms(stats.median)), p99 \(Bench.ms(stats.p99)), max \(Bench.ms(stats.max)) "
+                + "(\(samples.count) \(how))",
+            target: "p99 ≤ \(Bench.ms(target))", passed: stats.p99 <= target,
+            values: ["medianSeconds": stats.median, "p99Seconds": stats.p99, "maxSeconds": stats.max])
     }
 
     static func percentiles(_ values: [Double]) -> (median: Double, p99: Double, max: Double) {
