@@ -21,11 +21,8 @@ struct AppTrace {
         /// Whether the benchmark's floor drew it (nothing drawn, its region presented); nil when the app was not
         /// started with the floor switch.
         var floor: Bool?
-        /// When the latest touch event reached the app's session, when the frame began and when it was drawn (before
-        /// it was handed to the window system); 0 from an app that does not say.
+        /// When the latest touch event or scroll reached the app's session; 0 from an app that does not say.
         var received = 0.0
-        var began = 0.0
-        var drawn = 0.0
         /// On Wayland, when the frame's commit left for the compositor (the send's own processor time counted, not
         /// the compositor's turn on the core it woke on); nil from a host that does not say.
         var sent: Double?
@@ -145,9 +142,8 @@ struct AppTrace {
                     touches: field("touches").flatMap { Int($0) } ?? 0,
                     scrolls: field("scrolls").flatMap { Int($0) } ?? 0, zoom: field("zoom").flatMap { Double($0) } ?? 1,
                     ordinal: framesSeen, floor: field("floor").map { $0 == "1" },
-                    received: field("received").flatMap { Double($0) } ?? 0,
-                    began: field("began").flatMap { Double($0) } ?? 0,
-                    drawn: field("drawn").flatMap { Double($0) } ?? 0, sent: field("sent").flatMap { Double($0) }))
+                    received: field("received").flatMap { Double($0) } ?? 0, sent: field("sent").flatMap { Double($0) })
+            )
             framesSeen += 1
         } else if line.contains("frame shown"), let time = field("t").flatMap({ Double($0) }) {
             shownFrames.append(Shown(time: time, framesBefore: framesSeen))
