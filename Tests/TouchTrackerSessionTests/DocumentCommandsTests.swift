@@ -214,6 +214,17 @@ import TouchTrackerStore
         named.sync.close()
     }
 
+    @Test("a Save As dialog that names no file does not drop the results that arrived with it")
+    func unusableChoiceKeepsTheRest() throws {
+        let window = try open(folder + "/mine.touchtracker")
+        window.commands.post(DocumentCommands.Arrival.dialog(.saveAs, .chosen(uris: [])))
+        window.commands.post(DocumentCommands.Arrival.savedAs(.refused("the disk is full")))
+        window.session.drawFrame()
+        #expect(window.session.controller.notice == "Save As failed: the disk is full")
+        #expect(window.session.finish())
+        window.sync.close()
+    }
+
     @Test("no file dialog: the window says so in one line")
     func noDialog() throws {
         let window = try open(folder + "/mine.touchtracker")

@@ -62,7 +62,7 @@ extension DrawingSession {
             case .dialog(.open, .chosen(let uris)):
                 open(paths(of: uris), commands: commands)
             case .dialog(_, .chosen(let uris)):
-                guard let chosen = paths(of: uris).first else { return }
+                guard let chosen = paths(of: uris).first else { continue }
                 saveAs(chosen, commands: commands)
             case .savedAs(.refused(let reason)):
                 log("not saved as another drawing: \(reason)")
