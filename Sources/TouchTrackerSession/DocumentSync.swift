@@ -28,8 +28,9 @@ public final class DocumentSync: Sendable {
     let log: @Sendable (String) -> Void
     let lock = HeldLock()
     private let opened = OpenedDocumentBox()
-    /// The watcher once made, and whether the sync closed meanwhile (a watcher made after that is stopped at once).
-    let watching = Mutex<(watcher: DocumentWatcher?, closed: Bool)>((nil, false))
+    /// The watcher once made, whether the sync closed meanwhile (a watcher made after that is stopped at once), and
+    /// which `keepWatching` may keep its watcher (the latest: a Save As starts a new one).
+    let watching = Mutex<(watcher: DocumentWatcher?, closed: Bool, generation: Int)>((nil, false, 0))
     /// The writer of the file the window saves to now (another after a Save As).
     let writer = Mutex<DocumentWriter?>(nil)
     /// The drawing's path now: the one named at the start, until a Save As names another.
@@ -138,28 +139,9 @@ public final class DocumentSync: Sendable {
             // Through the sync, not to this writer: a Save As hands the edits to the new file's writer.
             session.controller.onEdit = { [weak self] snapshot in self?.writer.withLock { $0 }?.submit(snapshot) }
             // Guarded at once, before any save, and before the watch starts, so its first look already knows the
-            // version read. The watch is made on a worker: resolving the path and adding the watches touch the
-            // disk, which may hang.
+            // version read.
             writer.guardOutsideChanges(current: opened.version)
-            let mailbox = session.diskChanges
-            Worker.run("document watch setup") { [self] in
-                var made = watch(store, lockPath: requested.path, writer: writer, mailbox: mailbox, firstTry: true)
-                // One that could not be set up (inotify's limit of instances reached by other programs, say) is
-                // tried again now and then until the window closes.
-                while made == nil {
-                    guard closedSignal.wait(timeout: .now() + watchRetryInterval) == .timedOut else {
-                        closedSignal.signal()
-                        return
-                    }
-                    made = watch(store, lockPath: requested.path, writer: writer, mailbox: mailbox, firstTry: false)
-                }
-                let kept = watching.withLock { state in
-                    guard !state.closed else { return false }
-                    state.watcher = made
-                    return true
-                }
-                if !kept { made?.stop() }
-            }
+            keepWatching(store, lockPath: requested.path, writer: writer, mailbox: session.diskChanges)
             session.standingNotice = { [weak self] in
                 self?.writer.withLock { $0 }?.status.failureReason.map { .notSaved(reason: $0) }
             }
@@ -172,6 +154,34 @@ public final class DocumentSync: Sendable {
                 keepInRecoveryFile(session.controller.drawingView.drawing, failure: failure)
                 return false
             }
+        }
+    }
+
+    /// Watches `store` for versions other programs write, on a worker: resolving the path and adding the watches
+    /// touch the disk, which may hang. A watch that cannot be set up (inotify's limit of instances reached by other
+    /// programs, say) is tried again now and then until the window closes, or until a Save As moves the drawing and
+    /// watches its new file instead (a later call: only the latest one keeps its watcher).
+    func keepWatching(_ store: DocumentStore, lockPath: String, writer: DocumentWriter, mailbox: DiskChangeMailbox) {
+        let generation = watching.withLock { state in
+            state.generation += 1
+            return state.generation
+        }
+        Worker.run("document watch setup") { [self] in
+            var made = watch(store, lockPath: lockPath, writer: writer, mailbox: mailbox, firstTry: true)
+            while made == nil {
+                guard closedSignal.wait(timeout: .now() + watchRetryInterval) == .timedOut else {
+                    closedSignal.signal()
+                    return
+                }
+                guard watching.withLock({ $0.generation == generation }) else { return }
+                made = watch(store, lockPath: lockPath, writer: writer, mailbox: mailbox, firstTry: false)
+            }
+            let kept = watching.withLock { state in
+                guard !state.closed, state.generation == generation else { return false }
+                state.watcher = made
+                return true
+            }
+            if !kept { made?.stop() }
         }
     }
 

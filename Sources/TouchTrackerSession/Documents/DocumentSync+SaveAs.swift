@@ -100,14 +100,7 @@ extension DocumentSync {
         }
         // Guarded: a version another program writes there from now on is shown before a save replaces it.
         newWriter.guardOutsideChanges(current: nil)
-        let store = DocumentStore(path: path)
-        let made = watch(store, lockPath: path, writer: newWriter, mailbox: mailbox, firstTry: true)
-        let kept = watching.withLock { state in
-            guard !state.closed else { return false }
-            state.watcher = made
-            return true
-        }
-        if !kept { made?.stop() }
+        keepWatching(newWriter.store, lockPath: path, writer: newWriter, mailbox: mailbox)
         saveAsRecentFiles?.recordInBackground(path, log: log)
         if verbose { log("saved as \(shown); saving there from now on") }
         return .saved(path: path)
