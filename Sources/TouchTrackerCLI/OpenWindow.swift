@@ -168,6 +168,17 @@ struct OpenWindow: ParsableCommand {
         throw ExitCode(status)
     }
 
+    /// Opens drawings (chosen in Open…, or dropped on the window) as `touchtracker FILE...` opens its further files:
+    /// each in a `touchtracker` of its own, started off the loop.
+    private var openDrawings: @Sendable ([String]) -> Void {
+        let (passedOn, verbose) = (passedOnArguments, windowSystem.verbose)
+        return { files in
+            Worker.run("open drawings") {
+                for file in files { Self.openInAnotherProcess(file, passing: passedOn, verbose: verbose) }
+            }
+        }
+    }
+
     /// New, Open… and Save As… for the window: the desktop's file dialog, and drawings opened in windows of their
     /// own as `touchtracker FILE...` opens its further files (off the loop).
     private func documentCommands(sync: DocumentSync, dataFolder: String, environment: [String: String])
@@ -183,11 +194,7 @@ struct OpenWindow: ParsableCommand {
                     Self.openInAnotherProcess(path, passing: passedOn, verbose: verbose)
                 }
             },
-            openDrawings: { files in
-                Worker.run("open drawings") {
-                    for file in files { Self.openInAnotherProcess(file, passing: passedOn, verbose: verbose) }
-                }
-            })
+            openDrawings: openDrawings)
     }
 
     /// Opens the window on the chosen backend (falling back to X11 when the choice allows and Wayland fails).
@@ -197,13 +204,6 @@ struct OpenWindow: ParsableCommand {
     ) throws -> any DrawingWindow {
         let exportPath = WindowMemory.sibling(of: documentPath, replacingExtensionWith: "png")
         let verbose = windowSystem.verbose
-        // Drawings dropped on the window open as `touchtracker FILE...` opens its further files, off the loop.
-        let passedOn = passedOnArguments
-        let openDropped: @Sendable ([String]) -> Void = { files in
-            Worker.run("open dropped drawings") {
-                for file in files { Self.openInAnotherProcess(file, passing: passedOn, verbose: verbose) }
-            }
-        }
         return try windowSystem.open(
             choice,
             wayland: { () throws -> any DrawingWindow in
@@ -213,7 +213,7 @@ struct OpenWindow: ParsableCommand {
                 options.traceFrames = traceFrames
                 options.painterThreads = painterThreads
                 options.maximized = maximized
-                options.openDropped = openDropped
+                options.openDropped = openDrawings
                 return try WaylandApp(
                     options: options, loadDocument: loadDocument, environment: environment, log: Diagnostics.note)
             },
@@ -224,7 +224,7 @@ struct OpenWindow: ParsableCommand {
                 options.documentPath = documentPath
                 options.traceFrames = traceFrames
                 options.painterThreads = painterThreads
-                options.openDropped = openDropped
+                options.openDropped = openDrawings
                 return try X11App(
                     options: options, loadDocument: loadDocument, environment: environment, log: Diagnostics.note)
             })
