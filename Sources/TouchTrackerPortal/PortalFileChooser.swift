@@ -32,9 +32,6 @@ public final class PortalFileChooser: Sendable {
         busAddress = SessionBus.address(environment)
     }
 
-    /// Whether a dialog is open (asked on the loop: a second Ctrl+O meanwhile does nothing).
-    public var isOpen: Bool { state.withLock { $0.worker != nil } }
-
     /// Shows the dialog `request` describes; `completion` gets the outcome on the dialog's worker. False (and
     /// nothing shown) while another dialog is open.
     @discardableResult
