@@ -72,9 +72,6 @@ public enum DocumentNames {
     /// The path Save As writes for the name chosen: as chosen when it ends in `.touchtracker` or `.json`, else with
     /// `.touchtracker` added (`completed` true: a file of that name was not confirmed in the dialog).
     public static func savedPath(for chosen: String) -> (path: String, completed: Bool) {
-        let name = PathText.name(of: chosen).lowercased()
-        if name.hasSuffix(drawingExtension), name.count > drawingExtension.count { return (chosen, false) }
-        if name.hasSuffix(".json"), name.count > ".json".count { return (chosen, false) }
-        return (chosen + drawingExtension, true)
+        DroppedFiles.isDrawing(chosen) ? (chosen, false) : (chosen + drawingExtension, true)
     }
 }
