@@ -202,7 +202,7 @@ struct OpenWindow: ParsableCommand {
         _ choice: WindowBackend.Choice, geometry: WindowGeometry?, maximized: Bool, documentPath: String,
         loadDocument: @escaping @Sendable () -> Drawing, environment: [String: String]
     ) throws -> any DrawingWindow {
-        let exportPath = WindowMemory.sibling(of: documentPath, replacingExtensionWith: "png")
+        let exportPath = DocumentNames.picturePath(for: documentPath)
         let verbose = windowSystem.verbose
         return try windowSystem.open(
             choice,

@@ -15,18 +15,7 @@ struct WindowMemory {
 
     init(documentPath: String) {
         self.documentPath = documentPath
-        path = Self.sibling(of: documentPath, replacingExtensionWith: "window.json")
-    }
-
-    /// `folder/name.json` → `folder/name.EXT`; a name without an extension gets `.EXT` added, and so does a
-    /// document that already ends in `.EXT` (so the sibling never replaces the document itself). The name is cut
-    /// to fit 255 bytes (`PathText.fitted`).
-    static func sibling(of documentPath: String, replacingExtensionWith newExtension: String) -> String {
-        let name = PathText.name(of: documentPath)
-        let stem = PathText.stem(of: name)
-        let suffix = "." + newExtension
-        let base = stem + suffix == name ? name : stem
-        return PathText.join(PathText.folder(of: documentPath), PathText.fitted(base, before: suffix) + suffix)
+        path = PathText.sibling(of: documentPath, replacingExtensionWith: "window.json")
     }
 
     /// The remembered geometry, or nil when there is none (or it is not usable).

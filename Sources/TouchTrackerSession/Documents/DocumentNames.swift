@@ -63,10 +63,7 @@ public enum DocumentNames {
     /// Where Ctrl+S puts the drawing's picture: beside it, its extension replaced by `.png` (`sketch.png` for
     /// `sketch.touchtracker`), the name cut to fit 255 bytes as other names beside a document are.
     public static func picturePath(for documentPath: String) -> String {
-        let name = PathText.name(of: documentPath)
-        let stem = PathText.stem(of: name)
-        let base = stem + ".png" == name ? name : stem
-        return PathText.join(PathText.folder(of: documentPath), PathText.fitted(base, before: ".png") + ".png")
+        PathText.sibling(of: documentPath, replacingExtensionWith: "png")
     }
 
     /// The path Save As writes for the name chosen: as chosen when it ends in `.touchtracker` or `.json`, else with

@@ -145,6 +145,17 @@ public enum PathText {
         return join(folder(of: path), fitted + suffix)
     }
 
+    /// `folder/name.json` → `folder/name.EXT`: `path` with its extension replaced by `newExtension`. A name without
+    /// an extension gets `.EXT` added, and so does one that already ends in `.EXT` (so the sibling never replaces the
+    /// file itself). The name is cut to fit 255 bytes (`fitted`).
+    public static func sibling(of path: String, replacingExtensionWith newExtension: String) -> String {
+        let name = name(of: path)
+        let stem = stem(of: name)
+        let suffix = "." + newExtension
+        let base = stem + suffix == name ? name : stem
+        return join(folder(of: path), fitted(base, before: suffix) + suffix)
+    }
+
     /// `name`, or when `name` + `suffix` would pass 255 bytes, as much of it as fits with `~HASH` after it.
     public static func fitted(_ name: String, before suffix: String) -> String {
         let nameBytes = bytes(name)
