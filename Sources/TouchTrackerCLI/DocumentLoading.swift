@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TouchTracker
+import TouchTrackerSession
 import TouchTrackerStore
 
 /// Where the default document lives.
@@ -13,7 +14,7 @@ enum DocumentLocation {
         } else {
             base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         }
-        return base + "/touchtracker/drawing.json"
+        return base + "/touchtracker/" + DocumentNames.defaultName
     }
 }
 
