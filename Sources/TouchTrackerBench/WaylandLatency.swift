@@ -172,8 +172,12 @@ enum WaylandLatency {
         }
 
         func figure(warmUp: Int) -> String {
-            "median \(Bench.ms(median)), p99 \(Bench.ms(p99)), max \(Bench.ms(worst)) "
-                + "(\(count) moves after \(warmUp) warm-up)"
+            figure("moves after \(warmUp) warm-up")
+        }
+
+        /// The median, p99 and max, then how many there were and how they were made (`how`).
+        func figure(_ how: String) -> String {
+            "median \(Bench.ms(median)), p99 \(Bench.ms(p99)), max \(Bench.ms(worst)) (\(count) \(how))"
         }
 
         var values: [String: Double] { ["medianSeconds": median, "p99Seconds": p99, "maxSeconds": worst] }

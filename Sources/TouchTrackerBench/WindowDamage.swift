@@ -20,10 +20,6 @@ final class WindowDamage: @unchecked Sendable {
         var area: Int
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     private let display: OpaquePointer
     private let lock = NSLock()
     private var arrivals: [Arrival] = []
@@ -34,7 +30,8 @@ final class WindowDamage: @unchecked Sendable {
     /// Watches `window` and every window inside it on X display `name` (a toolkit may draw into a child window).
     init(display name: String, window: UInt) throws {
         guard let library = dlopen("libXdamage.so.1", RTLD_NOW) else {
-            throw Failure(description: "cannot load libXdamage.so.1 (the DAMAGE extension's client library)")
+            throw EndToEndLatency.Failure(
+                description: "cannot load libXdamage.so.1 (the DAMAGE extension's client library)")
         }
         typealias QueryExtension =
             @convention(c) (
@@ -42,16 +39,16 @@ final class WindowDamage: @unchecked Sendable {
             ) -> Int32
         typealias Create = @convention(c) (OpaquePointer?, UInt, Int32) -> UInt
         guard let query = dlsym(library, "XDamageQueryExtension"), let create = dlsym(library, "XDamageCreate") else {
-            throw Failure(description: "libXdamage.so.1 lacks XDamageQueryExtension or XDamageCreate")
+            throw EndToEndLatency.Failure(description: "libXdamage.so.1 lacks XDamageQueryExtension or XDamageCreate")
         }
         guard let display = TestDisplayConnection.open(name) else {
-            throw Failure(description: "cannot connect to \(name)")
+            throw EndToEndLatency.Failure(description: "cannot connect to \(name)")
         }
         var base: Int32 = 0
         var errorBase: Int32 = 0
         guard unsafeBitCast(query, to: QueryExtension.self)(display, &base, &errorBase) != 0 else {
             XCloseDisplay(display)
-            throw Failure(description: "the X server on \(name) has no DAMAGE extension")
+            throw EndToEndLatency.Failure(description: "the X server on \(name) has no DAMAGE extension")
         }
         self.display = display
         eventBase = base
@@ -80,16 +77,6 @@ final class WindowDamage: @unchecked Sendable {
             var start = arrivals.endIndex
             while start > arrivals.startIndex, arrivals[start - 1].time >= time { start -= 1 }
             return Array(arrivals[start...])
-        }
-    }
-
-    /// The first damage at or after `time`, or nil when none came within `timeout` seconds.
-    func first(atOrAfter time: Double, timeout: Double) async throws -> Arrival? {
-        let deadline = time + timeout
-        while true {
-            if let arrival = seen(atOrAfter: time).first { return arrival }
-            if EndToEndLatency.now() > deadline { return nil }
-            try await Task.sleep(for: .microseconds(500))
         }
     }
 
@@ -150,7 +137,7 @@ final class WindowDamage: @unchecked Sendable {
     /// The mapped top-level windows on display `name` at least `minimumWidth` pixels wide, largest first.
     static func topLevelWindows(display name: String, minimumWidth: Int32 = 200) throws -> [UInt] {
         guard let display = TestDisplayConnection.open(name) else {
-            throw Failure(description: "cannot connect to \(name)")
+            throw EndToEndLatency.Failure(description: "cannot connect to \(name)")
         }
         defer { XCloseDisplay(display) }
         var root: Window = 0

@@ -105,7 +105,7 @@ enum ZoomRows {
     ) -> [Row] {
         let lines = "\(XournalComparison.lineCount) lines"
         func describe(_ result: XournalComparison.Clicks) -> (figure: String, median: Double, p99: Double) {
-            let first = percentiles(result.firstChange)
+            let first = WaylandLatency.Stats(result.firstChange)
             let settled = Measure.median(result.settled)
             let pixels = Measure.median(result.pixels) / Double(Workloads.width * Workloads.height)
             return (
@@ -116,7 +116,7 @@ enum ZoomRows {
         }
         let xournal = describe(pairs.drawing.xournal)
         let app = describe(pairs.drawing.app)
-        let traced = percentiles(pairs.drawing.app.traced)
+        let traced = WaylandLatency.Stats(pairs.drawing.app.traced)
         let ratio = (median: app.median / xournal.median, p99: app.p99 / xournal.p99)
         let baseline = (xournal: describe(pairs.baseline.xournal), app: describe(pairs.baseline.app))
         let version = xournalVersion()
@@ -154,17 +154,10 @@ enum ZoomRows {
     /// A row of frame latencies held to a p99 target: the median, p99 and max of `samples`, then how many and how
     /// they were made.
     private static func p99Row(name: String, samples: [Double], how: String, target: Double) -> Row {
-        let stats = percentiles(samples)
+        let stats = WaylandLatency.Stats(samples)
         return Row(
-            name: name,
-            figure: "median \(Bench.ms(stats.median)), p99 \(Bench.ms(stats.p99)), max \(Bench.ms(stats.max)) "
-                + "(\(samples.count) \(how))",
-            target: "p99 ≤ \(Bench.ms(target))", passed: stats.p99 <= target,
-            values: ["medianSeconds": stats.median, "p99Seconds": stats.p99, "maxSeconds": stats.max])
-    }
-
-    static func percentiles(_ values: [Double]) -> (median: Double, p99: Double, max: Double) {
-        (Measure.median(values), Measure.percentile(values, 0.99), values.max() ?? .nan)
+            name: name, figure: stats.figure(how), target: "p99 ≤ \(Bench.ms(target))", passed: stats.p99 <= target,
+            values: stats.values)
     }
 
     /// The installed xournalpp's Debian version.
